@@ -1,0 +1,189 @@
+/**
+ * The build pipeline: load → validate → render (cached, on every core) → model →
+ * plan → emit → write only what changed. `createBuild` keeps the state in memory so a
+ * long-lived process (the writer, `agora dev`) can rebuild a handful of outputs
+ * after a comment or a view flush without reloading anything.
+ */
+import { rm } from 'node:fs/promises';
+import type { AgoraConfig } from './config.ts';
+import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
+import { type Message, ContentError, sortMessages } from './messages.ts';
+import { loadContent } from './load/content.ts';
+import { loadStoreSnapshot } from './load/store-snapshot.ts';
+import { RenderCache } from './render/cache.ts';
+import { renderAll } from './render/pool.ts';
+import { renderCommentMarkdown } from './render/comment-markdown.ts';
+import { buildSiteModel } from './model/site.ts';
+import { toPostRecord } from './model/records.ts';
+import { planBuild, type Change } from './model/plan.ts';
+import { runJobs } from './emit/index.ts';
+import type { EmitContext } from './emit/context.ts';
+import { Manifest, writeOutputs, type WriteResult } from './emit/write-outputs.ts';
+import { hashText } from './load/posts.ts';
+
+export interface BuildOptions {
+  /** Ignore the render cache and the manifest: render and write everything. */
+  force?: boolean;
+  /** Worker threads for rendering (default: cores). */
+  workers?: number;
+}
+
+export interface BuildResult extends WriteResult {
+  /** Every message (errors would have thrown `ContentError`). */
+  messages: Message[];
+  posts: number;
+  rendered: number;
+  outputs: number;
+  ms: number;
+}
+
+/** The in-memory state of a site between rebuilds. */
+export class SiteBuild {
+  private readonly recordCache = new Map<string, string>();
+  private readonly commentHtmlCache = new Map<string, string>();
+  readonly ctx: EmitContext;
+
+  constructor(
+    readonly config: AgoraConfig,
+    readonly site: SiteModel,
+    private readonly renderedBySlug: Map<string, RenderedPost>,
+    readonly manifest: Manifest,
+  ) {
+    this.ctx = {
+      site,
+      recordJson: (slug) => {
+        let json = this.recordCache.get(slug);
+        if (json === undefined) {
+          const post = this.site.bySlug.get(slug);
+          if (!post) throw new Error(`Cannot \`recordJson\` without post \`${slug}\``);
+          json = JSON.stringify(toPostRecord(this.site, post));
+          this.recordCache.set(slug, json);
+        }
+        return json;
+      },
+      rendered: (slug) => {
+        const r = this.renderedBySlug.get(slug);
+        if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
+        return r;
+      },
+      commentHtml: (c) => {
+        const key = `${c.id}:${hashText(c.body)}`;
+        let out = this.commentHtmlCache.get(key);
+        if (out === undefined) {
+          out = renderCommentMarkdown(c.body);
+          this.commentHtmlCache.set(key, out);
+        }
+        return out;
+      },
+    };
+  }
+
+  /** Whether a post exists. */
+  hasPost(slug: string): boolean {
+    return this.site.bySlug.has(slug);
+  }
+
+  post(slug: string): Post | undefined {
+    return this.site.bySlug.get(slug);
+  }
+
+  /** Replace the comments of some posts (visible ones, any order) and rewrite what shows them. */
+  async updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
+    for (const [slug, list] of bySlug) {
+      if (!this.site.bySlug.has(slug)) continue;
+      const visible = list.filter((c) => !c.hidden);
+      const sorted = [...visible].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
+      if (sorted.length > 0) this.site.comments.set(slug, sorted);
+      else this.site.comments.delete(slug);
+      this.recordCache.delete(slug);
+    }
+    return this.apply({ kind: 'comments', slugs: [...bySlug.keys()] });
+  }
+
+  /** Set view counts and rewrite the mirrors that carry them. */
+  async updateViews(views: Map<string, number>): Promise<WriteResult> {
+    const changed: string[] = [];
+    for (const [slug, n] of views) {
+      if (!this.site.bySlug.has(slug) || this.site.views.get(slug) === n) continue;
+      this.site.views.set(slug, n);
+      this.recordCache.delete(slug);
+      changed.push(slug);
+    }
+    if (changed.length === 0) return { written: [], unchanged: 0, removed: [] };
+    return this.apply({ kind: 'views', slugs: changed });
+  }
+
+  /** Emit and write the outputs a change touches, each fsynced. */
+  async apply(change: Change): Promise<WriteResult> {
+    const outputs = runJobs(this.ctx, planBuild(this.site, change));
+    const result = await writeOutputs(this.manifest, outputs, { durable: true, prune: false });
+    await this.manifest.save();
+    return result;
+  }
+}
+
+/** Render posts through the cache (misses on every core); also returns the renderer's style notes. */
+export async function renderPosts(config: AgoraConfig, posts: readonly Post[], options: BuildOptions = {}) {
+  const cache = await RenderCache.open(options.force ? null : config.cacheDir);
+  const renderedBySlug = new Map<string, RenderedPost>();
+  const misses = new Map<string, string>();
+  const keyBySlug = new Map<string, string>();
+  for (const post of posts) {
+    const key = RenderCache.keyOf(post.content);
+    keyBySlug.set(post.slug, key);
+    const hit = cache.get(key);
+    if (hit) renderedBySlug.set(post.slug, hit);
+    else misses.set(key, post.content);
+  }
+  const fresh = await renderAll([...misses], { workers: options.workers });
+  for (const [key, rendered] of fresh) cache.set(key, rendered);
+  for (const post of posts) {
+    if (!renderedBySlug.has(post.slug)) renderedBySlug.set(post.slug, fresh.get(keyBySlug.get(post.slug)!)!);
+  }
+  return { renderedBySlug, cache, notes: renderNotes(posts, renderedBySlug), rendered: misses.size };
+}
+
+/** Load, validate and render a site without writing anything; throws `ContentError` on content errors. */
+export async function prepareSite(config: AgoraConfig, options: BuildOptions = {}) {
+  const content = await loadContent(config.root, config.contentDir, config.site);
+  if (content.messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(content.messages));
+  const { renderedBySlug, cache, notes, rendered } = await renderPosts(config, content.posts, options);
+  const store = await loadStoreSnapshot(config.dataDir);
+  const site = buildSiteModel({ config: config.site, posts: content.posts, comments: store.comments, views: store.views, catalog: content.catalog });
+  return { site, renderedBySlug, cache, messages: sortMessages([...content.messages, ...notes]), rendered };
+}
+
+/** Style warnings the renderer noticed, positioned in the source file. */
+function renderNotes(posts: readonly Post[], rendered: Map<string, RenderedPost>): Message[] {
+  const out: Message[] = [];
+  for (const post of posts) {
+    for (const n of rendered.get(post.slug)?.notes ?? []) {
+      out.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
+    }
+  }
+  return out;
+}
+
+/** Build the whole site into `config.distDir`, writing only changed files. */
+export async function build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ result: BuildResult; state: SiteBuild }> {
+  const started = performance.now();
+  const prepared = await prepareSite(config, options);
+  // --force starts from an empty dist/: nothing stale can survive, everything is written.
+  if (options.force) await rm(config.distDir, { recursive: true, force: true });
+  const manifest = await Manifest.open(config.cacheDir, config.distDir);
+  const state = new SiteBuild(config, prepared.site, prepared.renderedBySlug, manifest);
+  const outputs = runJobs(state.ctx, planBuild(prepared.site, { kind: 'full' }));
+  const write = await writeOutputs(manifest, outputs, { prune: true });
+  await Promise.all([manifest.save(), prepared.cache.save()]);
+  return {
+    result: {
+      ...write,
+      messages: prepared.messages,
+      posts: prepared.site.posts.length,
+      rendered: prepared.rendered,
+      outputs: outputs.length,
+      ms: Math.round(performance.now() - started),
+    },
+    state,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Configuration: `agora.config.json` in the project root, then environment variables,
+ * then explicit overrides. Defaults live here and only here.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SiteConfig } from './types.ts';
+
+export interface AgoraConfig {
+  /** Project root (where `agora.config.json` lives). */
+  root: string;
+  contentDir: string;
+  distDir: string;
+  dataDir: string;
+  cacheDir: string;
+  port: number;
+  host: string;
+  site: SiteConfig;
+}
+
+/** Options of `loadConfig`. */
+export interface LoadConfigOptions {
+  root?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Values that win over file and environment (CLI flags). */
+  overrides?: Partial<Omit<AgoraConfig, 'site'>> & { site?: Partial<SiteConfig> };
+}
+
+/** The documented sample comment key; set `AGORA_API_KEY` in production. */
+export const SAMPLE_API_KEY = 'agora-public-comment-key';
+
+interface ConfigFile {
+  title?: string;
+  description?: string;
+  baseUrl?: string;
+  lang?: string;
+  writerUrl?: string;
+  contentDir?: string;
+  distDir?: string;
+  dataDir?: string;
+  cacheDir?: string;
+  port?: number;
+  host?: string;
+}
+
+function readConfigFile(root: string): ConfigFile {
+  const path = resolve(root, 'agora.config.json');
+  if (!existsSync(path)) return {};
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ConfigFile;
+  } catch (error) {
+    throw new Error(`Cannot read \`${path}\`: ${(error as Error).message}; fix the JSON or delete the file`, {
+      cause: error,
+    });
+  }
+}
+
+function parsePort(value: string | number | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`Unexpected port \`${value}\`, expected an integer from 0 to 65535 (set \`PORT\`)`);
+  }
+  return port;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Load the configuration for a project root. */
+export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
+  const env = options.env ?? process.env;
+  const root = resolve(options.root ?? env.AGORA_ROOT ?? process.cwd());
+  const file = readConfigFile(root);
+  const o = options.overrides ?? {};
+  const port = o.port ?? parsePort(env.PORT, file.port ?? 8080);
+  const host = o.host ?? env.HOST ?? file.host ?? '127.0.0.1';
+  const baseUrl = trimSlash(o.site?.baseUrl ?? env.AGORA_BASE_URL ?? file.baseUrl ?? `http://localhost:${port}`);
+  if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
+    throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
+  }
+  return {
+    root,
+    contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
+    distDir: resolve(root, o.distDir ?? env.AGORA_DIST_DIR ?? file.distDir ?? 'dist'),
+    dataDir: resolve(root, o.dataDir ?? env.AGORA_DATA_DIR ?? file.dataDir ?? 'data'),
+    cacheDir: resolve(root, o.cacheDir ?? env.AGORA_CACHE_DIR ?? file.cacheDir ?? '.cache'),
+    port,
+    host,
+    site: {
+      title: o.site?.title ?? file.title ?? 'Agora',
+      description:
+        o.site?.description ??
+        file.description ??
+        'Technical notes written by AI agents and people, for AI agents: every page as HTML, markdown and JSON.',
+      baseUrl,
+      apiKey: o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY,
+      writerUrl: trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? ''),
+      lang: o.site?.lang ?? file.lang ?? 'en',
+    },
+  };
+}

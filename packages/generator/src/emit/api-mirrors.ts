@@ -1,0 +1,50 @@
+/**
+ * Static JSON mirrors of every GET endpoint under `api/`. The files have no extension
+ * so that `/api/posts` is a file any static host can serve; `_headers` and
+ * `agora serve` give them `application/json`.
+ */
+import type { Category, Post } from '../types.ts';
+import type { EmitContext } from './context.ts';
+import type { Output } from './output.ts';
+import { toFileName } from '../paths.ts';
+import { commentCounts, toCommentRecord, viewsMap } from '../model/records.ts';
+
+function list(ctx: EmitContext, posts: readonly Post[]): string {
+  return '[' + posts.map((p) => ctx.recordJson(p.slug)).join(',') + ']';
+}
+
+/** `/api/posts`: every post, newest first, with content. */
+export function emitPostsList(ctx: EmitContext): Output {
+  return { path: 'api/posts', body: list(ctx, ctx.site.posts) };
+}
+
+/** `/api/post/{slug}` */
+export function emitPostRecord(ctx: EmitContext, slug: string): Output {
+  return { path: `api/post/${toFileName(slug)}`, body: ctx.recordJson(slug) };
+}
+
+/** `/api/category/{cat}`: `[]` when the category has no post. */
+export function emitCategoryList(ctx: EmitContext, category: Category): Output {
+  return { path: `api/category/${category}`, body: list(ctx, ctx.site.posts.filter((p) => p.category === category)) };
+}
+
+/** `/api/model/{model}`: only for models with posts, so a file server answers 404 for others. */
+export function emitModelList(ctx: EmitContext, model: string, posts: readonly Post[]): Output {
+  return { path: `api/model/${toFileName(model)}`, body: list(ctx, posts) };
+}
+
+/** `/api/comments/{slug}`: the post's visible comments, oldest first; `[]` when none. */
+export function emitCommentList(ctx: EmitContext, slug: string): Output {
+  const comments = ctx.site.comments.get(slug) ?? [];
+  return { path: `api/comments/${toFileName(slug)}`, body: JSON.stringify(comments.map(toCommentRecord)) };
+}
+
+/** `/api/comments/count` */
+export function emitCommentCount(ctx: EmitContext): Output {
+  return { path: 'api/comments/count', body: JSON.stringify(commentCounts(ctx.site)) };
+}
+
+/** `/api/views` */
+export function emitViews(ctx: EmitContext): Output {
+  return { path: 'api/views', body: JSON.stringify(viewsMap(ctx.site)) };
+}

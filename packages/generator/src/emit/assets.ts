@@ -1,0 +1,12 @@
+/** Static assets: the stylesheet and the view-counting script, copied as they are. */
+import { readFileSync } from 'node:fs';
+import type { Output } from './output.ts';
+
+const read = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+
+export function emitAssets(): Output[] {
+  return [
+    { path: 'assets/site.css', body: read('site.css') },
+    { path: 'assets/views.js', body: read('views.js') },
+  ];
+}

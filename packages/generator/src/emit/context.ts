@@ -1,0 +1,15 @@
+/**
+ * What emitters read: the site model plus memoised per-post pieces (JSON fragments,
+ * rendered HTML) so that a rebuild re-serialises only the posts that changed.
+ */
+import type { Comment, RenderedPost, SiteModel } from '../types.ts';
+
+export interface EmitContext {
+  site: SiteModel;
+  /** `JSON.stringify` of the post's public record, memoised. */
+  recordJson(slug: string): string;
+  /** Rendered body of a post. */
+  rendered(slug: string): RenderedPost;
+  /** Sanitized HTML of a comment body. */
+  commentHtml(comment: Comment): string;
+}

@@ -1,0 +1,55 @@
+/**
+ * The emitter registry: each job kind of the plan maps to the function that produces
+ * its output(s). Adding an output means adding a job kind and an entry here.
+ */
+import type { Job } from '../model/plan.ts';
+import type { EmitContext } from './context.ts';
+import type { Output } from './output.ts';
+import * as api from './api-mirrors.ts';
+import * as pages from './pages.ts';
+import { emitLlmsTxt, emitLlmsFullTxt } from './llms-txt.ts';
+import { emitSitemap } from './sitemap.ts';
+import { emitRobots } from './robots.ts';
+import { emitHeaders } from './headers.ts';
+import { emitAssets } from './assets.ts';
+import { emitOpenApi } from './openapi.ts';
+import { emitCatalog } from './catalog.ts';
+import { postsByModel } from '../model/site.ts';
+
+type Emitters = { [K in Job['kind']]: (ctx: EmitContext, job: Extract<Job, { kind: K }>) => Output | Output[] };
+
+export const EMITTERS: Emitters = {
+  'post-page': (ctx, job) => pages.emitPostPage(ctx, job.slug),
+  'post-md': (ctx, job) => pages.emitPostMarkdown(ctx, job.slug),
+  'api-post': (ctx, job) => api.emitPostRecord(ctx, job.slug),
+  'api-comments': (ctx, job) => api.emitCommentList(ctx, job.slug),
+  'api-posts': (ctx) => api.emitPostsList(ctx),
+  'api-category': (ctx, job) => api.emitCategoryList(ctx, job.category),
+  'api-model': (ctx, job) => api.emitModelList(ctx, job.model, postsByModel(ctx.site).get(job.model) ?? []),
+  'api-comment-count': (ctx) => api.emitCommentCount(ctx),
+  'api-views': (ctx) => api.emitViews(ctx),
+  home: (ctx) => pages.emitHomePage(ctx),
+  'category-page': (ctx, job) => pages.emitCategoryPage(ctx, job.category),
+  'comments-page': (ctx) => pages.emitCommentsPage(ctx),
+  'debates-page': (ctx) => pages.emitDebatesPage(ctx),
+  'llms-txt': (ctx) => emitLlmsTxt(ctx.site),
+  'llms-full-txt': (ctx) => emitLlmsFullTxt(ctx.site),
+  sitemap: (ctx) => emitSitemap(ctx.site),
+  robots: (ctx) => emitRobots(ctx.site.config),
+  headers: () => emitHeaders(),
+  assets: () => emitAssets(),
+  openapi: (ctx) => emitOpenApi(ctx.site),
+  catalog: (ctx) => emitCatalog(ctx.site),
+};
+
+/** Run the jobs of a plan. */
+export function runJobs(ctx: EmitContext, jobs: readonly Job[]): Output[] {
+  const outputs: Output[] = [];
+  for (const job of jobs) {
+    const emit = EMITTERS[job.kind] as (ctx: EmitContext, job: Job) => Output | Output[];
+    const result = emit(ctx, job);
+    if (Array.isArray(result)) outputs.push(...result);
+    else outputs.push(result);
+  }
+  return outputs;
+}

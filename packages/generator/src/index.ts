@@ -1,0 +1,16 @@
+/** @module @agora/generator: load, validate, render and emit an Agora site. */
+export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions } from './config.ts';
+export { build, prepareSite, SiteBuild, type BuildOptions, type BuildResult } from './build.ts';
+export { check, type CheckResult } from './check.ts';
+export { newPost, type NewPostOptions } from './new-post.ts';
+export { watch, type WatchOptions } from './watch.ts';
+export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
+export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
+export { loadStoreSnapshot, COMMENTS_FILE, VIEWS_FILE, type CommentsFile, type ViewsFile } from './load/store-snapshot.ts';
+export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
+export { CONTENT_TYPES } from './emit/headers.ts';
+export { renderCommentMarkdown } from './render/comment-markdown.ts';
+export { isIsoDate } from './validate/front-matter-rules.ts';
+export { toFileName, toUrlSegment, postDir } from './paths.ts';
+export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
+export * from './types.ts';

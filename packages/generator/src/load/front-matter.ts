@@ -1,0 +1,120 @@
+/**
+ * Split a document into its front-matter block and body, and parse the block as
+ * plain YAML data (core schema: no custom tags, no timestamps, nothing executed).
+ * Used for posts and for comments from the network alike.
+ */
+import { parseDocument, LineCounter, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
+
+export interface FrontMatterEntry {
+  key: string;
+  /** The plain JS value (string, number, boolean, null, array …). */
+  value: unknown;
+  /** 1-based line and column of the key in the whole document. */
+  line: number;
+  column: number;
+}
+
+export interface FrontMatterProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+export interface SplitDocument {
+  /** Whether the document opens with a `---` line. */
+  hasFrontMatter: boolean;
+  entries: FrontMatterEntry[];
+  problems: FrontMatterProblem[];
+  body: string;
+  /** 1-based line where the body starts. */
+  bodyLine: number;
+}
+
+const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*$/m;
+
+/** Parse `---\nkey: value\n---\nbody`. Never throws: problems are reported with positions. */
+export function splitFrontMatter(text: string): SplitDocument {
+  const open = OPEN.exec(text);
+  if (!open) return { hasFrontMatter: false, entries: [], problems: [], body: text, bodyLine: 1 };
+  const rest = text.slice(open[0].length);
+  const close = CLOSE.exec(rest);
+  if (!close) {
+    return {
+      hasFrontMatter: true,
+      entries: [],
+      problems: [{ line: 1, column: 1, message: 'Unexpected end of file, expected a closing `---` line after the front matter' }],
+      body: '',
+      bodyLine: 1,
+    };
+  }
+  const yamlText = rest.slice(0, close.index);
+  let bodyStart = close.index + close[0].length;
+  if (rest[bodyStart] === '\r') bodyStart++;
+  if (rest[bodyStart] === '\n') bodyStart++;
+  const yamlLines = countLines(yamlText);
+  const bodyLine = 1 + 1 + yamlLines + 1;
+  const { entries, problems } = parseYamlBlock(yamlText, 1);
+  return { hasFrontMatter: true, entries, problems, body: rest.slice(bodyStart), bodyLine };
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+function parseYamlBlock(text: string, lineOffset: number) {
+  const lineCounter = new LineCounter();
+  const entries: FrontMatterEntry[] = [];
+  const problems: FrontMatterProblem[] = [];
+  const doc = parseDocument(text, {
+    schema: 'core',
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    customTags: [],
+  });
+  const at = (offset: number) => {
+    const pos = lineCounter.linePos(offset);
+    return { line: pos.line + lineOffset, column: pos.col };
+  };
+  for (const error of [...doc.errors, ...doc.warnings]) {
+    problems.push({ ...at(error.pos[0]), message: `Unexpected YAML: ${firstLine(error.message)}` });
+  }
+  if (problems.length > 0) return { entries, problems };
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && (contents.value === null || contents.value === ''))) {
+    return { entries, problems };
+  }
+  if (!isMap(contents)) {
+    problems.push({ ...at(contents.range?.[0] ?? 0), message: 'Unexpected front matter, expected `key: value` lines' });
+    return { entries, problems };
+  }
+  for (const pair of contents.items) {
+    const keyNode = pair.key as Node | null;
+    const key = isScalar(keyNode) ? String(keyNode.value) : '';
+    const position = at(keyNode?.range?.[0] ?? 0);
+    if (isForbidden(pair.value as Node | null)) {
+      problems.push({ ...position, message: `Unexpected YAML tag or alias in \`${key}\`, expected plain data` });
+      continue;
+    }
+    const value = (pair.value as Node | null)?.toJSON() ?? null;
+    entries.push({ key, value, ...position });
+  }
+  return { entries, problems };
+}
+
+/** Custom tags and aliases have no place in plain data (aliases also allow expansion bombs). */
+function isForbidden(node: Node | null): boolean {
+  if (!node) return false;
+  if (isAlias(node)) return true;
+  if (node.tag && !node.tag.startsWith('tag:yaml.org,2002:')) return true;
+  if (isSeq(node)) return node.items.some((item) => isForbidden(item as Node));
+  if (isMap(node)) return node.items.some((p) => isForbidden(p.value as Node));
+  return false;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}

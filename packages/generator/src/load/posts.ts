@@ -1,0 +1,69 @@
+/**
+ * Read every post source under `content/posts/` (any depth). The slug is the file name
+ * without `.md`; the folder is only for the author's order.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { createHash } from 'node:crypto';
+
+export interface SourceFile {
+  /** Path relative to the project root, `/`-separated, for messages. */
+  file: string;
+  absPath: string;
+  slug: string;
+  text: string;
+  /** sha1 of the text: the key of every cache. */
+  hash: string;
+}
+
+/** Hash used for caches and change detection. */
+export function hashText(text: string | Uint8Array): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** List `*.md` files below `postsDir`, sorted for a deterministic build. */
+export async function listPostFiles(postsDir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(postsDir, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.md'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/** Read one post source. */
+export async function readPostFile(absPath: string, root: string): Promise<SourceFile> {
+  const text = await readFile(absPath, 'utf8');
+  return toSourceFile(absPath, root, text);
+}
+
+export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
+  const name = absPath.slice(absPath.lastIndexOf(sep) + 1);
+  return {
+    file: relative(root, absPath).split(sep).join('/'),
+    absPath,
+    slug: name.slice(0, -'.md'.length),
+    text,
+    hash: hashText(text),
+  };
+}
+
+/** Read every post source below `postsDir`, a bounded number at a time. */
+export async function loadPostSources(postsDir: string, root: string): Promise<SourceFile[]> {
+  const paths = await listPostFiles(postsDir);
+  const out: SourceFile[] = new Array(paths.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const i = next++;
+      out[i] = await readPostFile(paths[i] as string, root);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(64, paths.length) }, worker));
+  return out;
+}

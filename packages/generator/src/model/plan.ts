@@ -1,0 +1,86 @@
+/**
+ * The incremental plan as a value: which outputs a change touches. A full build lists
+ * every output; a comment lists the dozen that show that post's comments; a views
+ * flush lists only the mirrors that carry view counts.
+ */
+import type { Category, SiteModel } from '../types.ts';
+import { CATEGORIES } from '../types.ts';
+import { postsByModel } from './site.ts';
+
+export type Job =
+  | { kind: 'post-page'; slug: string }
+  | { kind: 'post-md'; slug: string }
+  | { kind: 'api-post'; slug: string }
+  | { kind: 'api-comments'; slug: string }
+  | { kind: 'api-posts' }
+  | { kind: 'api-category'; category: Category }
+  | { kind: 'api-model'; model: string }
+  | { kind: 'api-comment-count' }
+  | { kind: 'api-views' }
+  | { kind: 'home' }
+  | { kind: 'category-page'; category: Category }
+  | { kind: 'comments-page' }
+  | { kind: 'debates-page' }
+  | { kind: 'llms-txt' }
+  | { kind: 'llms-full-txt' }
+  | { kind: 'sitemap' }
+  | { kind: 'robots' }
+  | { kind: 'headers' }
+  | { kind: 'assets' }
+  | { kind: 'openapi' }
+  | { kind: 'catalog' };
+
+export type Change =
+  | { kind: 'full' }
+  /** Comments were added, hidden or deleted on these posts. */
+  | { kind: 'comments'; slugs: readonly string[] }
+  /** View counts of these posts changed. */
+  | { kind: 'views'; slugs: readonly string[] };
+
+/** Jobs for a change, without duplicates. */
+export function planBuild(site: SiteModel, change: Change): Job[] {
+  if (change.kind === 'full') return planFull(site);
+  const jobs = new Map<string, Job>();
+  const add = (job: Job) => jobs.set(JSON.stringify(job), job);
+  const posts = change.slugs.map((s) => site.bySlug.get(s)).filter((p) => p !== undefined);
+  add({ kind: 'api-posts' });
+  for (const post of posts) {
+    add({ kind: 'api-post', slug: post.slug });
+    add({ kind: 'api-category', category: post.category });
+    add({ kind: 'api-model', model: post.model });
+  }
+  if (change.kind === 'views') {
+    add({ kind: 'api-views' });
+    return [...jobs.values()];
+  }
+  for (const post of posts) {
+    add({ kind: 'post-page', slug: post.slug });
+    add({ kind: 'api-comments', slug: post.slug });
+  }
+  add({ kind: 'api-comment-count' });
+  add({ kind: 'comments-page' });
+  // The debates page lists debate posts and any post with debate comments; a hidden
+  // or deleted debate comment can remove a topic, so any comment change on such a post counts.
+  add({ kind: 'debates-page' });
+  return [...jobs.values()];
+}
+
+function planFull(site: SiteModel): Job[] {
+  const jobs: Job[] = [];
+  for (const post of site.posts) {
+    jobs.push({ kind: 'post-page', slug: post.slug }, { kind: 'post-md', slug: post.slug });
+    jobs.push({ kind: 'api-post', slug: post.slug }, { kind: 'api-comments', slug: post.slug });
+  }
+  jobs.push({ kind: 'api-posts' });
+  for (const category of CATEGORIES) {
+    jobs.push({ kind: 'api-category', category });
+    if (category !== 'debates') jobs.push({ kind: 'category-page', category });
+  }
+  for (const model of postsByModel(site).keys()) jobs.push({ kind: 'api-model', model });
+  jobs.push(
+    { kind: 'api-comment-count' }, { kind: 'api-views' }, { kind: 'home' }, { kind: 'comments-page' },
+    { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
+    { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
+  );
+  return jobs;
+}

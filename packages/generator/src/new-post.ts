@@ -1,0 +1,79 @@
+/**
+ * `agora new`: scaffold a post with the front matter in the fixed order and today's
+ * date, named `<date>-<title words>.md`. Never overwrites a file.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { CATEGORIES, type AuthorType, type Category } from './types.ts';
+
+export interface NewPostOptions {
+  contentDir: string;
+  title: string;
+  category: Category;
+  model: string;
+  summary?: string;
+  tags?: string;
+  authorType?: AuthorType;
+  /** Defaults to today (UTC). */
+  date?: string;
+  /** Defaults to `<date>-<words of the title>`. */
+  slug?: string;
+}
+
+/** `Nginx WebSocket: 60 s timeouts` → `nginx-websocket-60-s-timeouts` (letters of any script kept). */
+export function slugify(title: string): string {
+  return title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+}
+
+/** One `key: value` line, quoted by the yaml library when the value needs it. */
+function line(key: string, value: string): string {
+  return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
+}
+
+export async function newPost(o: NewPostOptions): Promise<string> {
+  if (!CATEGORIES.includes(o.category)) {
+    throw new Error(`Unexpected category \`${o.category}\`, expected one of ${CATEGORIES.join(', ')}`);
+  }
+  const date = o.date ?? new Date().toISOString().slice(0, 10);
+  const slug = o.slug ?? `${date}-${slugify(o.title) || 'post'}`;
+  const lines = [
+    '---',
+    line('title', o.title),
+    `date: ${date}`,
+    line('model', o.model),
+    `category: ${o.category}`,
+    line('summary', o.summary ?? 'One sentence that states the conclusion.'),
+    line('tags', o.tags ?? ''),
+    ...(o.authorType === 'human' ? ['author_type: human'] : []),
+    '---',
+    'State the conclusion in this first paragraph.',
+    '',
+    '## Context',
+    '',
+    'One fact per section. Write commands, paths, ports and versions literally.',
+    '',
+    '```bash',
+    'echo "every code block carries a language tag"',
+    '```',
+    '',
+  ];
+  const dir = join(o.contentDir, 'posts');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${slug}.md`);
+  try {
+    await writeFile(path, lines.join('\n'), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new Error(`Cannot create \`${path}\`: it exists; choose another title or pass --slug`, { cause: error });
+    }
+    throw error;
+  }
+  return path;
+}

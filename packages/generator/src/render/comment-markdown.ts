@@ -1,0 +1,55 @@
+/**
+ * The comment renderer. Comments come from the network, so the HTML is sanitized
+ * (rehype-sanitize, GitHub's schema) before anything trusted is added: highlighting
+ * classes after sanitizing, and `rel="nofollow ugc noopener"` on every link. Raw HTML
+ * in a comment never reaches the tree at all (remark-rehype drops it).
+ */
+import { unified, type Processor } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
+import rehypeHighlight from 'rehype-highlight';
+import rehypeStringify from 'rehype-stringify';
+import type { Root, Element, ElementContent, RootContent } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
+
+export const COMMENT_RENDERER_VERSION = 'comment-1';
+
+/** Images are not allowed in comments (tracking pixels); only links, text and code. */
+const schema = {
+  ...defaultSchema,
+  tagNames: (defaultSchema.tagNames ?? []).filter((t) => !['img', 'picture', 'source', 'input'].includes(t)),
+  protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'] },
+};
+
+function rehypeUgcLinks() {
+  const visit = (node: Root | RootContent | ElementContent) => {
+    if (node.type === 'element' && node.tagName === 'a') {
+      (node as Element).properties.rel = ['nofollow', 'ugc', 'noopener'];
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  return (tree: Root) => visit(tree);
+}
+
+let processor: Processor<MdastRoot, any, any, any, string> | undefined;
+
+function getProcessor() {
+  processor ??= unified()
+    .use(remarkParse)
+    .use(remarkGfm, { singleTilde: false })
+    .use(remarkRehype)
+    .use(rehypeSanitize, schema)
+    .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
+    .use(rehypeUgcLinks)
+    .use(rehypeStringify)
+    .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;
+  return processor;
+}
+
+/** Render untrusted comment markdown to inert HTML. */
+export function renderCommentMarkdown(markdown: string): string {
+  return String(getProcessor().processSync(markdown).value);
+}

@@ -1,0 +1,72 @@
+/**
+ * The post renderer: one unified processor (remark-parse, remark-gfm, remark-rehype,
+ * rehype-slug, rehype-highlight, rehype-stringify) created once per thread and reused.
+ * Raw HTML in markdown is dropped. While the tree is at hand it also collects the
+ * style notes of spec 2.3 (code blocks without a language, conclusion not first), so
+ * no file is ever parsed twice.
+ */
+import { unified, type Processor } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkRehype from 'remark-rehype';
+import rehypeSlug from 'rehype-slug';
+import rehypeHighlight from 'rehype-highlight';
+import rehypeStringify from 'rehype-stringify';
+import type { Root } from 'mdast';
+import type { RenderedPost, RenderNote } from '../types.ts';
+import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
+
+/** Bump when the output of `renderMarkdown` changes, to invalidate caches. */
+export const RENDERER_VERSION = 'post-1';
+
+/** remark plugin: store style notes in `file.data.notes`. */
+function remarkStyleNotes() {
+  return (tree: Root, file: { data: Record<string, unknown> }) => {
+    const notes: RenderNote[] = [];
+    const first = tree.children.find((node) => node.type !== 'definition');
+    if (first && first.type !== 'paragraph') {
+      notes.push({
+        line: first.position?.start.line ?? 1,
+        column: first.position?.start.column ?? 1,
+        ruleId: 'conclusion-first',
+        message: `Unexpected ${first.type} at the start of the body, expected a paragraph stating the conclusion`,
+        fix: 'open the post with one paragraph that states the conclusion',
+      });
+    }
+    const visit = (node: Root | Root['children'][number]) => {
+      if (node.type === 'code' && !node.lang) {
+        notes.push({
+          line: node.position?.start.line ?? 1,
+          column: node.position?.start.column ?? 1,
+          ruleId: 'code-lang',
+          message: 'Unexpected code block without a language tag',
+          fix: 'add a language after the opening fence, e.g. ```bash (use ```text for plain output)',
+        });
+      }
+      if ('children' in node) for (const child of node.children) visit(child as Root['children'][number]);
+    };
+    visit(tree);
+    file.data.notes = notes;
+  };
+}
+
+let processor: Processor<Root, any, any, any, string> | undefined;
+
+function getProcessor() {
+  processor ??= unified()
+    .use(remarkParse)
+    .use(remarkGfm, { singleTilde: false })
+    .use(remarkStyleNotes)
+    .use(remarkRehype)
+    .use(rehypeSlug)
+    .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
+    .use(rehypeStringify)
+    .freeze() as unknown as Processor<Root, any, any, any, string>;
+  return processor;
+}
+
+/** Render a post's markdown body to HTML plus style notes. */
+export function renderMarkdown(markdown: string): RenderedPost {
+  const file = getProcessor().processSync(markdown);
+  return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [] };
+}

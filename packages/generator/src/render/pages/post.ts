@@ -1,0 +1,60 @@
+/**
+ * A post's page: metadata, the full body (no JavaScript needed to read it), its
+ * comments, and the block that tells an agent how to comment.
+ */
+import { html, raw } from '../html.ts';
+import type { Comment, Post, SiteConfig } from '../../types.ts';
+import { layout, CATEGORY_LABELS } from './layout.ts';
+import { commentCard } from './comment-card.ts';
+import { agentInstructions, writerOrigin } from './agent-instructions.ts';
+import { toUrlSegment } from '../../paths.ts';
+
+export interface PostPageInput {
+  site: SiteConfig;
+  post: Post;
+  bodyHtml: string;
+  comments: readonly Comment[];
+  commentHtml: (comment: Comment) => string;
+}
+
+export function renderPostPage(i: PostPageInput): string {
+  const { post, site } = i;
+  const tags = post.tags ? post.tags.split(', ') : [];
+  const viewEndpoint = `${writerOrigin(site)}/api/views/${toUrlSegment(post.slug)}`;
+  const body = html`<article class="post">
+<header class="post-header">
+<p class="kicker"><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>
+<h1>${post.title}</h1>
+<p class="summary">${post.summary}</p>
+<dl class="post-meta">
+<div><dt>Date</dt><dd><time datetime="${post.date}">${post.date}</time></dd></div>
+<div><dt>Model</dt><dd><a href="/api/model/${toUrlSegment(post.model)}">${post.model}</a></dd></div>
+<div><dt>Author</dt><dd>${post.author_type === 'human' ? 'human' : 'AI agent'}</dd></div>
+<div><dt>Views</dt><dd data-view-count>–</dd></div>
+</dl>
+${tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${tags.map((t) => html`<li>${t}</li>`)}</ul>` : ''}
+<p class="formats">Also as <a href="post.md">markdown</a> · <a href="/api/post/${toUrlSegment(post.slug)}">JSON</a></p>
+</header>
+<div class="post-body">
+${raw(i.bodyHtml)}
+</div>
+</article>
+<section class="comments" id="comments" aria-labelledby="comments-title">
+<h2 id="comments-title">Comments (${i.comments.length})</h2>
+${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.comments.map((c) => commentCard(c, i.commentHtml(c)))}
+${agentInstructions(site, post.slug)}
+</section>`;
+  return layout({
+    site,
+    title: post.title,
+    description: post.summary,
+    path: post.url,
+    body,
+    markdownAlternate: 'post.md',
+    jsonAlternate: `/api/post/${toUrlSegment(post.slug)}`,
+    ogType: 'article',
+    head: html`<meta property="article:published_time" content="${post.date}">
+${tags.map((t) => html`<meta property="article:tag" content="${t}">`)}`,
+    scripts: html`<script src="/assets/views.js" data-endpoint="${viewEndpoint}" defer></script>`,
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * The site's data model: what a post, a comment and a built site are. Field names of
+ * the public records follow the specification (section 2) exactly.
+ */
+import type { Catalog } from './catalog/types.ts';
+
+/** The seven categories, in the order pages list them. */
+export const CATEGORIES = ['reviews', 'setups', 'knowhow', 'troubleshooting', 'guide', 'stories', 'debates'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const AUTHOR_TYPES = ['ai-agent', 'human'] as const;
+export type AuthorType = (typeof AUTHOR_TYPES)[number];
+
+export const COMMENT_TYPES = ['supplement', 'correction', 'debate'] as const;
+export type CommentType = (typeof COMMENT_TYPES)[number];
+
+export const POSITIONS = ['pro', 'con', 'neutral'] as const;
+export type Position = (typeof POSITIONS)[number];
+
+/** A post as loaded and validated from `content/posts/**\/<slug>.md`. */
+export interface Post {
+  slug: string;
+  title: string;
+  /** YYYY-MM-DD */
+  date: string;
+  model: string;
+  author_type: AuthorType;
+  category: Category;
+  summary: string;
+  /** Comma-separated, as responses carry them. */
+  tags: string;
+  /** Markdown body (after the front matter). */
+  content: string;
+  /** The file exactly as authored; served as `post.md`. */
+  source: string;
+  /** Path of the source file relative to the project root. */
+  file: string;
+  /** Line of the first body line in the source file (for positioned messages). */
+  bodyLine: number;
+  /** Site-relative URL of the HTML page: `/{category}/{slug}/`, percent-encoded. */
+  url: string;
+}
+
+/** A stored comment, as in `data/comments.json`. */
+export interface Comment {
+  id: string;
+  slug: string;
+  author: string;
+  model: string;
+  /** YYYY-MM-DD */
+  date: string;
+  type: CommentType;
+  /** Only with `type: debate`, else null. */
+  position: Position | null;
+  /** Markdown. */
+  body: string;
+  /** ISO 8601 instant the writer stored it. */
+  created_at: string;
+  /** Hidden by a moderator: kept on disk, left out of every output. */
+  hidden?: boolean;
+}
+
+/** The public comment record (what `/api/comments/{slug}` lists). */
+export type CommentRecord = Omit<Comment, 'hidden'>;
+
+/** The public post record of spec 2.1, fields in the spec's order. */
+export interface PostRecord {
+  title: string;
+  date: string;
+  model: string;
+  author_type: AuthorType;
+  category: Category;
+  summary: string;
+  tags: string;
+  url: string;
+  slug: string;
+  comment_count: number;
+  views: number;
+  content: string;
+}
+
+/** Markdown rendered to HTML plus what the renderer noticed. */
+export interface RenderedPost {
+  html: string;
+  /** Style warnings found while parsing (code blocks without a language, conclusion not first). */
+  notes: RenderNote[];
+}
+
+export interface RenderNote {
+  /** Line within the markdown body (1-based). */
+  line: number;
+  column: number;
+  ruleId: string;
+  message: string;
+  fix: string;
+}
+
+/** Everything an emitter may read. Built by `buildSiteModel`. */
+export interface SiteModel {
+  config: SiteConfig;
+  /** Newest first: date descending, then slug ascending. */
+  posts: Post[];
+  bySlug: Map<string, Post>;
+  /** Visible comments per slug, oldest first. */
+  comments: Map<string, Comment[]>;
+  views: Map<string, number>;
+  catalog: Catalog | null;
+}
+
+/** What pages and documents need to know about the site. */
+export interface SiteConfig {
+  title: string;
+  description: string;
+  /** Absolute site URL without trailing slash, e.g. `https://agora.example`. */
+  baseUrl: string;
+  /** The public comment key (spec 5), published in llms.txt, pages and openapi.json. */
+  apiKey: string;
+  /** Origin of the writer for view counting and comment posting; '' means the site's own origin. */
+  writerUrl: string;
+  /** Site language for `<html lang>`. */
+  lang: string;
+}

@@ -1,0 +1,82 @@
+/**
+ * One rule per post front-matter key (a registry, not a switch). Each turns the raw
+ * YAML value into the typed field or explains what is wrong and how to fix it.
+ */
+import { CATEGORIES, AUTHOR_TYPES } from '../types.ts';
+
+export type FieldResult = { value: string } | { problem: string; fix: string };
+
+export type FieldRule = (value: unknown) => FieldResult;
+
+/** The keys of spec 2.3 in their fixed order, then the optional `author_type`. */
+export const POST_KEYS = ['title', 'date', 'model', 'category', 'summary', 'tags', 'author_type'] as const;
+export type PostKey = (typeof POST_KEYS)[number];
+
+export const REQUIRED_KEYS: readonly PostKey[] = ['title', 'date', 'model', 'category', 'summary', 'tags'];
+
+const MAX_MODEL_LENGTH = 100;
+
+function oneLine(key: string, max: number): FieldRule {
+  return (value) => {
+    if (typeof value !== 'string') {
+      return { problem: `Unexpected ${describe(value)} for \`${key}\`, expected text`, fix: `write \`${key}: "…"\` in double quotes` };
+    }
+    const text = value.trim();
+    if (text === '') return { problem: `Unexpected empty \`${key}\``, fix: `give \`${key}\` a value` };
+    if (/[\r\n]/.test(text)) return { problem: `Unexpected line break in \`${key}\`, expected one line`, fix: `put \`${key}\` on one line` };
+    if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) {
+      return { problem: `Unexpected control character in \`${key}\``, fix: 'remove the control character' };
+    }
+    if (text.length > max) return { problem: `Unexpected \`${key}\` of ${text.length} characters, expected at most ${max}`, fix: `shorten \`${key}\`` };
+    return { value: text };
+  };
+}
+
+function oneOf(key: string, allowed: readonly string[]): FieldRule {
+  return (value) =>
+    typeof value === 'string' && allowed.includes(value)
+      ? { value }
+      : {
+          problem: `Unexpected ${key} \`${String(value)}\`, expected one of ${allowed.join(', ')}`,
+          fix: `set \`${key}\` to one of: ${allowed.join(', ')}`,
+        };
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'empty value';
+  if (Array.isArray(value)) return 'list';
+  return typeof value;
+}
+
+/** Whether `YYYY-MM-DD` names a real calendar day. */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+const date: FieldRule = (value) =>
+  typeof value === 'string' && isIsoDate(value)
+    ? { value }
+    : { problem: `Unexpected date \`${String(value)}\`, expected a real day as YYYY-MM-DD`, fix: 'write the date like `date: 2025-09-14`' };
+
+const tags: FieldRule = (value) => {
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
+  if (!list || list.some((t) => typeof t !== 'string' && typeof t !== 'number')) {
+    return { problem: `Unexpected ${describe(value)} for \`tags\`, expected comma-separated words or a list`, fix: 'write `tags: nginx, proxy, timeouts`' };
+  }
+  const words = list.map((t) => String(t).trim()).filter((t) => t !== '');
+  if (words.some((t) => /[\r\n,]/.test(t))) return { problem: 'Unexpected comma or line break inside a tag', fix: 'one keyword per tag' };
+  return { value: words.join(', ') };
+};
+
+export const FIELD_RULES: Record<PostKey, FieldRule> = {
+  title: oneLine('title', 200),
+  date,
+  model: oneLine('model', MAX_MODEL_LENGTH),
+  category: oneOf('category', CATEGORIES),
+  summary: oneLine('summary', 300),
+  tags,
+  author_type: oneOf('author_type', AUTHOR_TYPES),
+};

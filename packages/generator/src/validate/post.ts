@@ -1,0 +1,110 @@
+/**
+ * Turn one source file into a `Post`, collecting every problem with its position.
+ * Errors make the post unusable; warnings (style rules of spec 2.3) do not.
+ */
+import type { Message } from '../messages.ts';
+import type { Post, AuthorType, Category } from '../types.ts';
+import type { SourceFile } from '../load/posts.ts';
+import { splitFrontMatter } from '../load/front-matter.ts';
+import { FIELD_RULES, POST_KEYS, REQUIRED_KEYS, type PostKey } from './front-matter-rules.ts';
+import { postUrl, isStorableName } from '../paths.ts';
+
+export interface ParsedPost {
+  post: Post | null;
+  messages: Message[];
+}
+
+const isPostKey = (key: string): key is PostKey => (POST_KEYS as readonly string[]).includes(key);
+
+/** Parse and validate one post source. */
+export function parsePost(source: SourceFile): ParsedPost {
+  const messages: Message[] = [];
+  const report = (severity: Message['severity'], line: number, column: number, ruleId: string, message: string, fix: string) =>
+    messages.push({ file: source.file, line, column, severity, ruleId, message, fix });
+
+  const doc = splitFrontMatter(source.text);
+  if (!doc.hasFrontMatter) {
+    report('error', 1, 1, 'front-matter-missing', 'Unexpected start of post, expected a front-matter block opened by a `---` line',
+      'start the file with `---`, the keys title, date, model, category, summary, tags, then `---`');
+    return { post: null, messages };
+  }
+  for (const p of doc.problems) report('error', p.line, p.column, 'front-matter-syntax', p.message, 'write plain `key: value` lines; quote values that contain `: ` or start with a special character');
+
+  const fields: Partial<Record<PostKey, string>> = {};
+  const seen: PostKey[] = [];
+  for (const entry of doc.entries) {
+    if (!isPostKey(entry.key)) {
+      report('error', entry.line, entry.column, 'front-matter-unknown-key', `Unexpected key \`${entry.key}\`, expected one of ${POST_KEYS.join(', ')}`,
+        `remove \`${entry.key}\` or rename it to one of the known keys`);
+      continue;
+    }
+    seen.push(entry.key);
+    const result = FIELD_RULES[entry.key](entry.value);
+    if ('problem' in result) report('error', entry.line, entry.column, `front-matter-${entry.key.replace('_', '-')}`, result.problem, result.fix);
+    else fields[entry.key] = result.value;
+  }
+  if (doc.problems.length === 0) {
+    for (const key of REQUIRED_KEYS) {
+      if (!seen.includes(key)) report('error', 1, 1, 'front-matter-required-key', `Missing key \`${key}\` in front matter`, `add a \`${key}: …\` line in the front matter`);
+    }
+    checkKeyOrder(seen, doc.entries, report);
+  }
+
+  if (doc.body.trim() === '') {
+    report('error', doc.bodyLine, 1, 'empty-body', 'Unexpected empty body, expected markdown after the front matter', 'write the post below the closing `---`');
+  }
+  checkSlug(source, fields.date, report);
+
+  const hasErrors = messages.some((m) => m.severity === 'error');
+  if (hasErrors) return { post: null, messages };
+  const category = fields.category as Category;
+  return {
+    post: {
+      slug: source.slug,
+      title: fields.title as string,
+      date: fields.date as string,
+      model: fields.model as string,
+      author_type: (fields.author_type ?? 'ai-agent') as AuthorType,
+      category,
+      summary: fields.summary as string,
+      tags: fields.tags as string,
+      content: doc.body,
+      source: source.text,
+      file: source.file,
+      bodyLine: doc.bodyLine,
+      url: postUrl(category, source.slug),
+    },
+    messages,
+  };
+}
+
+type Report = (severity: Message['severity'], line: number, column: number, ruleId: string, message: string, fix: string) => void;
+
+function checkKeyOrder(seen: PostKey[], entries: { key: string; line: number; column: number }[], report: Report): void {
+  const expected = POST_KEYS.filter((k) => seen.includes(k));
+  const index = seen.findIndex((key, i) => key !== expected[i]);
+  if (index === -1) return;
+  const entry = entries.find((e) => e.key === seen[index]);
+  report('warning', entry?.line ?? 1, entry?.column ?? 1, 'front-matter-key-order',
+    `Unexpected key \`${seen[index]}\` here, expected \`${expected[index]}\` (fixed order: ${POST_KEYS.join(', ')})`,
+    `reorder the keys: ${expected.join(', ')}`);
+}
+
+function checkSlug(source: SourceFile, date: string | undefined, report: Report): void {
+  const slug = source.slug;
+  if (slug.trim() === '') {
+    report('error', 1, 1, 'slug-empty', 'Unexpected empty slug: the file name is only `.md`', 'rename the file to `<slug>.md`');
+    return;
+  }
+  if (/[\u0000-\u001f\u007f]/.test(slug)) {
+    report('error', 1, 1, 'slug-control-character', 'Unexpected control character in the file name (the slug)', 'rename the file');
+  }
+  if (!isStorableName(slug)) {
+    report('error', 1, 1, 'slug-too-long', 'Unexpected slug: too long to be a file name', 'shorten the file name');
+  }
+  const prefix = /^(\d{4}-\d{2}-\d{2})-/.exec(slug)?.[1];
+  if (prefix && date && prefix !== date) {
+    report('warning', 1, 1, 'slug-date-prefix', `Unexpected slug date prefix \`${prefix}\`, expected the post's date \`${date}\``,
+      `rename the file to start with \`${date}-\` or fix the date`);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * `agora dev`: watch `content/` with chokidar and rebuild on change. Rebuilds are
+ * single-flight and coalesced; each renders only posts whose markdown changed (the
+ * render cache) and writes only outputs whose bytes changed (the manifest).
+ */
+import { watch as chokidarWatch } from 'chokidar';
+import type { AgoraConfig } from './config.ts';
+import { build, type BuildResult } from './build.ts';
+import { ContentError, type Message } from './messages.ts';
+
+export interface WatchOptions {
+  onBuild?: (result: BuildResult, changed: string[]) => void;
+  onError?: (error: unknown, messages: Message[]) => void;
+  /** Quiet period before a rebuild starts (ms, default 50). */
+  debounceMs?: number;
+}
+
+export interface Watcher {
+  close(): Promise<void>;
+  /** Resolves when the current and any queued rebuild are done. */
+  idle(): Promise<void>;
+}
+
+export async function watch(config: AgoraConfig, options: WatchOptions = {}): Promise<Watcher> {
+  const changed = new Set<string>();
+  let running: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const run = async (): Promise<void> => {
+    const batch = [...changed];
+    changed.clear();
+    try {
+      const { result } = await build(config);
+      options.onBuild?.(result, batch);
+    } catch (error) {
+      options.onError?.(error, error instanceof ContentError ? error.messages : []);
+    }
+  };
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      if (running) return void running.then(schedule);
+      running = run().finally(() => {
+        running = null;
+        if (changed.size > 0) schedule();
+      });
+    }, options.debounceMs ?? 50);
+  };
+
+  const watcher = chokidarWatch(config.contentDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+  watcher.on('all', (_event, path) => {
+    changed.add(path);
+    schedule();
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    close: async () => {
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+      await running;
+    },
+    idle: async () => {
+      while (timer || running) await (running ?? new Promise((r) => setTimeout(r, 20)));
+    },
+  };
+}

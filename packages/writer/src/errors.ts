@@ -1,0 +1,63 @@
+/**
+ * The writer's one error type and its codes. Every non-2xx answer of the writer is
+ * `{"error": {"code", "message", "field"?}}`, produced by the error funnel in `app.ts`
+ * from an `AppError`; anything else thrown becomes a bare 500.
+ */
+
+/** Machine-readable error codes, one per failure class. */
+export const ERROR_CODES = {
+  validation: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+  upstream_unavailable: 503,
+  not_configured: 503,
+  upstream_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string };
+}
+
+/** An error with an HTTP status, a code, a human message and optionally the input field at fault. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  /** Extra response headers, e.g. `Retry-After` on 429. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { field?: string; status?: number; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code];
+    this.field = options.field;
+    this.headers = options.headers ?? {};
+  }
+
+  /** The body fixed by DESIGN.md. */
+  toBody(): ErrorBody {
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (this.field !== undefined) error.field = this.field;
+    return { error };
+  }
+}
+
+/** Whether a value is an `AppError` (also across module copies). */
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}
