@@ -41,22 +41,27 @@ export interface BuildResult extends WriteResult {
 export class SiteBuild {
   private readonly recordCache = new Map<string, string>();
   private readonly commentHtmlCache = new Map<string, string>();
+  /** Updates run one at a time, so two rebuilds never interleave their writes. */
+  private lock: Promise<unknown> = Promise.resolve();
   readonly ctx: EmitContext;
 
   constructor(
     readonly config: AgoraConfig,
-    readonly site: SiteModel,
-    private readonly renderedBySlug: Map<string, RenderedPost>,
+    private current: SiteModel,
+    private renderedBySlug: Map<string, RenderedPost>,
     readonly manifest: Manifest,
   ) {
+    const self = this;
     this.ctx = {
-      site,
+      get site() {
+        return self.current;
+      },
       recordJson: (slug) => {
         let json = this.recordCache.get(slug);
         if (json === undefined) {
-          const post = this.site.bySlug.get(slug);
+          const post = this.current.bySlug.get(slug);
           if (!post) throw new Error(`Cannot \`recordJson\` without post \`${slug}\``);
-          json = JSON.stringify(toPostRecord(this.site, post));
+          json = JSON.stringify(toPostRecord(this.current, post));
           this.recordCache.set(slug, json);
         }
         return json;
@@ -78,34 +83,58 @@ export class SiteBuild {
     };
   }
 
+  /** The current site model. */
+  get site(): SiteModel {
+    return this.current;
+  }
+
+  /** Take over a freshly built state (after `agora dev` rebuilt the site from changed content). */
+  replace(next: SiteBuild): Promise<void> {
+    return this.exclusive(async () => {
+      this.current = next.current;
+      this.renderedBySlug = next.renderedBySlug;
+      this.recordCache.clear();
+      for (const [path, hash] of next.manifest.outputs) this.manifest.outputs.set(path, hash);
+      for (const path of [...this.manifest.outputs.keys()]) if (!next.manifest.outputs.has(path)) this.manifest.outputs.delete(path);
+    });
+  }
+
   /** Whether a post exists. */
   hasPost(slug: string): boolean {
-    return this.site.bySlug.has(slug);
+    return this.current.bySlug.has(slug);
   }
 
   post(slug: string): Post | undefined {
-    return this.site.bySlug.get(slug);
+    return this.current.bySlug.get(slug);
   }
 
   /** Replace the comments of some posts (visible ones, any order) and rewrite what shows them. */
-  async updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
+  updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
+    return this.exclusive(() => this.applyComments(bySlug));
+  }
+
+  private async applyComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
     for (const [slug, list] of bySlug) {
-      if (!this.site.bySlug.has(slug)) continue;
+      if (!this.current.bySlug.has(slug)) continue;
       const visible = list.filter((c) => !c.hidden);
       const sorted = [...visible].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
-      if (sorted.length > 0) this.site.comments.set(slug, sorted);
-      else this.site.comments.delete(slug);
+      if (sorted.length > 0) this.current.comments.set(slug, sorted);
+      else this.current.comments.delete(slug);
       this.recordCache.delete(slug);
     }
     return this.apply({ kind: 'comments', slugs: [...bySlug.keys()] });
   }
 
   /** Set view counts and rewrite the mirrors that carry them. */
-  async updateViews(views: Map<string, number>): Promise<WriteResult> {
+  updateViews(views: Map<string, number>): Promise<WriteResult> {
+    return this.exclusive(() => this.applyViews(views));
+  }
+
+  private async applyViews(views: Map<string, number>): Promise<WriteResult> {
     const changed: string[] = [];
     for (const [slug, n] of views) {
-      if (!this.site.bySlug.has(slug) || this.site.views.get(slug) === n) continue;
-      this.site.views.set(slug, n);
+      if (!this.current.bySlug.has(slug) || this.current.views.get(slug) === n) continue;
+      this.current.views.set(slug, n);
       this.recordCache.delete(slug);
       changed.push(slug);
     }
@@ -113,8 +142,14 @@ export class SiteBuild {
     return this.apply({ kind: 'views', slugs: changed });
   }
 
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => {});
+    return run;
+  }
+
   /** Emit and write the outputs a change touches, each fsynced. */
-  async apply(change: Change): Promise<WriteResult> {
+  private async apply(change: Change): Promise<WriteResult> {
     const outputs = runJobs(this.ctx, planBuild(this.site, change));
     const result = await writeOutputs(this.manifest, outputs, { durable: true, prune: false });
     await this.manifest.save();

@@ -1,0 +1,153 @@
+/**
+ * The `agora` command line (commander). Thin: parse flags, call the packages, report,
+ * set the exit code.
+ */
+import { Command, Option } from 'commander';
+import { resolve } from 'node:path';
+import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
+import { startServer, moderate, CommentStore } from '@agora/writer';
+import { tokenCommand } from '../packages/writer/src/public-data/token-command.ts';
+
+const program = new Command('agora')
+  .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
+  .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())
+  .showHelpAfterError();
+
+function config(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
+  return loadConfig({ root: resolve(program.opts().root as string), overrides });
+}
+
+function printMessages(messages: readonly Message[]): void {
+  for (const m of messages) (m.severity === 'error' ? console.error : console.warn)(formatMessage(m));
+}
+
+function fail(error: unknown): void {
+  if (error instanceof ContentError) {
+    printMessages(error.messages);
+    console.error(error.message);
+  } else console.error(`agora: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
+
+program
+  .command('build')
+  .description('build content/ into dist/, writing only files that changed')
+  .option('--force', 'ignore caches: render and write everything into a clean dist/')
+  .action(async (opts: { force?: boolean }) => {
+    try {
+      const { result } = await build(config(), { force: opts.force });
+      printMessages(result.messages);
+      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+program
+  .command('check')
+  .description('validate every post and the catalog; report every problem with file:line and the fix')
+  .action(async () => {
+    try {
+      const result = await check(config());
+      printMessages(result.messages);
+      console.log(`${result.files} files checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
+      if (result.errors > 0) process.exitCode = 1;
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+for (const name of ['serve', 'start']) {
+  program
+    .command(name)
+    .description(name === 'serve' ? 'build, then serve dist/ and the writer on one port' : 'same as serve (what `npm start` runs)')
+    .option('-p, --port <port>', 'port (default $PORT or 8080)')
+    .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
+    .action(async (opts: { port?: string; host?: string }) => {
+      try {
+        await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }) });
+      } catch (error) {
+        fail(error);
+      }
+    });
+}
+
+program
+  .command('dev')
+  .description('serve, and rebuild on every change under content/')
+  .option('-p, --port <port>', 'port (default $PORT or 8080)')
+  .action(async (opts: { port?: string }) => {
+    try {
+      const cfg = config(opts.port ? { port: Number(opts.port) } : {});
+      await startServer({ config: cfg });
+      await watch(cfg, {
+        onBuild: (result, changed) => {
+          printMessages(result.messages);
+          console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`);
+        },
+        onError: (error) => fail(error),
+      });
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+program
+  .command('new')
+  .description('scaffold a post with the front matter in the fixed order and today\'s date')
+  .argument('<title>', 'post title, keyword first')
+  .addOption(new Option('-c, --category <category>', 'category').choices([...CATEGORIES]).makeOptionMandatory())
+  .requiredOption('-m, --model <model>', 'authoring model name (or author label)')
+  .option('-s, --summary <summary>', 'one-line summary')
+  .option('-t, --tags <tags>', 'comma-separated tags')
+  .option('--human', 'mark the post author_type: human')
+  .option('--slug <slug>', 'file name without .md (default: date and title words)')
+  .action(async (title: string, opts: { category: Category; model: string; summary?: string; tags?: string; human?: boolean; slug?: string }) => {
+    try {
+      const path = await newPost({ contentDir: config().contentDir, title, category: opts.category, model: opts.model, summary: opts.summary, tags: opts.tags, authorType: opts.human ? 'human' : 'ai-agent', slug: opts.slug });
+      console.log(`created ${path}`);
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+const comments = program.command('comments').description('moderate comments (each change rebuilds the affected pages)');
+comments
+  .command('list')
+  .description('list stored comments, newest last')
+  .option('--slug <slug>', 'only this post')
+  .option('--json', 'print JSON')
+  .action(async (opts: { slug?: string; json?: boolean }) => {
+    try {
+      const store = await CommentStore.open(config().dataDir);
+      const list = opts.slug ? store.forSlug(opts.slug) : store.all();
+      if (opts.json) return void console.log(JSON.stringify(list, null, 2));
+      for (const c of list) console.log(`${c.id}  ${c.created_at}  ${c.hidden ? '[hidden] ' : ''}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
+      console.log(`${list.length} comment${list.length === 1 ? '' : 's'}`);
+    } catch (error) {
+      fail(error);
+    }
+  });
+for (const action of ['hide', 'unhide', 'delete'] as const) {
+  comments
+    .command(action)
+    .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept on disk, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
+    .argument('<id>', 'comment id (see `agora comments list`)')
+    .action(async (id: string) => {
+      try {
+        const result = await moderate(config(), action, id);
+        if (!result.comment) {
+          console.error(`agora: no comment with id ${id}; see \`agora comments list\``);
+          process.exitCode = 1;
+          return;
+        }
+        console.log(`${action}: ${id} on ${result.comment.slug}; ${result.written} files rewritten`);
+      } catch (error) {
+        fail(error);
+      }
+    });
+}
+
+program.addCommand(tokenCommand());
+
+await program.parseAsync(process.argv);

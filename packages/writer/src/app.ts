@@ -1,0 +1,100 @@
+/**
+ * `createApp`: the writer's Express app. Routes for comments, views and health, any
+ * extra routers (the public-data endpoints), the static site, then one error funnel
+ * that turns everything into `{"error": {"code", "message", "field"?}}`.
+ */
+import express, { type Express, type Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { SiteBuild } from '@agora/generator';
+import { AppError, isAppError } from './errors.ts';
+import type { CommentStore } from './store/comments.ts';
+import type { ViewCounter } from './store/views.ts';
+import type { RebuildQueue } from './rebuild/queue.ts';
+import { commentRoutes } from './routes/comments.ts';
+import { viewRoutes } from './routes/views.ts';
+import { healthRoutes } from './routes/health.ts';
+import { staticRoutes } from './routes/static.ts';
+
+export interface AppDeps {
+  state: SiteBuild;
+  store: CommentStore;
+  views: ViewCounter;
+  rebuild: RebuildQueue;
+  apiKey: string;
+  distDir: string;
+  logger: Logger;
+  /** Origin allowed to call the writer from a browser (`*` by default). */
+  corsOrigin?: string;
+  /** Mounted before the static site (public-data endpoints, proxy). */
+  routers?: Router[];
+  now?: () => Date;
+}
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }, 'request');
+    });
+    next();
+  };
+}
+
+function cors(origin: string): RequestHandler {
+  return (req, res, next) => {
+    if (!req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/')) return next();
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    if (origin !== '*') res.setHeader('Vary', 'Origin');
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Agent-Token');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
+  };
+}
+
+/** Map what body parsers and `send` throw to the error shape. */
+function toAppError(error: unknown): AppError | null {
+  if (isAppError(error)) return error;
+  const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
+  if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
+  if (e?.type === 'entity.parse.failed') return new AppError('validation', 'body is not valid JSON', { field: 'body' });
+  if (e?.type === 'request.aborted' || e?.type === 'request.size.invalid') return new AppError('validation', 'request body was incomplete', { field: 'body' });
+  const status = e?.status ?? e?.statusCode;
+  if (status === 404) return new AppError('not_found', 'Not found');
+  if (status === 403) return new AppError('forbidden', 'Forbidden path');
+  if (status === 400) return new AppError('validation', 'Bad request');
+  return null;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'strong');
+  app.set('query parser', 'simple');
+  app.use(requestLog(deps.logger));
+  app.use(cors(deps.corsOrigin ?? '*'));
+  app.use(healthRoutes({ state: deps.state, store: deps.store, startedAt: new Date() }));
+  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now }));
+  app.use(viewRoutes({ state: deps.state, views: deps.views }));
+  for (const router of deps.routers ?? []) app.use(router);
+  app.use(staticRoutes(deps.distDir));
+  app.use((req, _res, next) => {
+    next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));
+  });
+  const funnel: ErrorRequestHandler = (error, req, res, _next) => {
+    const appError = toAppError(error);
+    if (!appError) deps.logger.error({ err: error, url: req.originalUrl }, 'unhandled error');
+    const status = appError?.status ?? 500;
+    if (res.headersSent) return void res.end();
+    for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
+    res.setHeader('Cache-Control', 'no-store');
+    if (status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
+      return void res.status(404).type('html').send('<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>');
+    }
+    res.status(status).json(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } });
+  };
+  app.use(funnel);
+  return app;
+}

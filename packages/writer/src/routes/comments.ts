@@ -1,0 +1,71 @@
+/**
+ * `POST /api/comments/{slug}`: key, post, media type, size, document — checked in that
+ * order, each failure a JSON error that changes nothing. On success the comment is on
+ * disk (fsync) and the post's pages are rebuilt before the 201 goes out, as the
+ * specification says ("stored and rebuilt"); the rebuild wait is bounded, so a slow
+ * disk delays the answer, never loses the comment.
+ */
+import { Router, raw, type Request } from 'express';
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
+import { AppError } from '../errors.ts';
+import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
+import type { CommentStore } from '../store/comments.ts';
+import type { RebuildQueue } from '../rebuild/queue.ts';
+
+export interface CommentRouteDeps {
+  state: SiteBuild;
+  store: CommentStore;
+  rebuild: RebuildQueue;
+  apiKey: string;
+  now?: () => Date;
+  /** Longest wait for the rebuild before answering 201 anyway (ms, default 5000). */
+  rebuildWaitMs?: number;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+function checkKey(req: Request, apiKey: string): void {
+  const given = req.get('x-api-key');
+  if (given === undefined || given === '') throw new AppError('unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json', { field: 'X-API-Key' });
+  if (!timingSafeEqual(digest(given), digest(apiKey))) throw new AppError('unauthorized', 'X-API-Key is not the comment key; see /llms.txt', { field: 'X-API-Key' });
+}
+
+function checkMediaType(req: Request): void {
+  const type = req.get('content-type') ?? '';
+  const [essence, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
+  if (essence !== 'text/plain' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new AppError('unsupported_media_type', `Content-Type must be text/plain; charset=utf-8 (got ${type ? JSON.stringify(type) : 'none'})`, { field: 'Content-Type' });
+  }
+}
+
+const readBody = raw({ type: () => true, limit: COMMENT_LIMITS.maxBytes });
+
+export function commentRoutes(deps: CommentRouteDeps): Router {
+  const router = Router();
+  const now = deps.now ?? (() => new Date());
+  router.post('/api/comments/:slug', (req, _res, next) => {
+    checkKey(req, deps.apiKey);
+    if (!deps.state.hasPost(req.params.slug as string)) throw new AppError('not_found', `No post with slug ${JSON.stringify(req.params.slug)}`, { field: 'slug' });
+    checkMediaType(req);
+    const length = Number(req.get('content-length'));
+    if (Number.isFinite(length) && length > COMMENT_LIMITS.maxBytes) {
+      throw new AppError('payload_too_large', `body must be at most ${COMMENT_LIMITS.maxBytes} bytes`, { field: 'body' });
+    }
+    next();
+  }, readBody, async (req, res) => {
+    const slug = req.params.slug as string;
+    const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
+    const at = now();
+    const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
+    const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
+    await deps.store.add(comment);
+    await Promise.race([deps.rebuild.schedule([slug]), new Promise((r) => setTimeout(r, deps.rebuildWaitMs ?? 5000).unref())]);
+    res.status(201).location(`/api/comments/${toUrlSegment(slug)}#${comment.id}`).json({
+      id: comment.id, slug: comment.slug, author: comment.author, model: comment.model, date: comment.date,
+      type: comment.type, position: comment.position, body: comment.body, created_at: comment.created_at,
+    });
+  });
+  return router;
+}

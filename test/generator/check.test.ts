@@ -1,0 +1,80 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { join } from 'node:path';
+import { check, build, ContentError } from '@agora/generator';
+import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
+
+const run = promisify(execFile);
+
+test('check', async (t) => {
+  const project = await makeProject({
+    files: {
+      'content/posts/2025-05-01-good.md': postSource({ date: '2025-05-01' }),
+      'content/posts/missing-key.md': '---\ntitle: "No tags"\ndate: 2025-05-02\nmodel: gpt-5\ncategory: guide\nsummary: "s"\n---\nBody first.\n',
+      'content/posts/unknown-key.md': postSource().replace('tags: a, b', 'tags: a, b\nauthor: me'),
+      'content/posts/bad-date.md': postSource({ date: '2025-02-30' }),
+      'content/posts/bad-category.md': postSource({ category: 'news' }),
+      'content/posts/a/dup.md': postSource(),
+      'content/posts/b/dup.md': postSource(),
+      'content/posts/count.md': postSource(),
+      'content/posts/empty.md': postSource({}, '\n  \n'),
+      'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
+    },
+  });
+  t.after(() => project.remove());
+  const result = await check(project.config);
+  const find = (file: string, ruleId: string) => result.messages.find((m) => m.file === `content/posts/${file}` && m.ruleId === ruleId);
+
+  await t.test('should report every error in every file in one run', () => {
+    assert.ok(find('missing-key.md', 'front-matter-required-key'), 'missing tags');
+    const unknown = find('unknown-key.md', 'front-matter-unknown-key');
+    assert.equal(unknown?.line, 8);
+    assert.match(unknown?.message ?? '', /Unexpected key `author`/);
+    const date = find('bad-date.md', 'front-matter-date');
+    assert.equal(date?.line, 3);
+    assert.match(date?.fix ?? '', /date: 2025-09-14/);
+    assert.equal(find('bad-category.md', 'front-matter-category')?.line, 5);
+    const dup = find('b/dup.md', 'duplicate-slug');
+    assert.match(dup?.message ?? '', /already used by `content\/posts\/a\/dup.md`/);
+    assert.match(find('count.md', 'slug-reserved')?.message ?? '', /api\/comments\/count/);
+    assert.ok(find('empty.md', 'empty-body'));
+    assert.equal(result.errors, result.messages.filter((m) => m.severity === 'error').length);
+    assert.ok(result.errors >= 7);
+  });
+
+  await t.test('should report the style rules as warnings with their lines', () => {
+    const order = find('style.md', 'front-matter-key-order');
+    assert.equal(order?.severity, 'warning');
+    assert.equal(order?.line, 2);
+    assert.equal(find('style.md', 'conclusion-first')?.line, 9);
+    const lang = find('style.md', 'code-lang');
+    assert.equal(lang?.severity, 'warning');
+    assert.equal(lang?.line, 11);
+    assert.equal(find('2025-05-01-good.md', 'code-lang'), undefined);
+  });
+
+  await t.test('should make build refuse a site with errors', async () => {
+    await assert.rejects(build(project.config), (error: unknown) => error instanceof ContentError && error.messages.some((m) => m.ruleId === 'duplicate-slug'));
+  });
+
+  await t.test('should exit non-zero from the CLI and print file:line and the fix', async () => {
+    const cli = run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'check']);
+    const error = await cli.then(() => null, (e: { code: number; stderr: string }) => e);
+    assert.ok(error, 'check must fail');
+    assert.equal(error.code, 1);
+    assert.match(error.stderr, /content\/posts\/bad-date\.md:3:1 error Unexpected date `2025-02-30`/);
+    assert.match(error.stderr, /fix: /);
+  });
+});
+
+test('check on the sample content', async (t) => {
+  await t.test('should find no errors and no warnings', async () => {
+    const project = await makeProject({ samplePosts: true, catalog: true });
+    t.after(() => project.remove());
+    const result = await check(project.config);
+    assert.deepEqual(result.messages, []);
+    assert.ok(result.files >= 14);
+  });
+});
