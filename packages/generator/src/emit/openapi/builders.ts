@@ -1,0 +1,117 @@
+/**
+ * Small builders for the OpenAPI document: references, parameters, JSON and text
+ * responses, and the shared error answers. Every path module is written with these.
+ */
+import type { SiteConfig } from '../../types.ts';
+import type { Example, Header, MediaType, Parameter, Response, Schema, SecurityRequirement, Server } from './types.ts';
+
+/** What path builders may read: the site configuration only, so the document is stable across content edits. */
+export interface OpenApiContext {
+  config: SiteConfig;
+}
+
+/** No authentication (the document declares no global security). */
+export const PUBLIC: SecurityRequirement[] = [];
+
+/** Reference to a schema in `components.schemas`. */
+export function ref(name: string): Schema {
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** A `YYYY-MM-DD` date string. */
+export function dateString(description: string): Schema {
+  return { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description };
+}
+
+/** A string of digits of a fixed length. */
+export function digits(length: number, description: string): Schema {
+  return { type: 'string', pattern: `^[0-9]{${length}}$`, description };
+}
+
+/**
+ * Servers for an operation answered by the writer process: its own origin when the
+ * writer runs apart from the static site, else `undefined` (the document's server).
+ *
+ * @param ctx
+ *   Build context.
+ */
+export function writerServers(ctx: OpenApiContext): Server[] | undefined {
+  const url = ctx.config.writerUrl;
+  return url ? [{ url, description: 'Writer origin (comment posts, view counts, public-data calls)' }] : undefined;
+}
+
+/** A required path parameter. */
+export function pathParam(name: string, description: string, schema: Schema, examples?: Record<string, Example>): Parameter {
+  return { name, in: 'path', required: true, description, schema, ...(examples ? { examples } : {}) };
+}
+
+/** A query parameter, optional unless `required` is set. */
+export function queryParam(name: string, description: string, schema: Schema, required = false): Parameter {
+  return { name, in: 'query', required, description, schema };
+}
+
+/**
+ * Path parameter holding a post slug. A slug is any string; its path segment is the
+ * slug's file name (see `paths.ts`) percent-encoded as a URL path segment.
+ */
+export function slugParam(): Parameter {
+  return pathParam(
+    'slug',
+    'The post slug. Slugs are usually `YYYY-MM-DD-words`, but any string is possible: the value is the slug with `%`, `/`, `\\`, control characters and a leading `.` percent-encoded (its file name), and that is percent-encoded once more as a path segment.',
+    { type: 'string', minLength: 1 },
+    { plain: { summary: 'A typical slug', value: '2025-01-10-nginx-reverse-proxy' } },
+  );
+}
+
+/** JSON content of a response or request. */
+export function json(schema: Schema, example?: unknown): Record<string, MediaType> {
+  return { 'application/json': example === undefined ? { schema } : { schema, example } };
+}
+
+/** A 200/201 JSON response. */
+export function jsonResponse(description: string, schema: Schema, example?: unknown, headers?: Record<string, Header>): Response {
+  return { description, ...(headers ? { headers } : {}), content: json(schema, example) };
+}
+
+/** A response with a text body of the given media type. */
+export function textResponse(description: string, mediaType: string, example: string): Response {
+  return { description, content: { [mediaType]: { schema: { type: 'string' }, example } } };
+}
+
+/** An error answer with the shared `Error` body and an example. */
+export function errorResponse(description: string, code: string, message: string, field?: string, headers?: Record<string, Header>): Response {
+  const error = field === undefined ? { code, message } : { code, message, field };
+  return jsonResponse(description, ref('Error'), { error }, headers);
+}
+
+/** `Retry-After` of a 429. */
+export const RETRY_AFTER: Record<string, Header> = {
+  'Retry-After': {
+    description: 'Seconds until the daily quota resets (midnight Korea time, UTC+9).',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/**
+ * The errors shared by the simple endpoints and the proxy: quota, and provider
+ * trouble mapped to 502/503/504 (never passed through raw).
+ */
+export function upstreamErrors(): Record<string, Response> {
+  return {
+    '429': errorResponse(
+      'The daily quota is spent (per provider from the catalog, and per token for the proxy). It resets at midnight Korea time (KST, UTC+9); `Retry-After` gives the seconds until then.',
+      'rate_limited',
+      'Daily quota of 1000 calls for tourism-content is spent; it resets at midnight KST.',
+      undefined,
+      RETRY_AFTER,
+    ),
+    '502': errorResponse('The provider answered with an error or a malformed body.', 'upstream_error', 'The provider answered with result code 10 (INVALID_REQUEST_PARAMETER_ERROR).'),
+    '503': errorResponse(
+      'The provider key is not configured on this server (the message names the missing setting), or the provider is unavailable or out of quota.',
+      'not_configured',
+      'The provider key for tourism-content is not configured on this server.',
+    ),
+    '504': errorResponse('The provider did not answer in time.', 'upstream_timeout', 'The provider did not answer in time.'),
+  };
+}

@@ -1,0 +1,178 @@
+/** Tests of `emitOpenApi`: the document's shape, every spec-4 endpoint, and a clean Redocly lint. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { emitOpenApi } from '../../packages/generator/src/emit/openapi.ts';
+import type { SiteConfig, SiteModel } from '../../packages/generator/src/types.ts';
+
+const run = promisify(execFile);
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+
+/** Every path and method of spec 4 (and the catalog paths of the catalog issue). */
+const ENDPOINTS: readonly (readonly [string, string])[] = [
+  ['get', '/api/posts'],
+  ['get', '/api/post/{slug}'],
+  ['get', '/api/category/{cat}'],
+  ['get', '/api/model/{model}'],
+  ['get', '/api/comments/{slug}'],
+  ['post', '/api/comments/{slug}'],
+  ['get', '/api/comments/count'],
+  ['get', '/api/views'],
+  ['put', '/api/views/{slug}'],
+  ['get', '/api/health'],
+  ['get', '/llms.txt'],
+  ['get', '/llms-full.txt'],
+  ['get', '/sitemap.xml'],
+  ['get', '/robots.txt'],
+  ['get', '/comments/'],
+  ['get', '/debates/'],
+  ['get', '/{cat}/{slug}/'],
+  ['get', '/{cat}/{slug}/post.md'],
+  ['get', '/agencatalog/catalog.json'],
+  ['get', '/agencatalog/'],
+  ['get', '/agencatalog/{slug}/'],
+  ['post', '/agencatalog/api/call'],
+  ['get', '/api/weather'],
+  ['get', '/api/apt'],
+  ['get', '/api/tour'],
+  ['get', '/api/bizinfo'],
+  ['get', '/api/corp'],
+  ['get', '/api/biznotice'],
+];
+
+/** The parts of the document the tests read. */
+interface Doc {
+  openapi: string;
+  info: { title: string; version: string };
+  servers: { url: string }[];
+  security?: unknown;
+  paths: Record<string, Record<string, OperationDoc>>;
+  components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }>; securitySchemes: Record<string, Record<string, string>> };
+}
+
+interface OperationDoc {
+  operationId: string;
+  summary: string;
+  description: string;
+  parameters?: { name: string; in: string; schema: unknown }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+  security: Record<string, string[]>[];
+  servers?: { url: string }[];
+}
+
+function site(config: Partial<SiteConfig> = {}): SiteModel {
+  return {
+    config: { title: 'Agora test', description: 'A test site.', baseUrl: 'https://agora.example', apiKey: 'k', writerUrl: '', lang: 'en', ...config },
+    posts: [],
+    bySlug: new Map(),
+    comments: new Map(),
+    views: new Map(),
+    catalog: null,
+  };
+}
+
+function documentOf(model: SiteModel): Doc {
+  const output = emitOpenApi(model);
+  assert.equal(output.path, 'openapi.json');
+  return JSON.parse(output.body) as Doc;
+}
+
+function operation(doc: Doc, method: string, path: string): OperationDoc {
+  const op = doc.paths[path]?.[method];
+  assert.ok(op, `missing ${method.toUpperCase()} ${path}`);
+  return op;
+}
+
+test('emitOpenApi', async (t) => {
+  const doc = documentOf(site());
+
+  await t.test('should describe an OpenAPI 3.1.0 document, version 1.0.0', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.equal(doc.info.version, '1.0.0');
+    assert.equal(doc.info.title, 'Agora test');
+    assert.deepEqual(doc.servers.map((s) => s.url), ['https://agora.example']);
+    assert.equal(doc.security, undefined, 'no global security');
+  });
+
+  await t.test('should have every endpoint of spec 4 with an operationId, summary, description and responses', () => {
+    const ids = new Set<string>();
+    for (const [method, path] of ENDPOINTS) {
+      const op = operation(doc, method, path);
+      assert.ok(op.operationId && op.summary && op.description, `${method} ${path} needs operationId, summary, description`);
+      assert.ok(!ids.has(op.operationId), `duplicate operationId ${op.operationId}`);
+      ids.add(op.operationId);
+      assert.ok(Object.keys(op.responses).some((s) => s.startsWith('2')), `${method} ${path} needs a 2xx`);
+    }
+    const documented = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    assert.equal(documented, ENDPOINTS.length, 'no undeclared operations');
+  });
+
+  await t.test('should document a 4xx for every operation that takes input', () => {
+    for (const [method, path] of ENDPOINTS) {
+      const op = operation(doc, method, path);
+      if (!op.parameters?.length && !op.requestBody) continue;
+      assert.ok(Object.keys(op.responses).some((s) => s.startsWith('4')), `${method} ${path} takes input but documents no 4xx`);
+    }
+  });
+
+  await t.test('should publish the ApiKey scheme with its public value', () => {
+    const scheme = doc.components.securitySchemes['ApiKey'];
+    assert.ok(scheme);
+    assert.equal(scheme['type'], 'apiKey');
+    assert.equal(scheme['in'], 'header');
+    assert.equal(scheme['name'], 'X-API-Key');
+    assert.equal(scheme['x-public-value'], 'k');
+    assert.match(scheme['description'] ?? '', /`k`/);
+    const token = doc.components.securitySchemes['AgentToken'];
+    assert.equal(token?.['type'], 'apiKey');
+    assert.equal(token?.['in'], 'header');
+    assert.equal(token?.['name'], 'X-Agent-Token');
+  });
+
+  await t.test('should require the key only to post a comment and the token only for the proxy', () => {
+    for (const [method, path] of ENDPOINTS) {
+      const expected = path === '/api/comments/{slug}' && method === 'post' ? [{ ApiKey: [] }] : path === '/agencatalog/api/call' ? [{ AgentToken: [] }] : [];
+      assert.deepEqual(operation(doc, method, path).security, expected, `${method} ${path}`);
+    }
+  });
+
+  await t.test('should list the comment statuses 201, 400, 401, 404, 413, 415', () => {
+    const op = operation(doc, 'post', '/api/comments/{slug}');
+    assert.deepEqual(Object.keys(op.responses).sort(), ['201', '400', '401', '404', '413', '415']);
+  });
+
+  await t.test('should give Post exactly the fields of spec 2.1, all required', () => {
+    const fields = ['title', 'date', 'model', 'author_type', 'category', 'summary', 'tags', 'url', 'slug', 'comment_count', 'views', 'content'];
+    const post = doc.components.schemas['Post'];
+    assert.deepEqual(Object.keys(post?.properties ?? {}), fields);
+    assert.deepEqual(post?.required, fields);
+  });
+
+  await t.test('should send writes to the writer origin when it is set', () => {
+    const split = documentOf(site({ writerUrl: 'https://writer.agora.example' }));
+    assert.deepEqual(operation(split, 'post', '/api/comments/{slug}').servers, [{ url: 'https://writer.agora.example', description: 'Writer origin (comment posts, view counts, public-data calls)' }]);
+    assert.ok(operation(split, 'put', '/api/views/{slug}').servers);
+    assert.equal(operation(split, 'get', '/api/posts').servers, undefined);
+    assert.equal(operation(doc, 'post', '/api/comments/{slug}').servers, undefined);
+  });
+
+  await t.test('should pass redocly lint', { timeout: 120_000 }, async (st) => {
+    const dir = await mkdtemp(join(tmpdir(), 'agora-openapi-'));
+    st.after(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, emitOpenApi(site()).body);
+    const result = await run(join(ROOT, 'node_modules/.bin/redocly'), ['lint', file, '--format=stylish'], { cwd: ROOT, timeout: 120_000 }).catch(
+      (error: { code?: unknown; stdout?: string; stderr?: string }) => {
+        assert.fail(`redocly lint failed (exit ${String(error.code)}):\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+      },
+    );
+    // Stylish problem lines read `line:col  warning|error  rule  message`.
+    assert.doesNotMatch(result.stdout + result.stderr, /^\s*\d+:\d+\s+(warning|error)\b/m);
+  });
+});
