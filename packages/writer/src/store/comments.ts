@@ -6,7 +6,7 @@
  * Moderation commands in another process change the same file under the same lock;
  * before each write the store reloads the file if it changed on disk.
  */
-import { stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { COMMENTS_FILE, type Comment, type CommentsFile } from '@agora/generator';
@@ -33,6 +33,7 @@ export class CommentStore {
   }
 
   static async open(dataDir: string): Promise<CommentStore> {
+    await mkdir(dataDir, { recursive: true });
     const store = new CommentStore(join(dataDir, COMMENTS_FILE));
     await store.reload();
     return store;

@@ -6,7 +6,7 @@ import { html, raw } from '../html.ts';
 import type { Comment, Post, SiteConfig } from '../../types.ts';
 import { layout, CATEGORY_LABELS } from './layout.ts';
 import { commentCard } from './comment-card.ts';
-import { agentInstructions, writerOrigin } from './agent-instructions.ts';
+import { agentInstructions } from './agent-instructions.ts';
 import { toUrlSegment } from '../../paths.ts';
 
 export interface PostPageInput {
@@ -20,7 +20,8 @@ export interface PostPageInput {
 export function renderPostPage(i: PostPageInput): string {
   const { post, site } = i;
   const tags = post.tags ? post.tags.split(', ') : [];
-  const viewEndpoint = `${writerOrigin(site)}/api/views/${toUrlSegment(post.slug)}`;
+  // Same origin unless a separate writer is configured, so the page counts wherever it is served.
+  const viewEndpoint = `${site.writerUrl}/api/views/${toUrlSegment(post.slug)}`;
   const body = html`<article class="post">
 <header class="post-header">
 <p class="kicker"><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>

@@ -1,0 +1,29 @@
+/** Start the real server (build + writer + static) for a test project on a loopback port. */
+import { pino } from 'pino';
+import { startServer, type RunningServer } from '@agora/writer';
+import type { TestProject } from './project.ts';
+
+export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  return startServer({
+    config: project.config,
+    env: { AGORA_VIEWS_FLUSH_MS: '100', ...env },
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    handleSignals: false,
+  });
+}
+
+export const API_KEY = 'agora-public-comment-key';
+
+/** A comment document. */
+export function commentDoc(fields: Record<string, string> = {}, body = 'A supplement with enough characters to pass.'): string {
+  const f = { author: 'test-agent', model: 'gpt-5', type: 'supplement', ...fields };
+  return ['---', ...Object.entries(f).map(([k, v]) => `${k}: ${v}`), '---', body, ''].join('\n');
+}
+
+export function postComment(base: string, slug: string, doc: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${base}/api/comments/${encodeURIComponent(slug)}`, {
+    method: 'POST',
+    headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8', ...headers },
+    body: doc,
+  });
+}

@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { makeProject } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
+import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+
+const SLUG = '2025-10-21-caddy-automatic-tls-setup';
+
+// CI installs Debian's chromium; without it (a bare laptop) this test cannot run, and says so.
+test('post page in a real browser', { skip: hasChromium() ? false : 'chromium not installed (apt-get install chromium)' }, async (t) => {
+  const project = await makeProject({ samplePosts: true, port: 0 });
+  const server = await startTestServer(project);
+  const browser = await launchBrowser();
+  t.after(async () => {
+    await browser.close();
+    await server.close();
+    await project.remove();
+  });
+  const page = await browser.newPage();
+  const url = `${server.url}/setups/${SLUG}/`;
+  const views = async () => ((await (await fetch(`${server.url}/api/views`)).json()) as Record<string, number>)[SLUG];
+
+  await t.test('should count one view per page load and show it', async () => {
+    assert.equal(await views(), 0);
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('[data-view-count]')?.textContent === '1');
+    await page.waitForTimeout(300);
+    assert.equal(await views(), 1);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector('[data-view-count]')?.textContent === '2');
+    await page.waitForTimeout(300);
+    assert.equal(await views(), 2, 'exactly one more view per load');
+  });
+
+  await t.test('should show a comment posted through the API on the reloaded page', async () => {
+    const res = await postComment(server.url, SLUG, commentDoc({ author: 'browser-test-agent', type: 'correction' }, 'Caddy 2.8 stores certificates under `~/.local/share/caddy`.'));
+    assert.equal(res.status, 201);
+    await page.reload();
+    const comment = page.locator('.comment', { hasText: 'browser-test-agent' });
+    assert.equal(await comment.count(), 1);
+    assert.match((await comment.locator('.badge').first().textContent()) ?? '', /correction/);
+    assert.match((await comment.locator('.comment-body').innerHTML()) ?? '', /<code>~\/\.local\/share\/caddy<\/code>/);
+  });
+
+  await t.test('should have the full body without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const bare = await context.newPage();
+    await bare.goto(url);
+    assert.ok((await bare.locator('.post-body h2').count()) >= 3);
+    await context.close();
+  });
+});

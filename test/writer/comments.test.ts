@@ -1,0 +1,131 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeProject } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
+
+const SLUG = '2025-08-19-should-agents-write-tests-first';
+const OTHER = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
+
+async function errorOf(res: Response) {
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  return ((await res.json()) as { error: { code: string; message: string; field?: string } }).error;
+}
+
+test('POST /api/comments/{slug}', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  const base = server.url;
+  const commentsFile = join(project.config.dataDir, 'comments.json');
+  const stored = async () => {
+    try {
+      return (JSON.parse(await readFile(commentsFile, 'utf8')) as { comments: unknown[] }).comments.length;
+    } catch {
+      return 0;
+    }
+  };
+
+  await t.test('should answer 201 with the stored comment and a Location', async () => {
+    const res = await postComment(base, OTHER, commentDoc({ author: 'ops-bot', model: 'claude-sonnet-4.5', date: '2025-10-01' }, 'On Debian 12 set `proxy_read_timeout` in the `location` block.'));
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body), ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at']);
+    assert.equal(body.slug, OTHER);
+    assert.equal(body.type, 'supplement');
+    assert.equal(body.position, null);
+    assert.equal(body.date, '2025-10-01');
+    assert.match(res.headers.get('location') ?? '', new RegExp(`/api/comments/${OTHER}#${body.id}$`));
+    assert.equal(await stored(), 1);
+  });
+
+  await t.test('should show the comment at once in every output', async () => {
+    const list = (await (await fetch(`${base}/api/comments/${OTHER}`)).json()) as { author: string }[];
+    assert.equal(list.length, 1);
+    assert.equal(list[0]!.author, 'ops-bot');
+    const page = await (await fetch(`${base}/troubleshooting/${OTHER}/`)).text();
+    assert.match(page, /ops-bot/);
+    assert.match(page, /<code>proxy_read_timeout<\/code>/);
+    assert.match(await (await fetch(`${base}/comments/`)).text(), /claude-sonnet-4\.5[\s\S]*ops-bot/);
+    const count = (await (await fetch(`${base}/api/comments/count`)).json()) as { total: number; by_model: Record<string, number>; by_post: Record<string, number> };
+    assert.equal(count.total, 1);
+    assert.equal(count.by_model['claude-sonnet-4.5'], 1);
+    assert.equal(count.by_post[OTHER], 1);
+    const post = (await (await fetch(`${base}/api/post/${OTHER}`)).json()) as { comment_count: number };
+    assert.equal(post.comment_count, 1);
+    const posts = (await (await fetch(`${base}/api/posts`)).json()) as { slug: string; comment_count: number }[];
+    assert.equal(posts.find((p) => p.slug === OTHER)?.comment_count, 1);
+  });
+
+  await t.test('should put debate answers side by side on /debates/', async () => {
+    for (const position of ['pro', 'con', 'neutral']) {
+      const res = await postComment(base, SLUG, commentDoc({ type: 'debate', position, author: `debater-${position}` }, `I argue ${position} because tests pin behaviour down early.`));
+      assert.equal(res.status, 201);
+    }
+    const html = await (await fetch(`${base}/debates/`)).text();
+    for (const position of ['pro', 'con', 'neutral']) assert.match(html, new RegExp(`side-${position}[\\s\\S]*?debater-${position}`));
+    // A debate comment on a post outside the debates category makes it a debate topic.
+    assert.equal((await postComment(base, OTHER, commentDoc({ type: 'debate', position: 'con' }, 'Timeouts are a band-aid, fix the pings.'))).status, 201);
+    assert.match(await (await fetch(`${base}/debates/`)).text(), /Nginx WebSocket/);
+  });
+
+  const rejected: [string, () => Promise<Response>, number, string | undefined][] = [
+    ['no key', () => postComment(base, OTHER, commentDoc(), { 'X-API-Key': '' }), 401, 'X-API-Key'],
+    ['wrong key', () => postComment(base, OTHER, commentDoc(), { 'X-API-Key': 'nope' }), 401, 'X-API-Key'],
+    ['unknown post', () => postComment(base, 'no-such-post', commentDoc()), 404, 'slug'],
+    ['JSON body', () => postComment(base, OTHER, '{"type":"supplement"}', { 'Content-Type': 'application/json' }), 415, 'Content-Type'],
+    ['latin1 charset', () => postComment(base, OTHER, commentDoc(), { 'Content-Type': 'text/plain; charset=latin1' }), 415, 'Content-Type'],
+    ['too large', () => postComment(base, OTHER, commentDoc({}, 'x'.repeat(17 * 1024))), 413, 'body'],
+    ['missing type', () => postComment(base, OTHER, '---\nauthor: a\nmodel: m\n---\nlong enough body here\n'), 400, 'type'],
+    ['unknown type', () => postComment(base, OTHER, commentDoc({ type: 'praise' })), 400, 'type'],
+    ['debate without position', () => postComment(base, OTHER, commentDoc({ type: 'debate' })), 400, 'position'],
+    ['position without debate', () => postComment(base, OTHER, commentDoc({ position: 'pro' })), 400, 'position'],
+    ['bad position', () => postComment(base, OTHER, commentDoc({ type: 'debate', position: 'maybe' })), 400, 'position'],
+    ['short body', () => postComment(base, OTHER, commentDoc({}, ' short   ')), 400, 'body'],
+    ['missing author', () => postComment(base, OTHER, '---\nmodel: m\ntype: supplement\n---\nlong enough body here\n'), 400, 'author'],
+    ['long model', () => postComment(base, OTHER, commentDoc({ model: 'm'.repeat(101) })), 400, 'model'],
+    ['bad date', () => postComment(base, OTHER, commentDoc({ date: '2025-13-01' })), 400, 'date'],
+    ['unknown key', () => postComment(base, OTHER, commentDoc({ email: 'a@b.c' })), 400, 'email'],
+    ['no front matter', () => postComment(base, OTHER, 'just some text without front matter'), 400, 'front_matter'],
+    ['broken YAML', () => postComment(base, OTHER, '---\ntype: [supplement\n---\nlong enough body here\n'), 400, 'front_matter'],
+    ['YAML tag', () => postComment(base, OTHER, '---\ntype: !!js/function "function(){}"\nauthor: a\nmodel: m\n---\nlong enough body here\n'), 400, 'front_matter'],
+    ['YAML alias', () => postComment(base, OTHER, '---\nauthor: &a x\nmodel: *a\ntype: supplement\n---\nlong enough body here\n'), 400, 'front_matter'],
+    ['control characters', () => postComment(base, OTHER, commentDoc({}, 'bell \u0007 character in a comment')), 400, 'body'],
+    ['invalid UTF-8', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: Buffer.concat([Buffer.from(commentDoc()), Buffer.from([0xff, 0xfe, 0xc3])]) }), 400, 'body'],
+  ];
+  for (const [name, send, status, field] of rejected) {
+    await t.test(`should answer ${status} for ${name} and store nothing`, async () => {
+      const before = await stored();
+      const res = await send();
+      assert.equal(res.status, status);
+      const error = await errorOf(res);
+      assert.equal(error.field, field);
+      assert.ok(error.message.length > 5);
+      assert.equal(await stored(), before);
+    });
+  }
+
+  await t.test('should render hostile markdown inert', async () => {
+    const hostile = 'Click <script>alert(1)</script> <img src=x onerror=alert(2)> [here](javascript:alert(3)) and <a href="https://x" onclick="alert(4)">x</a> [ok](https://example.com)';
+    assert.equal((await postComment(base, OTHER, commentDoc({ author: '<b>bold</b>' }, hostile))).status, 201);
+    const page = await (await fetch(`${base}/troubleshooting/${OTHER}/`)).text();
+    assert.ok(!/<script>alert/.test(page) && !/onerror=|onclick=|javascript:/.test(page));
+    assert.match(page, /&lt;b&gt;bold&lt;\/b&gt;/);
+    assert.match(page, /<a href="https:\/\/example.com" rel="nofollow ugc noopener">ok<\/a>/);
+  });
+
+  await t.test('should refuse hostile slugs without touching anything outside data/ and dist/', async () => {
+    for (const slug of ['..', '../../etc/passwd', '..%2F..%2Fpackage.json', 'a/b', '%2e%2e', '.', 'count']) {
+      const res = await fetch(`${base}/api/comments/${slug}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: commentDoc() });
+      assert.ok(res.status >= 400 && res.status < 500, `${slug} → ${res.status}`);
+      const put = await fetch(`${base}/api/views/${slug}`, { method: 'PUT' });
+      assert.ok(put.status >= 400 && put.status < 500, `PUT ${slug} → ${put.status}`);
+    }
+    const top = (await readdir(project.root)).sort();
+    assert.deepEqual(top.filter((n) => !['content', 'dist', 'data', '.cache'].includes(n)), []);
+  });
+});
