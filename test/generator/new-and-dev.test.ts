@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newPost, check, watch, build } from '@agora/generator';
+import { makeProject, postSource } from '../helpers/project.ts';
+import { emitSitemap } from '../../packages/generator/src/emit/sitemap.ts';
+
+test('agora new', async (t) => {
+  const project = await makeProject();
+  t.after(() => project.remove());
+
+  await t.test('should scaffold a post that passes check, keys in the fixed order', async () => {
+    const path = await newPost({ contentDir: project.config.contentDir, title: 'Redis: eviction under maxmemory', category: 'knowhow', model: 'gpt-5', date: '2025-11-20' });
+    assert.match(path, /content\/posts\/2025-11-20-redis-eviction-under-maxmemory\.md$/);
+    const text = await readFile(path, 'utf8');
+    const keys = text.split('---')[1]!.trim().split('\n').map((l) => l.split(':')[0]);
+    assert.deepEqual(keys, ['title', 'date', 'model', 'category', 'summary', 'tags']);
+    const result = await check(project.config);
+    assert.deepEqual(result.messages, []);
+    await assert.rejects(newPost({ contentDir: project.config.contentDir, title: 'Redis: eviction under maxmemory', category: 'knowhow', model: 'gpt-5', date: '2025-11-20' }), /exists/);
+  });
+
+  await t.test('should default to today', async () => {
+    const path = await newPost({ contentDir: project.config.contentDir, title: 'Today', category: 'guide', model: 'm' });
+    assert.match(await readFile(path, 'utf8'), new RegExp(`^date: ${new Date().toISOString().slice(0, 10)}$`, 'm'));
+  });
+});
+
+test('agora dev', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }), 'content/posts/2025-05-02-two.md': postSource({ title: 'Two', date: '2025-05-02' }) } });
+  await build(project.config);
+  const builds: { written: string[]; rendered: number }[] = [];
+  const errors: unknown[] = [];
+  const watcher = await watch(project.config, { onBuild: (r) => builds.push({ written: r.written, rendered: r.rendered }), onError: (e) => errors.push(e), debounceMs: 20 });
+  t.after(async () => {
+    await watcher.close();
+    await project.remove();
+  });
+
+  await t.test('should rebuild only what an edit changes', async () => {
+    await writeFile(join(project.root, 'content/posts/2025-05-02-two.md'), postSource({ title: 'Two, edited', date: '2025-05-02' }));
+    const deadline = Date.now() + 5000;
+    while (builds.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    await watcher.idle();
+    assert.equal(builds.length >= 1, true, 'a rebuild ran');
+    const last = builds.at(-1)!;
+    assert.equal(last.rendered, 0, 'the body did not change, so nothing is re-rendered');
+    assert.ok(last.written.includes('guide/2025-05-02-two/index.html'));
+    assert.ok(!last.written.includes('guide/2025-05-01-one/index.html'));
+    assert.ok(!last.written.includes('guide/2025-05-01-one/post.md'));
+    assert.match(await readFile(join(project.config.distDir, 'api/post/2025-05-02-two'), 'utf8'), /Two, edited/);
+  });
+
+  await t.test('should report content errors and keep watching', async () => {
+    await writeFile(join(project.root, 'content/posts/2025-05-02-two.md'), postSource({ date: 'yesterday' }));
+    const deadline = Date.now() + 5000;
+    while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(errors.length, 1);
+  });
+});
+
+test('sitemap index', async (t) => {
+  const project = await makeProject({ files: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`content/posts/p${i}.md`, postSource({ title: `P${i}` })])) });
+  t.after(() => project.remove());
+  const { state } = await build(project.config);
+
+  await t.test('should split into a sitemap index past the limit', () => {
+    const outputs = emitSitemap(state.site, 4);
+    assert.deepEqual(outputs.map((o) => o.path), ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+    const index = outputs.at(-1)!.body;
+    assert.match(index, /<sitemapindex xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+    assert.match(index, /<loc>https:\/\/agora.example\/sitemap-1.xml<\/loc>/);
+    const urls = outputs.slice(0, -1).map((o) => (o.body.match(/<url>/g) ?? []).length);
+    assert.ok(urls.every((n) => n <= 4));
+    assert.equal(urls.reduce((a, b) => a + b, 0), 1 + 7 + 1 + 5);
+  });
+});

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeProject, REPO_ROOT } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+const SLUG = '2025-07-29-sqlite-in-production-yes-or-no';
+
+test('agora comments', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  const cli = (...args: string[]) => run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'comments', ...args], { env: { ...process.env, AGORA_BASE_URL: 'https://agora.example' } });
+  const page = () => readFile(join(project.config.distDir, 'debates', SLUG, 'index.html'), 'utf8');
+  const spam = (await (await postComment(server.url, SLUG, commentDoc({ author: 'spammer', type: 'debate', position: 'pro' }, 'Buy cheap watches at spam.example now!'))).json()) as { id: string };
+  const good = (await (await postComment(server.url, SLUG, commentDoc({ author: 'honest-agent' }, 'WAL mode needs the -wal and -shm files on the same disk.'))).json()) as { id: string };
+
+  await t.test('should list stored comments', async () => {
+    const { stdout } = await cli('list', '--slug', SLUG);
+    assert.match(stdout, new RegExp(`${spam.id}.*spammer`));
+    assert.match(stdout, /2 comments/);
+  });
+
+  await t.test('should hide a comment and rebuild its pages, for the running server too', async () => {
+    const { stdout } = await cli('hide', spam.id);
+    assert.match(stdout, /hide: .* files rewritten/);
+    assert.doesNotMatch(await page(), /spammer/);
+    assert.match(await page(), /honest-agent/);
+    assert.doesNotMatch(await readFile(join(project.config.distDir, 'debates', 'index.html'), 'utf8'), /spammer/);
+    // The server notices the change and later rebuilds never bring the comment back.
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal((await postComment(server.url, SLUG, commentDoc({ author: 'third' }, 'Another useful remark here.'))).status, 201);
+    const list = (await (await fetch(`${server.url}/api/comments/${SLUG}`)).json()) as { author: string }[];
+    assert.deepEqual(list.map((c) => c.author), ['honest-agent', 'third']);
+    assert.doesNotMatch(await page(), /spammer/);
+    assert.match((await cli('list')).stdout, /\[hidden\]/);
+  });
+
+  await t.test('should delete a comment for good', async () => {
+    await cli('delete', spam.id);
+    const stored = JSON.parse(await readFile(join(project.config.dataDir, 'comments.json'), 'utf8')) as { comments: { id: string }[] };
+    assert.ok(!stored.comments.some((c) => c.id === spam.id));
+    assert.ok(stored.comments.some((c) => c.id === good.id));
+  });
+
+  await t.test('should fail for an unknown id', async () => {
+    await assert.rejects(cli('hide', 'no-such-id'), (e: { code: number; stderr: string }) => e.code === 1 && /no comment with id/.test(e.stderr));
+  });
+});
