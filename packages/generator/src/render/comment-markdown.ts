@@ -6,7 +6,7 @@
  */
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmParts } from './gfm.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
@@ -39,7 +39,7 @@ let processor: Processor<MdastRoot, any, any, any, string> | undefined;
 function getProcessor() {
   processor ??= unified()
     .use(remarkParse)
-    .use(remarkGfm, { singleTilde: false })
+    .use(remarkGfmParts)
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })

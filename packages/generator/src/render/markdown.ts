@@ -7,7 +7,7 @@
  */
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
-import remarkGfm from 'remark-gfm';
+import { remarkGfmParts } from './gfm.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeSlug from 'rehype-slug';
 import rehypeHighlight from 'rehype-highlight';
@@ -17,7 +17,7 @@ import type { RenderedPost, RenderNote } from '../types.ts';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
 /** Bump when the output of `renderMarkdown` changes, to invalidate caches. */
-export const RENDERER_VERSION = 'post-1';
+export const RENDERER_VERSION = 'post-2';
 
 /** remark plugin: store style notes in `file.data.notes`. */
 function remarkStyleNotes() {
@@ -55,7 +55,7 @@ let processor: Processor<Root, any, any, any, string> | undefined;
 function getProcessor() {
   processor ??= unified()
     .use(remarkParse)
-    .use(remarkGfm, { singleTilde: false })
+    .use(remarkGfmParts)
     .use(remarkStyleNotes)
     .use(remarkRehype)
     .use(rehypeSlug)
