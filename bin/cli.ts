@@ -5,9 +5,9 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
-import { startServer, moderate, CommentStore } from '@agora/writer';
 import { tokenCommand } from '../packages/writer/src/public-data/token-command.ts';
 
+// The writer (Express, pino, upstream clients) is imported only by the commands that need it.
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
   .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())
@@ -65,6 +65,7 @@ for (const name of ['serve', 'start']) {
     .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
     .action(async (opts: { port?: string; host?: string }) => {
       try {
+        const { startServer } = await import('@agora/writer');
         await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }) });
       } catch (error) {
         fail(error);
@@ -79,9 +80,11 @@ program
   .action(async (opts: { port?: string }) => {
     try {
       const cfg = config(opts.port ? { port: Number(opts.port) } : {});
-      await startServer({ config: cfg });
+      const { startServer } = await import('@agora/writer');
+      const server = await startServer({ config: cfg });
       await watch(cfg, {
-        onBuild: (result, changed) => {
+        onBuild: async (result, changed, state) => {
+          await server.state.replace(state);
           printMessages(result.messages);
           console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`);
         },
@@ -119,6 +122,7 @@ comments
   .option('--json', 'print JSON')
   .action(async (opts: { slug?: string; json?: boolean }) => {
     try {
+      const { CommentStore } = await import('@agora/writer');
       const store = await CommentStore.open(config().dataDir);
       const list = opts.slug ? store.forSlug(opts.slug) : store.all();
       if (opts.json) return void console.log(JSON.stringify(list, null, 2));
@@ -135,6 +139,7 @@ for (const action of ['hide', 'unhide', 'delete'] as const) {
     .argument('<id>', 'comment id (see `agora comments list`)')
     .action(async (id: string) => {
       try {
+        const { moderate } = await import('@agora/writer');
         const result = await moderate(config(), action, id);
         if (!result.comment) {
           console.error(`agora: no comment with id ${id}; see \`agora comments list\``);

@@ -32,7 +32,7 @@ test('agora dev', async (t) => {
   await build(project.config);
   const builds: { written: string[]; rendered: number }[] = [];
   const errors: unknown[] = [];
-  const watcher = await watch(project.config, { onBuild: (r) => builds.push({ written: r.written, rendered: r.rendered }), onError: (e) => errors.push(e), debounceMs: 20 });
+  const watcher = await watch(project.config, { onBuild: (r) => void builds.push({ written: r.written, rendered: r.rendered }), onError: (e) => errors.push(e), debounceMs: 20 });
   t.after(async () => {
     await watcher.close();
     await project.remove();

@@ -5,11 +5,11 @@
  */
 import { watch as chokidarWatch } from 'chokidar';
 import type { AgoraConfig } from './config.ts';
-import { build, type BuildResult } from './build.ts';
+import { build, type BuildResult, type SiteBuild } from './build.ts';
 import { ContentError, type Message } from './messages.ts';
 
 export interface WatchOptions {
-  onBuild?: (result: BuildResult, changed: string[]) => void;
+  onBuild?: (result: BuildResult, changed: string[], state: SiteBuild) => void | Promise<void>;
   onError?: (error: unknown, messages: Message[]) => void;
   /** Quiet period before a rebuild starts (ms, default 50). */
   debounceMs?: number;
@@ -30,8 +30,8 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     const batch = [...changed];
     changed.clear();
     try {
-      const { result } = await build(config);
-      options.onBuild?.(result, batch);
+      const { result, state } = await build(config);
+      await options.onBuild?.(result, batch, state);
     } catch (error) {
       options.onError?.(error, error instanceof ContentError ? error.messages : []);
     }

@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { build, formatMessage, type AgoraConfig, type BuildResult } from '@agora/generator';
+import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
 import { CommentStore } from './store/comments.ts';
 import { ViewCounter } from './store/views.ts';
@@ -25,6 +25,8 @@ export interface StartOptions {
 
 export interface RunningServer {
   url: string;
+  /** The live build state (`agora dev` swaps in each rebuild). */
+  state: SiteBuild;
   server: Server;
   build: BuildResult;
   close(): Promise<void>;
@@ -105,5 +107,5 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { url, server, build: result, close };
+  return { url, server, state, build: result, close };
 }
