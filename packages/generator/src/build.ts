@@ -99,6 +99,11 @@ export class SiteBuild {
     });
   }
 
+  /** Persist pending state (the manifest) before the process exits. */
+  close(): Promise<void> {
+    return this.exclusive(() => this.manifest.flush());
+  }
+
   /** Whether a post exists. */
   hasPost(slug: string): boolean {
     return this.current.bySlug.has(slug);
@@ -151,8 +156,11 @@ export class SiteBuild {
   /** Emit and write the outputs a change touches, each fsynced. */
   private async apply(change: Change): Promise<WriteResult> {
     const outputs = runJobs(this.ctx, planBuild(this.site, change));
-    const result = await writeOutputs(this.manifest, outputs, { durable: true, prune: false });
-    await this.manifest.save();
+    // dist/ files are derived: atomic rename keeps each whole; the data they come
+    // from (comments, views) was fsynced before. The manifest is saved lazily.
+    await this.manifest.markDirty();
+    const result = await writeOutputs(this.manifest, outputs, { durable: false, prune: false, hashLimit: 1 << 20 });
+    this.manifest.scheduleSave(1000);
     return result;
   }
 }

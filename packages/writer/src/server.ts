@@ -91,6 +91,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await rebuild.idle();
       rebuild.close();
       await views.flush();
+      await state.close();
       await publicData?.close();
       logger.info('agora stopped');
     })());

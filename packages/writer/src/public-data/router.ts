@@ -1,0 +1,99 @@
+/**
+ * `createPublicDataRouter`: the six simple endpoints (`/api/weather`, `/api/apt`,
+ * `/api/tour`, `/api/bizinfo`, `/api/corp`, `/api/biznotice`) and the catalog proxy
+ * (`POST /agencatalog/api/call`), sharing one quota store, one cache and the clock.
+ */
+import { join } from 'node:path';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Catalog } from '../../../generator/src/catalog/types.ts';
+import { AppError } from '../errors.ts';
+import { createOperationTables } from '../upstream/index.ts';
+import { loadProviderConfig } from './config.ts';
+import { createQuotaStore } from './quota.ts';
+import { createResponseCache } from './cache.ts';
+import type { PublicDataContext } from './context.ts';
+import { weatherRoute } from './routes/weather.ts';
+import { aptRoute } from './routes/apt.ts';
+import { tourRoute } from './routes/tour.ts';
+import { bizinfoRoute } from './routes/bizinfo.ts';
+import { corpRoute } from './routes/corp.ts';
+import { biznoticeRoute } from './routes/biznotice.ts';
+import { requireAgentToken } from './routes/agent-token.ts';
+import { proxyRoute } from './routes/proxy.ts';
+
+/** Options of `createPublicDataRouter`. */
+export interface PublicDataRouterOptions {
+  /** The loaded catalog (entries, statuses, rate limits, attribution). */
+  catalog: Catalog;
+  /** Data folder: `quotas.json` and `tokens.json` live here. */
+  dataDir: string;
+  /** Environment with provider keys and base URLs (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Clock (default `() => new Date()`); quotas reset and forecasts roll over by it. */
+  now?: () => Date;
+}
+
+/** The router and how to stop it. */
+export interface PublicDataRouter {
+  router: express.Router;
+  /** Flush quota counters to disk. */
+  close(): Promise<void>;
+}
+
+/** JSON body parser whose failures are `AppError`s. */
+function jsonBody(): RequestHandler {
+  const parse = express.json({ limit: '16kb', strict: true, type: () => true });
+  const translate: ErrorRequestHandler = (error: { type?: string }, _req, _res, next) => {
+    if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16 kB', { field: 'body' }));
+    next(new AppError('validation', 'body is not valid JSON', { field: 'body' }));
+  };
+  return (req, res, next) => {
+    if (!req.is('application/json')) return next(new AppError('unsupported_media_type', 'header/Content-Type must be application/json', { field: 'Content-Type' }));
+    parse(req, res, (error?: unknown) => (error ? translate(error, req, res, next) : next()));
+  };
+}
+
+/**
+ * Create the public-data router.
+ *
+ * @param options Catalog, data folder, environment and clock.
+ * @example
+ * const publicData = createPublicDataRouter({ catalog, dataDir: 'data' });
+ * app.use(publicData.router);
+ * // on shutdown: await publicData.close();
+ */
+export function createPublicDataRouter(options: PublicDataRouterOptions): PublicDataRouter {
+  const now = options.now ?? (() => new Date());
+  const config = loadProviderConfig(options.env ?? process.env);
+  const quota = createQuotaStore({ file: join(options.dataDir, 'quotas.json'), now });
+  const ctx: PublicDataContext = {
+    catalog: options.catalog,
+    config,
+    quota,
+    cache: createResponseCache({ now, maxEntries: config.cacheMaxEntries }),
+    inflight: new Map(),
+    operations: createOperationTables(),
+    dataDir: options.dataDir,
+    now,
+  };
+
+  const router = express.Router();
+  // Answers are fresh for a minute at most downstream; the proxy's are per agent.
+  const ready: RequestHandler = async (req, res, next) => {
+    await quota.ready;
+    res.setHeader('Cache-Control', req.method === 'GET' ? 'public, max-age=60' : 'no-store');
+    next();
+  };
+  router.get('/api/weather', ready, weatherRoute(ctx));
+  router.get('/api/apt', ready, aptRoute(ctx));
+  router.get('/api/tour', ready, tourRoute(ctx));
+  router.get('/api/bizinfo', ready, bizinfoRoute(ctx));
+  router.get('/api/corp', ready, corpRoute(ctx));
+  router.get('/api/biznotice', ready, biznoticeRoute(ctx));
+  router.post('/agencatalog/api/call', ready, requireAgentToken(options.dataDir), jsonBody(), proxyRoute(ctx));
+  router.all('/agencatalog/api/call', () => {
+    throw new AppError('method_not_allowed', 'Use POST /agencatalog/api/call with X-Agent-Token and a JSON body {service, operation, params}', { headers: { Allow: 'POST' } });
+  });
+
+  return { router, close: () => quota.flush() };
+}

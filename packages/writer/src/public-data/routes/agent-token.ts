@@ -1,0 +1,33 @@
+/**
+ * Middleware that requires a valid `X-Agent-Token`: 401 when missing, 403 when
+ * unknown or revoked. The token's id goes on `res.locals.agentTokenId`.
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '../../errors.ts';
+import { verifyToken } from '../tokens.ts';
+
+/** The header that carries the agent token. */
+export const AGENT_TOKEN_HEADER = 'X-Agent-Token';
+
+/**
+ * Create the middleware.
+ *
+ * @param dataDir Data folder holding `tokens.json`.
+ */
+export function requireAgentToken(dataDir: string): RequestHandler {
+  return async function agentToken(req, res, next) {
+    const token = req.get(AGENT_TOKEN_HEADER)?.trim();
+    if (!token) {
+      throw new AppError('unauthorized', `header/${AGENT_TOKEN_HEADER} is required; ask the operator for a token (agora token create)`, {
+        field: AGENT_TOKEN_HEADER,
+        headers: { 'WWW-Authenticate': `${AGENT_TOKEN_HEADER}` },
+      });
+    }
+    const check = await verifyToken(dataDir, token);
+    if (check.status !== 'valid') {
+      throw new AppError('forbidden', `header/${AGENT_TOKEN_HEADER} is ${check.status === 'revoked' ? 'revoked' : 'not a known token'}`, { field: AGENT_TOKEN_HEADER });
+    }
+    res.locals.agentTokenId = check.id;
+    next();
+  };
+}

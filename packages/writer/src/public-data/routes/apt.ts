@@ -1,0 +1,29 @@
+/**
+ * `GET /api/apt?kaptCode=A…&detail=0|1`: basic (getAphusBassInfoV5) or detail
+ * (getAphusDtlInfoV5) information of an apartment complex. An unknown code answers
+ * `data.found: false` ("no such complex").
+ */
+import type { RequestHandler } from 'express';
+import { fetchApt } from '../../upstream/kapt/index.ts';
+import type { PublicDataContext } from '../context.ts';
+import { parseQuery } from '../query/parse-query.ts';
+import { oneOf, pattern } from '../query/rules.ts';
+import { simpleCall } from './simple-call.ts';
+
+const SPEC = {
+  kaptCode: { rule: pattern(/^A\d{5,12}$/, 'the letter A followed by digits, e.g. A10027875'), required: true },
+  detail: { rule: oneOf(['0', '1']) },
+};
+
+/**
+ * The apartment route.
+ *
+ * @param ctx The router's shared state.
+ */
+export function aptRoute(ctx: PublicDataContext): RequestHandler {
+  return async function apt(req, res) {
+    const query = parseQuery(req.query, SPEC);
+    const operation = query.detail === '1' ? 'getAphusDtlInfoV5' : 'getAphusBassInfoV5';
+    res.json(await simpleCall(ctx, 'apartment-complex', operation, { kaptCode: query.kaptCode }, (upstream, p) => fetchApt(upstream, operation, p.kaptCode ?? '')));
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * `GET /api/corp` with exactly one of corpNm (partial name), crno (13 digits) or
+ * bzno (10 digits): corporate outlines from FSC. No match is `totalCount: 0`.
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '../../errors.ts';
+import { fetchCorpOutline } from '../../upstream/fsc/index.ts';
+import type { PublicDataContext } from '../context.ts';
+import { parseQuery } from '../query/parse-query.ts';
+import { integer, length, pattern } from '../query/rules.ts';
+import { simpleCall } from './simple-call.ts';
+
+const SPEC = {
+  corpNm: { rule: length(1, 100) },
+  crno: { rule: pattern(/^\d{13}$/, 'a 13-digit corporate registration number') },
+  bzno: { rule: pattern(/^\d{10}$/, 'a 10-digit business registration number') },
+  numOfRows: { rule: integer(1, 100) },
+  pageNo: { rule: integer(1, 10000) },
+};
+
+const KEYS = ['corpNm', 'crno', 'bzno'] as const;
+
+/**
+ * The corporate-information route.
+ *
+ * @param ctx The router's shared state.
+ */
+export function corpRoute(ctx: PublicDataContext): RequestHandler {
+  return async function corp(req, res) {
+    const query = parseQuery(req.query, SPEC);
+    const given = KEYS.filter((key) => query[key] !== undefined);
+    if (given.length !== 1) {
+      const field = given[1] ?? 'corpNm';
+      throw new AppError('validation', `query/${field} conflicts: give exactly one of corpNm, crno, bzno (got ${given.length === 0 ? 'none' : given.join(', ')})`, { field });
+    }
+    res.json(await simpleCall(ctx, 'corporate-info', 'getCorpOutline_V2', query, (upstream, p) => fetchCorpOutline(upstream, p)));
+  };
+}

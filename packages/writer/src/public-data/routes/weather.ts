@@ -1,0 +1,74 @@
+/**
+ * `GET /api/weather`: the latest published short-term forecast for a grid cell
+ * (nx, ny; default 60,127) or a coordinate (lat, lon), as hourly rows and daily
+ * extremes. Cached until the next forecast run is published.
+ */
+import type { RequestHandler } from 'express';
+import { AppError } from '../../errors.ts';
+import { fetchVilageItems, latestVilageBase, toGrid, toWeather, type ForecastBase } from '../../upstream/kma/index.ts';
+import type { UpstreamContext } from '../../upstream/types.ts';
+import type { PublicDataContext } from '../context.ts';
+import { callService } from '../call-service.ts';
+import { parseQuery } from '../query/parse-query.ts';
+import { decimal, integer } from '../query/rules.ts';
+
+const SPEC = {
+  nx: { rule: integer(1, 149) },
+  ny: { rule: integer(1, 253) },
+  lat: { rule: decimal(32, 44, 'a latitude') },
+  lon: { rule: decimal(123, 133, 'a longitude') },
+};
+
+/** Grid cell of the request, from nx/ny, lat/lon or the defaults. */
+function gridOf(query: { nx?: string; ny?: string; lat?: string; lon?: string }): { nx: number; ny: number; lat?: number; lon?: number } {
+  const grid = query.nx !== undefined || query.ny !== undefined;
+  const coords = query.lat !== undefined || query.lon !== undefined;
+  if (grid && coords) throw new AppError('validation', 'query/lat must not be combined with nx and ny; give either nx and ny, or lat and lon', { field: 'lat' });
+  if (coords) {
+    if (query.lat === undefined) throw new AppError('validation', 'query/lat is required together with lon', { field: 'lat' });
+    if (query.lon === undefined) throw new AppError('validation', 'query/lon is required together with lat', { field: 'lon' });
+    const lat = Number(query.lat);
+    const lon = Number(query.lon);
+    const cell = toGrid(lat, lon);
+    if (cell.nx < 1 || cell.nx > 149 || cell.ny < 1 || cell.ny > 253) throw new AppError('validation', 'query/lat and lon must lie inside the KMA forecast grid', { field: 'lat' });
+    return { ...cell, lat, lon };
+  }
+  if (query.nx === undefined && query.ny !== undefined) throw new AppError('validation', 'query/nx is required together with ny', { field: 'nx' });
+  if (query.ny === undefined && query.nx !== undefined) throw new AppError('validation', 'query/ny is required together with nx', { field: 'ny' });
+  return { nx: Number(query.nx ?? 60), ny: Number(query.ny ?? 127) };
+}
+
+/** Items of the latest run, falling back to the previous run while the latest is not out yet. */
+async function forecastItems(upstream: UpstreamContext, base: ForecastBase, cell: { nx: number; ny: number }) {
+  const ask = (b: ForecastBase) => fetchVilageItems(upstream, { base_date: b.baseDate, base_time: b.baseTime, nx: String(cell.nx), ny: String(cell.ny) });
+  const latest = await ask(base);
+  if (latest.items.length > 0) return { base, items: latest.items };
+  const previous = latestVilageBase(new Date(base.publishedAt.getTime() - 60_000));
+  return { base: previous, items: (await ask(previous)).items };
+}
+
+/**
+ * The weather route.
+ *
+ * @param ctx The router's shared state.
+ */
+export function weatherRoute(ctx: PublicDataContext): RequestHandler {
+  return async function weather(req, res) {
+    const cell = gridOf(parseQuery(req.query, SPEC));
+    const base = latestVilageBase(ctx.now());
+    const envelope = await callService(ctx, {
+      scope: 'api',
+      slug: 'weather-forecast',
+      operation: 'getVilageFcst',
+      cacheParams: { nx: String(cell.nx), ny: String(cell.ny), base_date: base.baseDate, base_time: base.baseTime },
+      // A fallback to the previous run is retried soon; the latest run is good until the next one.
+      expiresAt: (fetchedAt, data) => ((data as { base_time?: string }).base_time === base.baseTime ? base.nextPublishedAt : new Date(fetchedAt.getTime() + 10 * 60_000)),
+      run: async (upstream) => {
+        const found = await forecastItems(upstream, base, cell);
+        return { nx: cell.nx, ny: cell.ny, base_date: found.base.baseDate, base_time: found.base.baseTime, ...toWeather(found.items) };
+      },
+    });
+    const location = cell.lat === undefined ? {} : { lat: cell.lat, lon: cell.lon };
+    res.json({ ...envelope, data: { ...location, ...(envelope.data as object) } });
+  };
+}

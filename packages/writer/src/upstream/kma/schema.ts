@@ -1,0 +1,28 @@
+/**
+ * Reads KMA VilageFcstInfoService bodies: `response.body.items.item[]` with numeric
+ * nx, ny, pageNo, numOfRows, totalCount and string values.
+ */
+import { at, list, num, scalars, type Scalar } from '../shape.ts';
+
+/** One page of KMA items. */
+export interface KmaPage {
+  totalCount: number;
+  pageNo: number;
+  numOfRows: number;
+  items: Record<string, Scalar>[];
+}
+
+/**
+ * One page from a parsed body (`undefined` body = NO_DATA gives an empty page).
+ *
+ * @param body `response.body` of the answer.
+ */
+export function readKmaPage(body: unknown): KmaPage {
+  const items = list(at(body, 'items', 'item')).map(scalars);
+  return {
+    totalCount: num(at(body, 'totalCount')) ?? items.length,
+    pageNo: num(at(body, 'pageNo')) ?? 1,
+    numOfRows: num(at(body, 'numOfRows')) ?? items.length,
+    items,
+  };
+}

@@ -1,0 +1,3 @@
+/** @module rtms: MOLIT apartment-trade client (XML to JSON). */
+export { rtmsOperations } from './client.ts';
+export { readTradeList, type TradeList } from './schema.ts';
