@@ -11,7 +11,7 @@ import { type Message, ContentError, sortMessages } from './messages.ts';
 import { loadContent } from './load/content.ts';
 import { loadStoreSnapshot } from './load/store-snapshot.ts';
 import { RenderCache } from './render/cache.ts';
-import { renderAll } from './render/pool.ts';
+import { RenderPool } from './render/pool.ts';
 import { renderCommentMarkdown } from './render/comment-markdown.ts';
 import { buildSiteModel } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
@@ -24,7 +24,7 @@ import { hashText } from './load/posts.ts';
 export interface BuildOptions {
   /** Ignore the render cache and the manifest: render and write everything. */
   force?: boolean;
-  /** Worker threads for rendering (default: cores). */
+  /** Worker threads for rendering besides the main thread (default: cores − 1). */
   workers?: number;
 }
 
@@ -165,9 +165,12 @@ export class SiteBuild {
   }
 }
 
-/** Render posts through the cache (misses on every core); also returns the renderer's style notes. */
-export async function renderPosts(config: AgoraConfig, posts: readonly Post[], options: BuildOptions = {}) {
-  const cache = await RenderCache.open(options.force ? null : config.cacheDir);
+/**
+ * Render posts through the cache; misses go to the pool (or this thread for a few).
+ * Also returns the renderer's style notes, positioned in the source files.
+ */
+export async function renderPosts(config: AgoraConfig, posts: readonly Post[], options: BuildOptions & { cache?: RenderCache; pool?: RenderPool } = {}) {
+  const cache = options.cache ?? (await RenderCache.open(options.force ? null : config.cacheDir));
   const renderedBySlug = new Map<string, RenderedPost>();
   const misses = new Map<string, string>();
   const keyBySlug = new Map<string, string>();
@@ -178,19 +181,39 @@ export async function renderPosts(config: AgoraConfig, posts: readonly Post[], o
     if (hit) renderedBySlug.set(post.slug, hit);
     else misses.set(key, post.content);
   }
-  const fresh = await renderAll([...misses], { workers: options.workers });
-  for (const [key, rendered] of fresh) cache.set(key, rendered);
-  for (const post of posts) {
-    if (!renderedBySlug.has(post.slug)) renderedBySlug.set(post.slug, fresh.get(keyBySlug.get(post.slug)!)!);
+  const pool = options.pool ?? (misses.size >= 200 ? RenderPool.start(options.workers) : RenderPool.inline());
+  try {
+    const fresh = await pool.render([...misses]);
+    for (const [key, rendered] of fresh) cache.set(key, rendered);
+    for (const post of posts) {
+      if (!renderedBySlug.has(post.slug)) renderedBySlug.set(post.slug, fresh.get(keyBySlug.get(post.slug)!)!);
+    }
+  } finally {
+    if (pool !== options.pool) await pool.close();
   }
   return { renderedBySlug, cache, notes: renderNotes(posts, renderedBySlug), rendered: misses.size };
 }
 
 /** Load, validate and render a site without writing anything; throws `ContentError` on content errors. */
 export async function prepareSite(config: AgoraConfig, options: BuildOptions = {}) {
-  const content = await loadContent(config.root, config.contentDir, config.site);
-  if (content.messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(content.messages));
-  const { renderedBySlug, cache, notes, rendered } = await renderPosts(config, content.posts, options);
+  // A cold build (no render cache) will render everything: start the workers now, so
+  // their start-up overlaps with reading the content.
+  const cache = await RenderCache.open(options.force ? null : config.cacheDir);
+  const pool = cache.size === 0 ? RenderPool.start(options.workers) : undefined;
+  let content;
+  try {
+    content = await loadContent(config.root, config.contentDir, config.site);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+  if (content.messages.some((m) => m.severity === 'error')) {
+    await pool?.close();
+    throw new ContentError(sortMessages(content.messages));
+  }
+  const small = content.posts.length < 200;
+  if (pool && small) await pool.close();
+  const { renderedBySlug, notes, rendered } = await renderPosts(config, content.posts, { ...options, cache, pool: pool && !small ? pool : undefined }).finally(() => pool?.close());
   const store = await loadStoreSnapshot(config.dataDir);
   const site = buildSiteModel({ config: config.site, posts: content.posts, comments: store.comments, views: store.views, catalog: content.catalog });
   return { site, renderedBySlug, cache, messages: sortMessages([...content.messages, ...notes]), rendered };

@@ -40,6 +40,11 @@ export class RenderCache {
     return hashText(markdown);
   }
 
+  /** Number of cached renderings. */
+  get size(): number {
+    return this.entries.size;
+  }
+
   get(key: string): RenderedPost | undefined {
     const hit = this.entries.get(key);
     if (hit) this.used.add(key);

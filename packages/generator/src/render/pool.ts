@@ -1,7 +1,9 @@
 /**
- * Render many markdown bodies on every core. Small jobs render in this thread; large
- * ones are split into batches over worker threads (one processor each), so a cold
- * build uses the whole machine.
+ * Render many markdown bodies on every core: the main thread and `cores - 1` worker
+ * threads (one unified processor each) take batches from one queue, so the work is
+ * balanced whatever each batch costs. Workers take ~0.7 s to start (loading unified
+ * and the grammars), so a cold build starts them early (`RenderPool.start`) while it
+ * is still reading files; the main thread renders from the first moment.
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -9,62 +11,65 @@ import type { RenderedPost } from '../types.ts';
 import { renderMarkdown } from './markdown.ts';
 import type { RenderRequest, RenderResponse } from './worker.ts';
 
-export interface RenderPoolOptions {
-  /** Worker threads to use (default: the number of cores). */
-  workers?: number;
-  /** Below this many items everything renders inline (default 48). */
-  inlineBelow?: number;
-}
+const BATCH = 24;
 
-const BATCH = 40;
+export class RenderPool {
+  private constructor(private readonly workers: Worker[]) {}
 
-/** Render every `[key, markdown]` item; resolves with a map of key to result. */
-export async function renderAll(
-  items: readonly [string, string][],
-  options: RenderPoolOptions = {},
-): Promise<Map<string, RenderedPost>> {
-  const out = new Map<string, RenderedPost>();
-  const workers = Math.max(1, Math.min(options.workers ?? availableParallelism(), Math.ceil(items.length / BATCH)));
-  if (items.length < (options.inlineBelow ?? 48) || workers < 2) {
-    for (const [key, markdown] of items) out.set(key, renderMarkdown(markdown));
+  /** Start `count` worker threads (default: cores − 1, the main thread being the last core). */
+  static start(count = Math.max(0, availableParallelism() - 1)): RenderPool {
+    return new RenderPool(Array.from({ length: count }, () => new Worker(new URL('./worker-entry.mjs', import.meta.url))));
+  }
+
+  /** A pool without workers: everything renders on this thread. */
+  static inline(): RenderPool {
+    return new RenderPool([]);
+  }
+
+  /** Render every `[key, markdown]` item. */
+  async render(items: readonly [string, string][]): Promise<Map<string, RenderedPost>> {
+    const out = new Map<string, RenderedPost>();
+    const batches: [string, string][][] = [];
+    for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
+    let next = 0;
+    const take = () => (next < batches.length ? batches[next++] : undefined);
+    const viaWorkers = this.workers.map((worker, index) => this.drain(worker, index, take, out));
+    for (let batch = take(); batch; batch = take()) {
+      for (const [key, markdown] of batch) out.set(key, renderMarkdown(markdown));
+      // Let worker results in, so idle workers get their next batch promptly.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(viaWorkers);
     return out;
   }
-  const batches: [string, string][][] = [];
-  for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
-  let nextBatch = 0;
-  const threads = Array.from({ length: workers }, () => startWorker());
-  try {
-    await Promise.all(
-      threads.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const feed = () => {
-              if (nextBatch >= batches.length) return resolve();
-              const id = nextBatch++;
-              worker.postMessage({ id, items: batches[id]! } satisfies RenderRequest);
-            };
-            worker.on('message', (response: RenderResponse) => {
-              for (const [key, rendered] of response.results) out.set(key, rendered);
-              feed();
-            });
-            worker.once('error', reject);
-            worker.once('exit', (code) => {
-              if (nextBatch < batches.length || code !== 0) reject(new Error(`Render worker exited with code ${code}`));
-            });
-            feed();
-          }),
-      ),
-    );
-  } finally {
-    await Promise.all(threads.map((t) => t.terminate()));
-  }
-  return out;
-}
 
-function startWorker(): Worker {
-  const url = new URL('./worker.ts', import.meta.url);
-  // Workers do not inherit a loader registered at run time, so hand them tsx explicitly.
-  const hasTsx = process.execArgv.some((a) => a.includes('tsx'));
-  const execArgv = hasTsx ? process.execArgv : [...process.execArgv, '--import', import.meta.resolve('tsx')];
-  return new Worker(url, { execArgv });
+  private drain(worker: Worker, id: number, take: () => [string, string][] | undefined, out: Map<string, RenderedPost>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const feed = () => {
+        const batch = take();
+        if (!batch) return done();
+        worker.postMessage({ id, items: batch } satisfies RenderRequest);
+      };
+      const onMessage = (response: RenderResponse) => {
+        for (const [key, rendered] of response.results) out.set(key, rendered);
+        feed();
+      };
+      const onError = (error: unknown) => {
+        done();
+        reject(error);
+      };
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        resolve();
+      };
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      feed();
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
 }

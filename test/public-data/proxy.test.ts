@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
+import { activeCatalog, dig, startHarness, type Harness } from './harness.ts';
+
+const NOW = new Date('2026-11-21T02:30:00Z');
+
+/** [service, operation, params, check of data] for every catalog operation. */
+const OPERATIONS: [string, string, Record<string, string | number>, (data: unknown) => void][] = [
+  ['weather-forecast', 'getUltraSrtNcst', { base_date: '20261121', base_time: '1100', nx: 60, ny: 127 }, (d) => assert.equal(dig(d, 'items', 0, 'obsrValue'), '0')],
+  ['weather-forecast', 'getUltraFcst', { base_date: '20261121', base_time: '1030', nx: 60, ny: 127 }, (d) => assert.equal(dig(d, 'totalCount'), 60)],
+  ['weather-forecast', 'getVilageFcst', { base_date: '20261121', base_time: '1100', nx: 60, ny: 127, numOfRows: 24 }, (d) => assert.equal(dig(d, 'items', 0, 'category'), 'TMP')],
+  ['weather-forecast', 'getVersion', {}, (d) => assert.equal(dig(d, 'items', 0, 'version'), '202611211100')],
+  ['statutes-case-law', 'lawSearch.do', { target: 'law', query: '자동차관리법' }, (d) => {
+    assert.equal(dig(d, 'totalCnt'), 2);
+    assert.equal(dig(d, 'items', 0, 'law_name'), '자동차관리법');
+    assert.equal(dig(d, 'items', 0, '법령일련번호'), '248613');
+  }],
+  ['statutes-case-law', 'lawService.do', { target: 'law', MST: '248613' }, (d) => assert.equal(dig(d, 'document', '법령', '기본정보', '법령ID'), '001734')],
+  ['corporate-disclosures', 'list.json', { pblntf_de: '20261120' }, (d) => assert.equal(dig(d, 'items', 0, 'rcept_no'), '20261120000123')],
+  ['corporate-disclosures', 'corpCode.json', { corp_name: '삼성' }, (d) => assert.deepEqual(dig(d, 'items'), [{ corp_code: '00126380', corp_name: '삼성전자', stock_code: '005930', modify_date: '20260102' }])],
+  ['corporate-disclosures', 'fnlttSinglAcntAll.json', { corp_code: '00126380', bsns_year: '2025', reprt_code: '11011' }, (d) => assert.equal(dig(d, 'items', 1, 'account_nm'), '영업이익')],
+  ['economic-statistics', 'StatisticSearch', { stat_code: '722Y001', cycle: 'M', start_dt: '20250801', end_dt: '20251031', item_code1: '0101000' }, (d) => {
+    assert.equal(dig(d, 'list_total_count'), 3);
+    assert.equal(dig(d, 'items', 2, 'DATA_VALUE'), '2.25');
+  }],
+  ['economic-statistics', 'StatisticTableList', {}, (d) => assert.equal(dig(d, 'items', 0, 'STAT_CODE'), '722Y001')],
+  ['economic-statistics', 'KeyStatisticList', { numOfRows: 1 }, (d) => assert.equal((dig(d, 'items') as unknown[]).length, 1)],
+  ['real-estate-trades', 'getRTMSDataSvcAptTrade', { LAWD_CD: '11110', DEAL_YMD: '202610' }, (d) => {
+    assert.equal(dig(d, 'items', 0, 'dealAmount'), 164000);
+    assert.equal(dig(d, 'items', 0, 'aptDong'), null);
+    assert.equal(dig(d, 'items', 2, 'cancelled'), true);
+  }],
+  ['apartment-complex', 'getAphusBassInfoV5', { kaptCode: 'A10027875' }, (d) => assert.equal(dig(d, 'item', 'kaptCode'), 'A10027875')],
+  ['apartment-complex', 'getAphusDtlInfoV5', { kaptCode: 'A10027875' }, (d) => assert.equal(dig(d, 'item', 'kaptdEcnt'), '56')],
+  ['tourism-content', 'searchKeyword2', { keyword: '궁' }, (d) => assert.equal(dig(d, 'totalCount'), 2)],
+  ['tourism-content', 'areaBasedList2', { areaCode: '1', contentTypeId: '39' }, (d) => assert.equal(dig(d, 'items', 0, 'title'), '광장시장 빈대떡')],
+  ['tourism-content', 'locationBasedList2', { mapX: '129.1588', mapY: '35.1587', radius: '500' }, (d) => assert.equal(dig(d, 'items', 0, 'dist'), 0)],
+  ['tourism-content', 'detailCommon2', { contentId: '127642' }, (d) => assert.match(String(dig(d, 'item', 'title')), /창덕궁/)],
+  ['business-registration', 'status', { b_no: '1248100998,2208717483' }, (d) => assert.equal(dig(d, 'match_cnt'), 2)],
+  ['business-registration', 'validate', { b_no: '1248100998', start_dt: '19690113', p_nm: '홍길동' }, (d) => assert.equal(dig(d, 'valid'), '01')],
+  ['corporate-info', 'getCorpOutline_V2', { crno: '1301110006246' }, (d) => assert.equal(dig(d, 'items', 0, 'bzno'), '1248100998')],
+  ['support-notices', 'getbizList_v2', { q: '공고' }, (d) => assert.equal((dig(d, 'items') as unknown[]).length, 2)],
+];
+
+const call = (harness: Harness, token: string, body: unknown) => harness.post('/agencatalog/api/call', body, { 'X-Agent-Token': token });
+
+test('proxy call with every operation', async (t) => {
+  const harness = await startHarness({ catalog: await activeCatalog(), now: () => NOW });
+  t.after(() => harness.stop());
+  const { token } = await createToken(harness.dataDir, 'test agent');
+
+  for (const [service, operation, params, check] of OPERATIONS) {
+    await t.test(`should call ${service} ${operation}`, async () => {
+      const answer = await call(harness, token, { service, operation, params });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.source.operation, operation);
+      assert.equal(answer.source.cached, false);
+      assert.ok(answer.source.attribution);
+      check(answer.data);
+    });
+  }
+
+  await t.test('should map public ids to the real KMA paths', () => {
+    const paths = harness.fake.log.filter((entry) => entry.provider === 'kma').map((entry) => entry.url.split('?')[0]?.split('/').at(-1));
+    assert.deepEqual(paths, ['getUltraSrtNcst', 'getUltraSrtFcst', 'getVilageFcst', 'getFcstVersion']);
+  });
+
+  await t.test('should attach each key the way its scheme says', () => {
+    const url = (provider: string) => harness.fake.log.find((entry) => entry.provider === provider)?.url ?? '';
+    assert.match(url('law'), /[?&]OC=fakeoc/);
+    assert.match(url('dart'), /[?&]crtfc_key=fakedartkey/);
+    assert.match(url('ecos'), /^\/api\/StatisticSearch\/FAKEECOSKEY42\/json\/kr\/1\/100\/722Y001\/M\/202508\/202510\/0101000$/);
+    assert.match(url('rtms'), /[?&]serviceKey=fake%2BService%2FKey%3D%3D/);
+  });
+});
+
+test('proxy call refusals', async (t) => {
+  const harness = await startHarness({ now: () => NOW, env: { AGORA_TOKEN_QUOTA_PER_DAY: '2' } });
+  t.after(() => harness.stop());
+  const { token, id } = await createToken(harness.dataDir, 'refusals');
+  const ok = { service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } };
+
+  const cases: [string, unknown, number, string, string | undefined, RegExp][] = [
+    ['an unknown service', { service: 'horoscope', operation: 'x' }, 404, 'not_found', 'service', /`horoscope` is not in the catalog/],
+    ['an unknown operation', { service: 'weather-forecast', operation: 'getUltraSrtFcst' }, 404, 'not_found', 'operation', /known: getUltraSrtNcst, getUltraFcst, getVilageFcst, getVersion/],
+    ['a missing required param', { service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: {} }, 400, 'validation', 'params.kaptCode', /body\/params\/kaptCode is required by getAphusBassInfoV5/],
+    ['an unknown param', { ...ok, params: { kaptCode: 'A10027875', serviceKey: 'mine' } }, 400, 'validation', 'params.serviceKey', /is not a parameter of getAphusBassInfoV5; allowed: kaptCode/],
+    ['a nested param value', { ...ok, params: { kaptCode: { $ne: 1 } } }, 400, 'validation', 'params.kaptCode', /must be a string, number or boolean/],
+    ['an unknown body field', { ...ok, key: 'x' }, 400, 'validation', 'key', /body\/key is not a known field/],
+    ['a body that is a list', [ok], 400, 'validation', 'body', /body must be a JSON object/],
+    ['params that are a list', { ...ok, params: ['A10027875'] }, 400, 'validation', 'params', /body\/params must be an object/],
+    ['a pending_key entry', { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: 'x' } }, 503, 'not_configured', undefined, /`statutes-case-law` is pending_key/],
+  ];
+  for (const [what, body, status, code, field, message] of cases) {
+    await t.test(`should answer ${status} for ${what}`, async () => {
+      const answer = await call(harness, token, body);
+      assert.equal(answer.status, status, JSON.stringify(answer.body));
+      assert.equal(answer.error.code, code);
+      assert.equal(answer.error.field, field);
+      assert.match(answer.error.message, message);
+    });
+  }
+
+  await t.test('should answer 400 for malformed JSON and 415 for another content type', async () => {
+    const bad = await call(harness, token, '{"service":');
+    assert.deepEqual([bad.status, bad.error.field], [400, 'body']);
+    const response = await fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': 'text/plain' }, body: 'hello' });
+    assert.equal(response.status, 415);
+  });
+
+  await t.test('should answer 405 with Allow for GET', async () => {
+    const answer = await harness.get('/agencatalog/api/call', { 'X-Agent-Token': token });
+    assert.equal(answer.status, 405);
+    assert.equal(answer.headers.get('allow'), 'POST');
+  });
+
+  await t.test('should make no upstream call for a refused request', () => {
+    assert.equal(harness.fake.log.length, 0);
+  });
+
+  await t.test('should spend the per-token quota on top of the provider quota', async () => {
+    assert.equal((await call(harness, token, ok)).status, 200);
+    assert.equal((await call(harness, token, { ...ok, params: { kaptCode: 'A10000001' } })).status, 200);
+    const spent = await call(harness, token, { ...ok, params: { kaptCode: 'A10000002' } });
+    assert.equal(spent.status, 429);
+    assert.equal(spent.error.code, 'rate_limited');
+    assert.match(spent.error.message, new RegExp(`agent token \`${id}\` \\(2 calls per day\\) is spent`));
+    assert.equal(spent.headers.get('retry-after'), '45000', '12.5 hours from 11:30 KST to midnight');
+    const other = await createToken(harness.dataDir, 'another agent');
+    assert.equal((await call(harness, other.token, { ...ok, params: { kaptCode: 'A10000002' } })).status, 200);
+    const cached = await call(harness, token, ok);
+    assert.deepEqual([cached.status, cached.source.cached], [200, true], 'a cache hit spends nothing');
+  });
+});

@@ -1,0 +1,109 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createToken, listTokens, revokeToken, verifyToken } from '../../packages/writer/src/public-data/tokens.ts';
+import { tokenCommand } from '../../packages/writer/src/public-data/token-command.ts';
+import { startHarness } from './harness.ts';
+
+const CALL = { service: 'corporate-info', operation: 'getCorpOutline_V2', params: { bzno: '1248100998' } };
+
+test('agent tokens', async (t) => {
+  const harness = await startHarness();
+  t.after(() => harness.stop());
+  const call = (headers: Record<string, string>) => harness.post('/agencatalog/api/call', CALL, headers);
+
+  const { id, token } = await createToken(harness.dataDir, 'research agent');
+
+  await t.test('should store only a hash of the token', async () => {
+    const text = await readFile(join(harness.dataDir, 'tokens.json'), 'utf8');
+    assert.ok(!text.includes(token));
+    assert.match(text, /"hash": "[0-9a-f]{64}"/);
+    assert.match(token, /^agt_[A-Za-z0-9_-]{32}$/);
+    assert.match(id, /^tok_[0-9a-f]{8}$/);
+  });
+
+  await t.test('should answer 401 without a token', async () => {
+    const answer = await call({});
+    assert.equal(answer.status, 401);
+    assert.equal(answer.error.code, 'unauthorized');
+    assert.equal(answer.error.field, 'X-Agent-Token');
+    assert.match(answer.error.message, /header\/X-Agent-Token is required/);
+  });
+
+  await t.test('should answer 403 for an unknown token', async () => {
+    const answer = await call({ 'X-Agent-Token': 'agt_not-a-real-token' });
+    assert.deepEqual([answer.status, answer.error.code, answer.error.message], [403, 'forbidden', 'header/X-Agent-Token is not a known token']);
+  });
+
+  await t.test('should accept the token', async () => {
+    const answer = await call({ 'X-Agent-Token': token });
+    assert.equal(answer.status, 200);
+    assert.equal(answer.source.operation, 'getCorpOutline_V2');
+  });
+
+  await t.test('should list tokens without hashes', async () => {
+    const tokens = await listTokens(harness.dataDir);
+    assert.equal(tokens.length, 1);
+    assert.deepEqual(Object.keys(tokens[0] ?? {}).sort(), ['created_at', 'id', 'label', 'revoked_at']);
+    assert.equal(tokens[0]?.label, 'research agent');
+  });
+
+  await t.test('should answer 403 once revoked', async () => {
+    assert.equal(await revokeToken(harness.dataDir, id), true);
+    assert.deepEqual(await verifyToken(harness.dataDir, token), { status: 'revoked', id });
+    const answer = await call({ 'X-Agent-Token': token });
+    assert.deepEqual([answer.status, answer.error.message], [403, 'header/X-Agent-Token is revoked']);
+    assert.equal(await revokeToken(harness.dataDir, 'tok_00000000'), false);
+  });
+});
+
+test('tokenCommand', async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'agora-tokens-'));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  const run = async (...args: string[]) => {
+    let out = '';
+    let err = '';
+    const write = process.stdout.write.bind(process.stdout);
+    const writeErr = process.stderr.write.bind(process.stderr);
+    process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
+    process.stderr.write = ((chunk: string) => ((err += chunk), true)) as typeof process.stderr.write;
+    try {
+      await tokenCommand().exitOverride().parseAsync(args, { from: 'user' });
+    } finally {
+      process.stdout.write = write;
+      process.stderr.write = writeErr;
+    }
+    return { out, err };
+  };
+
+  await t.test('should be named token with create, list and revoke', () => {
+    const command = tokenCommand();
+    assert.equal(command.name(), 'token');
+    assert.deepEqual(command.commands.map((c) => c.name()), ['create', 'list', 'revoke']);
+  });
+
+  await t.test('should create, list and revoke through the CLI', async () => {
+    const created = await run('create', '--label', 'cli agent', '--data-dir', dataDir);
+    const id = /id:\s+(tok_[0-9a-f]{8})/.exec(created.out)?.[1] ?? '';
+    const token = /token: (agt_\S+)/.exec(created.out)?.[1] ?? '';
+    assert.ok(id && token, created.out);
+    assert.match(created.out, /cannot be shown again/);
+    assert.deepEqual(await verifyToken(dataDir, token), { status: 'valid', id, label: 'cli agent' });
+    const listed = await run('list', '--data-dir', dataDir);
+    assert.match(listed.out, new RegExp(`${id}\\tactive\\t.*\\tcli agent`));
+    assert.ok(!listed.out.includes(token));
+    const revoked = await run('revoke', id, '--data-dir', dataDir);
+    assert.equal(revoked.out, `revoked ${id}\n`);
+    assert.match((await run('list', '--data-dir', dataDir)).out, /\trevoked /);
+  });
+
+  await t.test('should fail with exit code 1 for an unknown id', async () => {
+    const previous = process.exitCode;
+    const { err } = await run('revoke', 'tok_ffffffff', '--data-dir', dataDir);
+    assert.match(err, /no token with id `tok_ffffffff`/);
+    assert.equal(process.exitCode, 1);
+    process.exitCode = previous;
+  });
+});
