@@ -66,7 +66,7 @@ export function emitLlmsTxt(site: SiteModel): Output {
     lines.push(`The catalog document (JSON): ${site.config.baseUrl}/agencatalog/catalog.json. Proxy: \`POST ${site.config.baseUrl}${site.catalog.proxy.call}\` with header \`${site.catalog.proxy.auth}\`.`, '');
     for (const s of site.catalog.services) {
       const simple = s.simple_api ? ` Simple endpoint, no key needed: \`GET ${site.config.baseUrl}${s.simple_api.url}\`.` : '';
-      lines.push(`- [${linkText(s.name)}](${s.detail_url}): ${s.description} (${s.status}).${simple}`);
+      lines.push(`- [${linkText(s.name)}](${s.detail_url}): ${s.description} Status: ${s.status}.${simple}`);
     }
     lines.push('');
   }
