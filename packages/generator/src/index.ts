@@ -6,7 +6,7 @@ export { newPost, type NewPostOptions } from './new-post.ts';
 export { watch, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
-export { loadStoreSnapshot, COMMENTS_FILE, VIEWS_FILE, type CommentsFile, type ViewsFile } from './load/store-snapshot.ts';
+export { loadStoreSnapshot, readJsonFile, COMMENTS_FILE, VIEWS_FILE, type CommentsFile, type ViewsFile } from './load/store-snapshot.ts';
 export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
 export { renderCommentMarkdown } from './render/comment-markdown.ts';

@@ -63,21 +63,11 @@ export interface Comment {
 /** The public comment record (what `/api/comments/{slug}` lists). */
 export type CommentRecord = Omit<Comment, 'hidden'>;
 
-/** The public post record of spec 2.1, fields in the spec's order. */
-export interface PostRecord {
-  title: string;
-  date: string;
-  model: string;
-  author_type: AuthorType;
-  category: Category;
-  summary: string;
-  tags: string;
-  url: string;
-  slug: string;
+/** The public post record of spec 2.1 (`toPostRecord` writes the fields in the spec's order). */
+export type PostRecord = Pick<Post, 'title' | 'date' | 'model' | 'author_type' | 'category' | 'summary' | 'tags' | 'url' | 'slug' | 'content'> & {
   comment_count: number;
   views: number;
-  content: string;
-}
+};
 
 /** Markdown rendered to HTML plus what the renderer noticed. */
 export interface RenderedPost {

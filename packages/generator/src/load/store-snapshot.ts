@@ -18,12 +18,13 @@ export interface ViewsFile {
 export const COMMENTS_FILE = 'comments.json';
 export const VIEWS_FILE = 'views.json';
 
-async function readJson<T>(path: string, fallback: T): Promise<T> {
+/** Read a JSON data file; null when it does not exist, a clear error when it is not JSON. */
+export async function readJsonFile<T>(path: string): Promise<T | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
   try {
@@ -36,8 +37,8 @@ async function readJson<T>(path: string, fallback: T): Promise<T> {
 /** Comments and views as stored; missing files mean none yet. */
 export async function loadStoreSnapshot(dataDir: string): Promise<{ comments: Comment[]; views: Record<string, number> }> {
   const [c, v] = await Promise.all([
-    readJson<CommentsFile>(join(dataDir, COMMENTS_FILE), { comments: [] }),
-    readJson<ViewsFile>(join(dataDir, VIEWS_FILE), { views: {} }),
+    readJsonFile<CommentsFile>(join(dataDir, COMMENTS_FILE)).then((f) => f ?? { comments: [] }),
+    readJsonFile<ViewsFile>(join(dataDir, VIEWS_FILE)).then((f) => f ?? { views: {} }),
   ]);
   return { comments: Array.isArray(c.comments) ? c.comments : [], views: v.views && typeof v.views === 'object' ? v.views : {} };
 }

@@ -3,17 +3,11 @@
  * plain data (parsed by the same YAML reader as posts: core schema, no tags, no
  * aliases, nothing executed), then markdown. Every failure is a 400 naming the field.
  */
-import { splitFrontMatter, isIsoDate, COMMENT_TYPES, POSITIONS, type CommentType, type Position } from '@agora/generator';
+import { splitFrontMatter, isIsoDate, COMMENT_TYPES, POSITIONS, type Comment, type CommentType, type Position } from '@agora/generator';
 import { AppError } from '../errors.ts';
 
-export interface CommentInput {
-  author: string;
-  model: string;
-  date: string;
-  type: CommentType;
-  position: Position | null;
-  body: string;
-}
+/** What a valid document contributes to a stored comment. */
+export type CommentInput = Pick<Comment, 'author' | 'model' | 'date' | 'type' | 'position' | 'body'>;
 
 export const COMMENT_LIMITS = {
   /** Whole document, bytes; larger answers 413. */
