@@ -1,54 +1,113 @@
 /**
- * The build pipeline: load → validate → render (cached, on every core) → model →
- * plan → emit → write only what changed. `createBuild` keeps the state in memory so a
- * long-lived process (the writer, `agora dev`) can rebuild a handful of outputs
- * after a comment or a view flush without reloading anything.
+ * The build pipeline: load → validate → model → plan → render (only pages that must
+ * be emitted: cached by body hash, misses on every core) → emit → write only what
+ * changed. `SiteBuild` keeps the state in memory, so a long-lived process (the
+ * writer, `agora dev`) rebuilds a handful of outputs after a comment, a view flush
+ * or an edit without reloading anything.
  */
-import { rm } from 'node:fs/promises';
+import { rm, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
+import type { Catalog } from './catalog/types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
-import { loadContent } from './load/content.ts';
+import { listPostFiles, toSourceFile, hashText, type SourceFile } from './load/posts.ts';
 import { loadStoreSnapshot } from './load/store-snapshot.ts';
+import { loadCatalog } from './catalog/load-catalog.ts';
+import { parsePost, type ParsedPost } from './validate/post.ts';
+import { checkSite } from './validate/site.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { renderCommentMarkdown } from './render/comment-markdown.ts';
-import { buildSiteModel } from './model/site.ts';
+import { buildSiteModel, compareComments } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
-import { planBuild, type Change } from './model/plan.ts';
-import { runJobs } from './emit/index.ts';
+import { planBuild, type Change, type Job } from './model/plan.ts';
+import { createJobKeyer, jobId } from './model/job-keys.ts';
+import { EMITTERS } from './emit/index.ts';
 import type { EmitContext } from './emit/context.ts';
-import { Manifest, writeOutputs, type WriteResult } from './emit/write-outputs.ts';
-import { hashText } from './load/posts.ts';
+import type { Output } from './emit/output.ts';
+import { Manifest, OutputSink, type SinkResult, type WriteResult } from './emit/write-outputs.ts';
 
 export interface BuildOptions {
-  /** Ignore the render cache and the manifest: render and write everything. */
+  /** Start from an empty `dist/` and cache: render and write everything. */
   force?: boolean;
   /** Worker threads for rendering besides the main thread (default: cores − 1). */
   workers?: number;
 }
 
-export interface BuildResult extends WriteResult {
+export interface BuildResult extends SinkResult {
   /** Every message (errors would have thrown `ContentError`). */
   messages: Message[];
   posts: number;
+  /** Bodies rendered (cache misses). */
   rendered: number;
-  outputs: number;
   ms: number;
 }
 
-/** The in-memory state of a site between rebuilds. */
+/** Below this many cache misses, rendering stays on the main thread. */
+const POOL_THRESHOLD = 200;
+
+interface Content {
+  parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
+  catalog: Catalog | null;
+  catalogMessages: Message[];
+}
+
+/** Read and validate every post file (or only `changed`, reusing the rest). */
+async function readContent(config: AgoraConfig, previous?: Content, changed?: ReadonlySet<string>): Promise<Content> {
+  const postsDir = join(config.contentDir, 'posts');
+  const paths = await listPostFiles(postsDir);
+  const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
+  let next = 0;
+  const read = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      const old = previous?.parsed.get(path);
+      if (old && !changed?.has(path)) {
+        parsed.set(path, old);
+        continue;
+      }
+      const source = toSourceFile(path, config.root, await readFile(path, 'utf8'));
+      parsed.set(path, { source, result: parsePost(source) });
+    }
+  };
+  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
+  const [catalogResult] = await Promise.all([
+    catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : { catalog: previous.catalog, messages: previous.catalogMessages },
+    Promise.all(Array.from({ length: Math.min(32, paths.length) }, read)),
+  ]);
+  // Keep the sorted order of `paths` (the map filled out of order).
+  const ordered = new Map(paths.map((p) => [p, parsed.get(p)!]));
+  return { parsed: ordered, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+}
+
+function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
+  const sources: SourceFile[] = [];
+  const posts: Post[] = [];
+  const messages: Message[] = [...content.catalogMessages];
+  for (const { source, result } of content.parsed.values()) {
+    sources.push(source);
+    messages.push(...result.messages);
+    if (result.post) posts.push(result.post);
+  }
+  messages.push(...checkSite(sources, posts));
+  return { posts, messages };
+}
+
+/** The in-memory state of a built site. */
 export class SiteBuild {
   private readonly recordCache = new Map<string, string>();
   private readonly commentHtmlCache = new Map<string, string>();
+  private readonly rendered = new Map<string, RenderedPost>();
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
   readonly ctx: EmitContext;
 
-  constructor(
+  private constructor(
     readonly config: AgoraConfig,
     private current: SiteModel,
-    private renderedBySlug: Map<string, RenderedPost>,
+    private content: Content,
+    private readonly cache: RenderCache,
     readonly manifest: Manifest,
   ) {
     const self = this;
@@ -67,7 +126,8 @@ export class SiteBuild {
         return json;
       },
       rendered: (slug) => {
-        const r = this.renderedBySlug.get(slug);
+        const post = this.current.bySlug.get(slug);
+        const r = post && this.rendered.get(RenderCache.keyOf(post.content));
         if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
         return r;
       },
@@ -83,28 +143,33 @@ export class SiteBuild {
     };
   }
 
+  /** Build the whole site into `config.distDir`; the state stays usable for rebuilds. */
+  static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
+    const started = performance.now();
+    if (options.force) await Promise.all([rm(config.distDir, { recursive: true, force: true }), rm(config.cacheDir, { recursive: true, force: true })]);
+    const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
+    // A cold build renders everything: start the workers now, so their start-up
+    // overlaps with reading the content.
+    const pool = cache.size === 0 ? RenderPool.start(options.workers) : undefined;
+    try {
+      const content = await readContent(config);
+      const { posts, messages } = contentMessages(content);
+      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const store = await loadStoreSnapshot(config.dataDir);
+      const site = buildSiteModel({ config: config.site, posts, comments: store.comments, views: store.views, catalog: content.catalog });
+      const state = new SiteBuild(config, site, content, cache, manifest);
+      const result = await state.emitFull(messages, pool, options.workers);
+      return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
+    } finally {
+      await pool?.close();
+    }
+  }
+
   /** The current site model. */
   get site(): SiteModel {
     return this.current;
   }
 
-  /** Take over a freshly built state (after `agora dev` rebuilt the site from changed content). */
-  replace(next: SiteBuild): Promise<void> {
-    return this.exclusive(async () => {
-      this.current = next.current;
-      this.renderedBySlug = next.renderedBySlug;
-      this.recordCache.clear();
-      for (const [path, hash] of next.manifest.outputs) this.manifest.outputs.set(path, hash);
-      for (const path of [...this.manifest.outputs.keys()]) if (!next.manifest.outputs.has(path)) this.manifest.outputs.delete(path);
-    });
-  }
-
-  /** Persist pending state (the manifest) before the process exits. */
-  close(): Promise<void> {
-    return this.exclusive(() => this.manifest.flush());
-  }
-
-  /** Whether a post exists. */
   hasPost(slug: string): boolean {
     return this.current.bySlug.has(slug);
   }
@@ -113,38 +178,58 @@ export class SiteBuild {
     return this.current.bySlug.get(slug);
   }
 
-  /** Replace the comments of some posts (visible ones, any order) and rewrite what shows them. */
-  updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
-    return this.exclusive(() => this.applyComments(bySlug));
+  /**
+   * Re-read the changed content files (`agora dev`), then emit what they changed.
+   * Throws `ContentError` (and keeps the previous site) when the content has errors.
+   */
+  updateSources(changed: Iterable<string>): Promise<BuildResult> {
+    return this.exclusive(async () => {
+      const started = performance.now();
+      const content = await readContent(this.config, this.content, new Set(changed));
+      const { posts, messages } = contentMessages(content);
+      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const comments = [...this.current.comments.values()].flat();
+      const views = Object.fromEntries(this.current.views);
+      this.content = content;
+      this.current = buildSiteModel({ config: this.config.site, posts, comments, views, catalog: content.catalog });
+      this.recordCache.clear();
+      const result = await this.emitFull(messages);
+      return { ...result, ms: Math.round(performance.now() - started) };
+    });
   }
 
-  private async applyComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
-    for (const [slug, list] of bySlug) {
-      if (!this.current.bySlug.has(slug)) continue;
-      const visible = list.filter((c) => !c.hidden);
-      const sorted = [...visible].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1));
-      if (sorted.length > 0) this.current.comments.set(slug, sorted);
-      else this.current.comments.delete(slug);
-      this.recordCache.delete(slug);
-    }
-    return this.apply({ kind: 'comments', slugs: [...bySlug.keys()] });
+  /** Replace the comments of some posts (any order; hidden ones are left out) and rewrite what shows them. */
+  updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
+    return this.exclusive(async () => {
+      for (const [slug, list] of bySlug) {
+        if (!this.current.bySlug.has(slug)) continue;
+        const visible = list.filter((c) => !c.hidden).sort(compareComments);
+        if (visible.length > 0) this.current.comments.set(slug, visible);
+        else this.current.comments.delete(slug);
+        this.recordCache.delete(slug);
+      }
+      return this.applyChange({ kind: 'comments', slugs: [...bySlug.keys()] });
+    });
   }
 
   /** Set view counts and rewrite the mirrors that carry them. */
   updateViews(views: Map<string, number>): Promise<WriteResult> {
-    return this.exclusive(() => this.applyViews(views));
+    return this.exclusive(async () => {
+      const changed: string[] = [];
+      for (const [slug, n] of views) {
+        if (!this.current.bySlug.has(slug) || this.current.views.get(slug) === n) continue;
+        this.current.views.set(slug, n);
+        this.recordCache.delete(slug);
+        changed.push(slug);
+      }
+      if (changed.length === 0) return { written: [], unchanged: 0, removed: [] };
+      return this.applyChange({ kind: 'views', slugs: changed });
+    });
   }
 
-  private async applyViews(views: Map<string, number>): Promise<WriteResult> {
-    const changed: string[] = [];
-    for (const [slug, n] of views) {
-      if (!this.current.bySlug.has(slug) || this.current.views.get(slug) === n) continue;
-      this.current.views.set(slug, n);
-      this.recordCache.delete(slug);
-      changed.push(slug);
-    }
-    if (changed.length === 0) return { written: [], unchanged: 0, removed: [] };
-    return this.apply({ kind: 'views', slugs: changed });
+  /** Persist pending state (the manifest) before the process exits. */
+  close(): Promise<void> {
+    return this.exclusive(() => this.manifest.flush());
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -153,103 +238,105 @@ export class SiteBuild {
     return run;
   }
 
-  /** Emit and write the outputs a change touches, each fsynced. */
-  private async apply(change: Change): Promise<WriteResult> {
-    const outputs = runJobs(this.ctx, planBuild(this.site, change));
-    // dist/ files are derived: atomic rename keeps each whole; the data they come
-    // from (comments, views) was fsynced before. The manifest is saved lazily.
+  private emit(job: Job): Output | Output[] {
+    const emitter = EMITTERS[job.kind] as (ctx: EmitContext, job: Job) => Output | Output[];
+    return emitter(this.ctx, job);
+  }
+
+  /** Every job, skipping those whose inputs are unchanged; prunes stale files. */
+  private async emitFull(contentMessages: Message[], pool?: RenderPool, workers?: number): Promise<Omit<BuildResult, 'ms'>> {
+    const site = this.current;
+    const keyOf = createJobKeyer(site);
+    const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
+    // Render what will be emitted, and bodies whose style notes are unknown.
+    const needed = new Set<Post>();
+    for (const { job, id, key } of jobs) {
+      if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
+    }
+    for (const post of site.posts) if (!this.cache.notes(RenderCache.keyOf(post.content))) needed.add(post);
+    const rendered = await this.ensureRendered([...needed], pool, workers);
+    const sink = new OutputSink(this.manifest);
+    for (const { job, id, key } of jobs) await sink.add(id, key, () => this.emit(job));
+    const result = await sink.finish(true);
+    this.cache.retain(new Set(site.posts.map((p) => RenderCache.keyOf(p.content))));
+    await Promise.all([this.manifest.save(), this.cache.save()]);
+    const messages = [...contentMessages];
+    for (const post of site.posts) {
+      for (const n of this.cache.notes(RenderCache.keyOf(post.content)) ?? []) {
+        messages.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
+      }
+    }
+    return { ...result, messages: sortMessages(messages), posts: site.posts.length, rendered };
+  }
+
+  /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
+  private async applyChange(change: Change): Promise<WriteResult> {
+    const jobs = planBuild(this.current, change);
+    const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
+    await this.ensureRendered(pages);
+    // dist/ files are derived: the atomic rename keeps each whole, and the data they
+    // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
-    const result = await writeOutputs(this.manifest, outputs, { durable: false, prune: false, hashLimit: 1 << 20 });
+    const sink = new OutputSink(this.manifest, { hashLimit: 1 << 20 });
+    for (const job of jobs) await sink.add(jobId(job), null, () => this.emit(job));
+    const result = await sink.finish(false);
     this.manifest.scheduleSave(1000);
     return result;
   }
-}
 
-/**
- * Render posts through the cache; misses go to the pool (or this thread for a few).
- * Also returns the renderer's style notes, positioned in the source files.
- */
-export async function renderPosts(config: AgoraConfig, posts: readonly Post[], options: BuildOptions & { cache?: RenderCache; pool?: RenderPool } = {}) {
-  const cache = options.cache ?? (await RenderCache.open(options.force ? null : config.cacheDir));
-  const renderedBySlug = new Map<string, RenderedPost>();
-  const misses = new Map<string, string>();
-  const keyBySlug = new Map<string, string>();
-  for (const post of posts) {
-    const key = RenderCache.keyOf(post.content);
-    keyBySlug.set(post.slug, key);
-    const hit = cache.get(key);
-    if (hit) renderedBySlug.set(post.slug, hit);
-    else misses.set(key, post.content);
-  }
-  const pool = options.pool ?? (misses.size >= 200 ? RenderPool.start(options.workers) : RenderPool.inline());
-  try {
-    const fresh = await pool.render([...misses]);
-    for (const [key, rendered] of fresh) cache.set(key, rendered);
-    for (const post of posts) {
-      if (!renderedBySlug.has(post.slug)) renderedBySlug.set(post.slug, fresh.get(keyBySlug.get(post.slug)!)!);
+  /** Make renderings of these posts available: memory, then the cache, then render. Returns how many were rendered. */
+  private async ensureRendered(posts: readonly Post[], pool?: RenderPool, workers?: number): Promise<number> {
+    const missing = new Map<string, string>();
+    for (const p of posts) {
+      const key = RenderCache.keyOf(p.content);
+      if (!this.rendered.has(key)) missing.set(key, p.content);
     }
-  } finally {
-    if (pool !== options.pool) await pool.close();
-  }
-  return { renderedBySlug, cache, notes: renderNotes(posts, renderedBySlug), rendered: misses.size };
-}
-
-/** Load, validate and render a site without writing anything; throws `ContentError` on content errors. */
-export async function prepareSite(config: AgoraConfig, options: BuildOptions = {}) {
-  // A cold build (no render cache) will render everything: start the workers now, so
-  // their start-up overlaps with reading the content.
-  const cache = await RenderCache.open(options.force ? null : config.cacheDir);
-  const pool = cache.size === 0 ? RenderPool.start(options.workers) : undefined;
-  let content;
-  try {
-    content = await loadContent(config.root, config.contentDir, config.site);
-  } catch (error) {
-    await pool?.close();
-    throw error;
-  }
-  if (content.messages.some((m) => m.severity === 'error')) {
-    await pool?.close();
-    throw new ContentError(sortMessages(content.messages));
-  }
-  const small = content.posts.length < 200;
-  if (pool && small) await pool.close();
-  const { renderedBySlug, notes, rendered } = await renderPosts(config, content.posts, { ...options, cache, pool: pool && !small ? pool : undefined }).finally(() => pool?.close());
-  const store = await loadStoreSnapshot(config.dataDir);
-  const site = buildSiteModel({ config: config.site, posts: content.posts, comments: store.comments, views: store.views, catalog: content.catalog });
-  return { site, renderedBySlug, cache, messages: sortMessages([...content.messages, ...notes]), rendered };
-}
-
-/** Style warnings the renderer noticed, positioned in the source file. */
-function renderNotes(posts: readonly Post[], rendered: Map<string, RenderedPost>): Message[] {
-  const out: Message[] = [];
-  for (const post of posts) {
-    for (const n of rendered.get(post.slug)?.notes ?? []) {
-      out.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
+    if (missing.size === 0) return 0;
+    const hits = await this.cache.getMany(missing.keys());
+    const misses = new Map<string, string>();
+    for (const [key, content] of missing) {
+      const hit = hits.get(key);
+      if (hit) this.rendered.set(key, hit);
+      else misses.set(key, content);
     }
+    if (misses.size === 0) return 0;
+    const own = pool ? null : misses.size >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
+    try {
+      const fresh = await (pool ?? own!).render([...misses]);
+      for (const [key, value] of fresh) {
+        await this.cache.set(key, value);
+        this.rendered.set(key, value);
+      }
+    } finally {
+      await own?.close();
+    }
+    return misses.size;
   }
-  return out;
 }
 
 /** Build the whole site into `config.distDir`, writing only changed files. */
-export async function build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ result: BuildResult; state: SiteBuild }> {
-  const started = performance.now();
-  const prepared = await prepareSite(config, options);
-  // --force starts from an empty dist/: nothing stale can survive, everything is written.
-  if (options.force) await rm(config.distDir, { recursive: true, force: true });
-  const manifest = await Manifest.open(config.cacheDir, config.distDir);
-  const state = new SiteBuild(config, prepared.site, prepared.renderedBySlug, manifest);
-  const outputs = runJobs(state.ctx, planBuild(prepared.site, { kind: 'full' }));
-  const write = await writeOutputs(manifest, outputs, { prune: true });
-  await Promise.all([manifest.save(), prepared.cache.save()]);
-  return {
-    result: {
-      ...write,
-      messages: prepared.messages,
-      posts: prepared.site.posts.length,
-      rendered: prepared.rendered,
-      outputs: outputs.length,
-      ms: Math.round(performance.now() - started),
-    },
-    state,
-  };
+export function build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ result: BuildResult; state: SiteBuild }> {
+  return SiteBuild.build(config, options);
+}
+
+/** Validate all content and render every post (through the cache) for its style notes. */
+export async function checkContent(config: AgoraConfig): Promise<{ messages: Message[]; files: number }> {
+  const content = await readContent(config);
+  const { posts, messages } = contentMessages(content);
+  const cache = await RenderCache.open(config.cacheDir);
+  const misses = new Map<string, string>();
+  for (const post of posts) if (!cache.notes(RenderCache.keyOf(post.content))) misses.set(RenderCache.keyOf(post.content), post.content);
+  const pool = misses.size >= POOL_THRESHOLD ? RenderPool.start() : RenderPool.inline();
+  try {
+    for (const [key, value] of await pool.render([...misses])) await cache.set(key, value);
+  } finally {
+    await pool.close();
+  }
+  await cache.save();
+  for (const post of posts) {
+    for (const n of cache.notes(RenderCache.keyOf(post.content)) ?? []) {
+      messages.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
+    }
+  }
+  return { messages: sortMessages(messages), files: content.parsed.size };
 }

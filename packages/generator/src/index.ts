@@ -1,6 +1,6 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
 export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions } from './config.ts';
-export { build, prepareSite, SiteBuild, type BuildOptions, type BuildResult } from './build.ts';
+export { build, SiteBuild, type BuildOptions, type BuildResult } from './build.ts';
 export { check, type CheckResult } from './check.ts';
 export { newPost, type NewPostOptions } from './new-post.ts';
 export { watch, type WatchOptions } from './watch.ts';

@@ -33,6 +33,8 @@ export interface Post {
   content: string;
   /** The file exactly as authored; served as `post.md`. */
   source: string;
+  /** SHA-1 of `source`: the post's part of every cache key. */
+  hash: string;
   /** Path of the source file relative to the project root. */
   file: string;
   /** Line of the first body line in the source file (for positioned messages). */

@@ -1,7 +1,8 @@
 /**
  * `agora dev`: watch `content/` with chokidar and rebuild on change. Rebuilds are
- * single-flight and coalesced; each renders only posts whose markdown changed (the
- * render cache) and writes only outputs whose bytes changed (the manifest).
+ * single-flight and coalesced; each re-reads only the changed files, renders only
+ * bodies that changed, emits only jobs whose inputs changed and writes only files
+ * whose bytes changed — all in the memory of one `SiteBuild`.
  */
 import { watch as chokidarWatch } from 'chokidar';
 import type { AgoraConfig } from './config.ts';
@@ -9,19 +10,23 @@ import { build, type BuildResult, type SiteBuild } from './build.ts';
 import { ContentError, type Message } from './messages.ts';
 
 export interface WatchOptions {
-  onBuild?: (result: BuildResult, changed: string[], state: SiteBuild) => void | Promise<void>;
+  /** The state to update (e.g. the running server's); built first when absent. */
+  state?: SiteBuild;
+  onBuild?: (result: BuildResult, changed: string[]) => void | Promise<void>;
   onError?: (error: unknown, messages: Message[]) => void;
   /** Quiet period before a rebuild starts (ms, default 50). */
   debounceMs?: number;
 }
 
 export interface Watcher {
+  state: SiteBuild;
   close(): Promise<void>;
   /** Resolves when the current and any queued rebuild are done. */
   idle(): Promise<void>;
 }
 
 export async function watch(config: AgoraConfig, options: WatchOptions = {}): Promise<Watcher> {
+  const state = options.state ?? (await build(config)).state;
   const changed = new Set<string>();
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
@@ -30,8 +35,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     const batch = [...changed];
     changed.clear();
     try {
-      const { result, state } = await build(config);
-      await options.onBuild?.(result, batch, state);
+      await options.onBuild?.(await state.updateSources(batch), batch);
     } catch (error) {
       options.onError?.(error, error instanceof ContentError ? error.messages : []);
     }
@@ -55,6 +59,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
+    state,
     close: async () => {
       if (timer) clearTimeout(timer);
       await watcher.close();

@@ -1,27 +1,31 @@
 /**
- * Crash-safe file replacement: write a temporary file beside the target, fsync it,
- * rename it over the target, then fsync the folder so the rename itself is durable.
- * A reader (or a crash) sees either the old file or the new one, never half of one.
+ * Crash-safe file replacement: write a temporary file beside the target, (optionally)
+ * fsync it, rename it over the target, then fsync the folder so the rename itself is
+ * durable. A reader (or a crash) sees either the old file or the new one, never half
+ * of one.
  */
 import { open, rename, mkdir, rm } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 export interface AtomicWriteOptions {
-  /** fsync file and folder (default true). Bulk builds may turn it off and sync once at the end. */
+  /** fsync file and folder (default true). Bulk builds of derived files turn it off. */
   durable?: boolean;
+  /** Folders known to exist already (skips `mkdir`); updated as folders are made. */
+  knownDirs?: Set<string>;
 }
 
+let counter = 0;
+
 /** Replace `path` with `data` atomically, creating parent folders as needed. */
-export async function writeFileAtomic(
-  path: string,
-  data: string | Uint8Array,
-  options: AtomicWriteOptions = {},
-): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  if (!options.knownDirs?.has(dir)) {
+    await mkdir(dir, { recursive: true });
+    options.knownDirs?.add(dir);
+  }
+  // Unique per process and call; the leading dot keeps it out of static serving.
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   let handle;
   try {
     handle = await open(tmp, 'w', 0o644);

@@ -41,15 +41,3 @@ export const EMITTERS: Emitters = {
   openapi: (ctx) => emitOpenApi(ctx.site),
   catalog: (ctx) => emitCatalog(ctx.site),
 };
-
-/** Run the jobs of a plan. */
-export function runJobs(ctx: EmitContext, jobs: readonly Job[]): Output[] {
-  const outputs: Output[] = [];
-  for (const job of jobs) {
-    const emit = EMITTERS[job.kind] as (ctx: EmitContext, job: Job) => Output | Output[];
-    const result = emit(ctx, job);
-    if (Array.isArray(result)) outputs.push(...result);
-    else outputs.push(result);
-  }
-  return outputs;
-}

@@ -1,105 +1,18 @@
 /**
- * Write outputs into `dist/`, only those whose content changed since the last build.
- * The manifest (`.cache/manifest.json`) remembers the hash of every file written; a
- * file is replaced atomically (tmp + rename), and files no longer produced by a full
- * build are removed.
+ * The output sink: jobs come in one at a time, each is skipped when its input key is
+ * what the manifest remembers, otherwise emitted; each file is written (atomically)
+ * only when its bytes changed, with a bounded number of writes in flight, so the
+ * whole site is never held in memory at once. A full build then removes the files
+ * that no job produced any more.
  */
-import { readFile, rm, stat, access } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Output } from './output.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { hashText } from '../load/posts.ts';
+import { Manifest, UNHASHED } from './manifest.ts';
 
-interface ManifestFile {
-  version: 1;
-  distDir: string;
-  /** Birth marker of dist/: if dist/ was deleted and recreated the manifest is void. */
-  distIno: number;
-  outputs: Record<string, string>;
-}
-
-/** Hash recorded for a file written without hashing (large, known to have changed). */
-export const UNHASHED = '-';
-
-export class Manifest {
-  private dirtyOnDisk = false;
-  private saveTimer: NodeJS.Timeout | null = null;
-
-  constructor(
-    readonly path: string | null,
-    readonly distDir: string,
-    readonly outputs: Map<string, string>,
-  ) {}
-
-  /**
-   * Long-lived writers save the manifest lazily. Before their first write after a save
-   * they leave a marker; a manifest found next to a marker may be stale and is ignored
-   * (the next build then rewrites every file once, which is always correct).
-   */
-  private get markerPath(): string | null {
-    return this.path ? `${this.path}.dirty` : null;
-  }
-
-  async markDirty(): Promise<void> {
-    if (this.dirtyOnDisk || !this.markerPath) return;
-    await writeFileAtomic(this.markerPath, String(process.pid));
-    this.dirtyOnDisk = true;
-  }
-
-  /** Save within `ms`, coalescing every change in between. */
-  scheduleSave(ms: number): void {
-    this.saveTimer ??= setTimeout(() => {
-      this.saveTimer = null;
-      void this.save().catch(() => {});
-    }, ms);
-    this.saveTimer.unref();
-  }
-
-  /** Save now if a save is pending. */
-  async flush(): Promise<void> {
-    if (!this.saveTimer) return;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    await this.save();
-  }
-
-  static async open(cacheDir: string | null, distDir: string): Promise<Manifest> {
-    const path = cacheDir ? join(cacheDir, 'manifest.json') : null;
-    const empty = new Manifest(path, distDir, new Map());
-    if (!path) return empty;
-    if (await access(`${path}.dirty`).then(() => true, () => false)) return empty;
-    try {
-      const [file, ino] = await Promise.all([readFile(path, 'utf8').then((t) => JSON.parse(t) as ManifestFile), distInode(distDir)]);
-      if (file.version !== 1 || file.distDir !== distDir || ino === null || file.distIno !== ino) return empty;
-      return new Manifest(path, distDir, new Map(Object.entries(file.outputs)));
-    } catch {
-      return empty;
-    }
-  }
-
-  async save(): Promise<void> {
-    if (!this.path) return;
-    const file: ManifestFile = {
-      version: 1,
-      distDir: this.distDir,
-      distIno: (await distInode(this.distDir)) ?? -1,
-      outputs: Object.fromEntries(this.outputs),
-    };
-    await writeFileAtomic(this.path, JSON.stringify(file), { durable: this.dirtyOnDisk });
-    if (this.dirtyOnDisk && this.markerPath) {
-      await rm(this.markerPath, { force: true });
-      this.dirtyOnDisk = false;
-    }
-  }
-}
-
-async function distInode(distDir: string): Promise<number | null> {
-  try {
-    return (await stat(distDir)).ino;
-  } catch {
-    return null;
-  }
-}
+export { Manifest, UNHASHED };
 
 export interface WriteResult {
   written: string[];
@@ -107,51 +20,95 @@ export interface WriteResult {
   removed: string[];
 }
 
-export interface WriteOptions {
-  /** fsync every file (incremental rebuilds); bulk builds skip it. */
+export interface SinkResult extends WriteResult {
+  skippedJobs: number;
+  emittedJobs: number;
+  /** Files the site consists of (written, unchanged or kept by skipped jobs). */
+  outputs: number;
+}
+
+export interface SinkOptions {
+  /** fsync every file (default false: dist/ is derived and rebuilt at will). */
   durable?: boolean;
-  /** Remove files the manifest knows but `outputs` no longer contains (full builds only). */
-  prune?: boolean;
-  concurrency?: number;
   /**
    * Bodies longer than this are written without hashing (recorded as `UNHASHED`):
    * for incremental rebuilds, where big lists are known to have changed and hashing
    * 25 MB would cost more than writing it.
    */
   hashLimit?: number;
+  /** Writes in flight at most (default 64). */
+  concurrency?: number;
 }
 
-/** Write the changed outputs and update the manifest in memory. */
-export async function writeOutputs(manifest: Manifest, outputs: readonly Output[], options: WriteOptions = {}): Promise<WriteResult> {
-  const seen = new Set<string>();
-  const pending: { output: Output; hash: string }[] = [];
-  let unchanged = 0;
-  for (const output of outputs) {
-    if (seen.has(output.path)) throw new Error(`Cannot write \`${output.path}\` twice in one build: two outputs collide`);
-    seen.add(output.path);
-    const hash = options.hashLimit !== undefined && output.body.length > options.hashLimit ? UNHASHED : hashText(output.body);
-    if (hash !== UNHASHED && manifest.outputs.get(output.path) === hash) unchanged++;
-    else pending.push({ output, hash });
-  }
-  let next = 0;
-  const written: string[] = [];
-  const worker = async () => {
-    while (next < pending.length) {
-      const { output, hash } = pending[next++]!;
-      await writeFileAtomic(join(manifest.distDir, output.path), output.body, { durable: options.durable ?? false });
-      manifest.outputs.set(output.path, hash);
-      written.push(output.path);
+export class OutputSink {
+  readonly result: SinkResult = { written: [], unchanged: 0, removed: [], skippedJobs: 0, emittedJobs: 0, outputs: 0 };
+  private readonly seen = new Set<string>();
+  private readonly inflight = new Set<Promise<void>>();
+  private failure: unknown = null;
+
+  constructor(
+    private readonly manifest: Manifest,
+    private readonly options: SinkOptions = {},
+  ) {}
+
+  /**
+   * Emit one job unless `key` matches the manifest. A null key means "always emit, and
+   * forget the job's key" (incremental rebuilds, whose inputs are not fingerprinted).
+   */
+  async add(jobId: string, key: string | null, emit: () => Output | Output[]): Promise<void> {
+    const previous = this.manifest.jobs.get(jobId);
+    if (key !== null && previous?.key === key && previous.paths.every((p) => this.manifest.outputs.has(p))) {
+      for (const path of previous.paths) this.seen.add(path);
+      this.result.skippedJobs++;
+      return;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 32, pending.length) }, worker));
-  const removed: string[] = [];
-  if (options.prune) {
-    for (const path of [...manifest.outputs.keys()]) {
-      if (seen.has(path)) continue;
-      await rm(join(manifest.distDir, path), { force: true });
-      manifest.outputs.delete(path);
-      removed.push(path);
-    }
+    this.result.emittedJobs++;
+    const result = emit();
+    const outputs = Array.isArray(result) ? result : [result];
+    for (const output of outputs) await this.put(output);
+    if (key === null) this.manifest.jobs.delete(jobId);
+    else this.manifest.jobs.set(jobId, { key, paths: outputs.map((o) => o.path) });
   }
-  return { written, unchanged, removed };
+
+  private async put(output: Output): Promise<void> {
+    if (this.seen.has(output.path)) throw new Error(`Cannot write \`${output.path}\` twice in one build: two outputs collide`);
+    this.seen.add(output.path);
+    const limit = this.options.hashLimit;
+    const hash = limit !== undefined && output.body.length > limit ? UNHASHED : hashText(output.body);
+    if (hash !== UNHASHED && this.manifest.outputs.get(output.path) === hash) {
+      this.result.unchanged++;
+      return;
+    }
+    while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);
+    if (this.failure) throw this.failure;
+    const write = writeFileAtomic(join(this.manifest.distDir, output.path), output.body, { durable: this.options.durable ?? false, knownDirs: this.manifest.knownDirs })
+      .then(() => {
+        this.manifest.outputs.set(output.path, hash);
+        this.result.written.push(output.path);
+      })
+      .catch((error: unknown) => {
+        // Forget the hash: whatever is on disk now, the next build rewrites it.
+        this.manifest.outputs.delete(output.path);
+        this.failure ??= error;
+      })
+      .finally(() => this.inflight.delete(write));
+    this.inflight.add(write);
+  }
+
+  /** Wait for every write; with `prune`, remove files no job produced. */
+  async finish(prune: boolean): Promise<SinkResult> {
+    await Promise.all(this.inflight);
+    if (this.failure) throw this.failure;
+    if (prune) {
+      for (const path of [...this.manifest.outputs.keys()]) {
+        if (this.seen.has(path)) continue;
+        await rm(join(this.manifest.distDir, path), { force: true });
+        this.manifest.outputs.delete(path);
+        this.result.removed.push(path);
+      }
+      for (const [id, job] of this.manifest.jobs) if (!job.paths.every((p) => this.seen.has(p))) this.manifest.jobs.delete(id);
+    }
+    this.result.outputs = this.seen.size;
+    return this.result;
+  }
 }

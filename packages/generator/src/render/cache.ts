@@ -1,36 +1,40 @@
 /**
- * Rendered markdown, cached by content hash in `.cache/render-cache.json`, so a build
- * renders only what changed since the last one. Entries not used by a build are
- * dropped when it saves, so the cache never outgrows the site.
+ * Rendered markdown, cached by the hash of the body. The style notes of every body
+ * live in one small file (`.cache/render-notes.json`, read by every build); the HTML
+ * lives in 256 shards by the first two hex digits of the key (`.cache/render/xx.json`),
+ * read only for pages that must be emitted and rewritten only when they changed. So a
+ * warm build reads no HTML at all, and an edit reads and rewrites one shard.
+ * `retain` drops entries of bodies no longer in the site.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RenderedPost } from '../types.ts';
+import type { RenderedPost, RenderNote } from '../types.ts';
 import { hashText } from '../load/posts.ts';
 import { RENDERER_VERSION } from './markdown.ts';
 import { writeFileAtomic } from '../emit/atomic-write.ts';
+import { readJsonFile } from '../load/store-snapshot.ts';
 
-interface CacheFile {
+interface CacheFile<T> {
   version: string;
-  entries: Record<string, RenderedPost>;
+  entries: Record<string, T>;
 }
 
+const shardOf = (key: string) => key.slice(0, 2);
+
 export class RenderCache {
-  private entries = new Map<string, RenderedPost>();
-  private used = new Set<string>();
-  private dirty = false;
+  private notesByKey = new Map<string, RenderNote[]>();
+  private readonly shards = new Map<string, Promise<Map<string, string>>>();
+  private readonly dirtyShards = new Set<string>();
+  private notesDirty = false;
+  private keep: ReadonlySet<string> | null = null;
 
-  constructor(private readonly path: string | null) {}
+  private constructor(private readonly dir: string | null) {}
 
-  /** Load from `cacheDir` (missing or stale file: start empty). Pass null for no disk. */
+  /** Open the cache in `cacheDir` (null: memory only). Reads only the notes. */
   static async open(cacheDir: string | null): Promise<RenderCache> {
-    const cache = new RenderCache(cacheDir ? join(cacheDir, 'render-cache.json') : null);
-    if (!cache.path) return cache;
-    try {
-      const file = JSON.parse(await readFile(cache.path, 'utf8')) as CacheFile;
-      if (file.version === RENDERER_VERSION) cache.entries = new Map(Object.entries(file.entries));
-    } catch {
-      // No cache or a corrupt one: a cold build rebuilds it.
+    const cache = new RenderCache(cacheDir);
+    if (cacheDir) {
+      const file = await readJsonFile<CacheFile<RenderNote[]>>(join(cacheDir, 'render-notes.json')).catch(() => null);
+      if (file?.version === RENDERER_VERSION) cache.notesByKey = new Map(Object.entries(file.entries));
     }
     return cache;
   }
@@ -40,36 +44,71 @@ export class RenderCache {
     return hashText(markdown);
   }
 
-  /** Number of cached renderings. */
+  /** Number of bodies known (rendered at least once). */
   get size(): number {
-    return this.entries.size;
+    return this.notesByKey.size;
   }
 
-  get(key: string): RenderedPost | undefined {
-    const hit = this.entries.get(key);
-    if (hit) this.used.add(key);
-    return hit;
+  /** Style notes of a body, if it was ever rendered. */
+  notes(key: string): RenderNote[] | undefined {
+    return this.notesByKey.get(key);
   }
 
-  set(key: string, value: RenderedPost): void {
-    this.entries.set(key, value);
-    this.used.add(key);
-    this.dirty = true;
+  private shard(id: string): Promise<Map<string, string>> {
+    let shard = this.shards.get(id);
+    if (!shard) {
+      shard = (async () => {
+        const file = this.dir ? await readJsonFile<CacheFile<string>>(join(this.dir, 'render', `${id}.json`)).catch(() => null) : null;
+        return new Map(file?.version === RENDERER_VERSION ? Object.entries(file.entries) : []);
+      })();
+      this.shards.set(id, shard);
+    }
+    return shard;
   }
 
-  /** Persist, keeping only entries used since `open` (or since the last save). */
+  /** Cached renderings of these keys (reads only their shards). */
+  async getMany(keys: Iterable<string>): Promise<Map<string, RenderedPost>> {
+    const out = new Map<string, RenderedPost>();
+    for (const key of keys) {
+      const notes = this.notesByKey.get(key);
+      if (!notes) continue;
+      const html = (await this.shard(shardOf(key))).get(key);
+      if (html !== undefined) out.set(key, { html, notes });
+    }
+    return out;
+  }
+
+  async set(key: string, value: RenderedPost): Promise<void> {
+    (await this.shard(shardOf(key))).set(key, value.html);
+    this.notesByKey.set(key, value.notes);
+    this.dirtyShards.add(shardOf(key));
+    this.notesDirty = true;
+  }
+
+  /** Keep only the bodies in `keys` (shards are pruned when next written). */
+  retain(keys: ReadonlySet<string>): void {
+    this.keep = keys;
+    for (const key of this.notesByKey.keys()) {
+      if (!keys.has(key)) {
+        this.notesByKey.delete(key);
+        this.notesDirty = true;
+      }
+    }
+  }
+
   async save(): Promise<void> {
-    const unused = [...this.entries.keys()].filter((k) => !this.used.has(k));
-    if (unused.length > 0) this.dirty = true;
-    if (!this.dirty || !this.path) return;
-    for (const key of unused) this.entries.delete(key);
-    const file: CacheFile = { version: RENDERER_VERSION, entries: Object.fromEntries(this.entries) };
-    await writeFileAtomic(this.path, JSON.stringify(file), { durable: false });
-    this.dirty = false;
-  }
-
-  /** Start a new round of use tracking (long-lived processes call this per full build). */
-  resetUsage(): void {
-    this.used.clear();
+    if (!this.dir) return;
+    for (const id of this.dirtyShards) {
+      const shard = await this.shard(id);
+      if (this.keep) for (const key of shard.keys()) if (!this.keep.has(key)) shard.delete(key);
+      const file: CacheFile<string> = { version: RENDERER_VERSION, entries: Object.fromEntries(shard) };
+      await writeFileAtomic(join(this.dir, 'render', `${id}.json`), JSON.stringify(file), { durable: false });
+    }
+    this.dirtyShards.clear();
+    if (this.notesDirty) {
+      const file: CacheFile<RenderNote[]> = { version: RENDERER_VERSION, entries: Object.fromEntries(this.notesByKey) };
+      await writeFileAtomic(join(this.dir, 'render-notes.json'), JSON.stringify(file), { durable: false });
+      this.notesDirty = false;
+    }
   }
 }

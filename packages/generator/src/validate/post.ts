@@ -70,6 +70,7 @@ export function parsePost(source: SourceFile): ParsedPost {
       tags: fields.tags as string,
       content: doc.body,
       source: source.text,
+      hash: source.hash,
       file: source.file,
       bodyLine: doc.bodyLine,
       url: postUrl(category, source.slug),

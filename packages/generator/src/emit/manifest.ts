@@ -1,0 +1,106 @@
+/**
+ * The manifest (`.cache/manifest.json`) remembers, for the files in `dist/`, the hash
+ * of each file and, for each job of the plan, the key of the inputs it was emitted
+ * from and the files it wrote. A build skips a job whose input key is unchanged and
+ * writes a file only when its hash changed.
+ *
+ * Long-lived writers save it lazily; before their first write after a save they leave
+ * a marker, and a manifest found next to a marker may be stale and is ignored (the next
+ * build then emits everything once, which is always correct).
+ */
+import { rm, stat, access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.ts';
+import { readJsonFile } from '../load/store-snapshot.ts';
+
+interface ManifestFile {
+  version: 2;
+  distDir: string;
+  /** Inode of dist/: if dist/ was deleted and recreated the manifest is void. */
+  distIno: number;
+  outputs: Record<string, string>;
+  jobs: Record<string, JobRecord>;
+}
+
+export interface JobRecord {
+  key: string;
+  paths: string[];
+}
+
+/** Hash recorded for a file written without hashing (large, known to have changed). */
+export const UNHASHED = '-';
+
+async function inodeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).ino;
+  } catch {
+    return null;
+  }
+}
+
+export class Manifest {
+  private dirtyOnDisk = false;
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** Folders known to exist in dist/ (saves a mkdir per file). */
+  readonly knownDirs = new Set<string>();
+
+  constructor(
+    readonly path: string | null,
+    readonly distDir: string,
+    readonly outputs = new Map<string, string>(),
+    readonly jobs = new Map<string, JobRecord>(),
+  ) {}
+
+  static async open(cacheDir: string | null, distDir: string): Promise<Manifest> {
+    const path = cacheDir ? join(cacheDir, 'manifest.json') : null;
+    const empty = new Manifest(path, distDir);
+    if (!path) return empty;
+    if (await access(`${path}.dirty`).then(() => true, () => false)) return empty;
+    const [file, ino] = await Promise.all([readJsonFile<ManifestFile>(path).catch(() => null), inodeOf(distDir)]);
+    if (!file || file.version !== 2 || file.distDir !== distDir || ino === null || file.distIno !== ino) return empty;
+    return new Manifest(path, distDir, new Map(Object.entries(file.outputs)), new Map(Object.entries(file.jobs)));
+  }
+
+  private get markerPath(): string | null {
+    return this.path ? `${this.path}.dirty` : null;
+  }
+
+  async markDirty(): Promise<void> {
+    if (this.dirtyOnDisk || !this.markerPath) return;
+    await writeFileAtomic(this.markerPath, String(process.pid));
+    this.dirtyOnDisk = true;
+  }
+
+  /** Save within `ms`, coalescing every change in between. */
+  scheduleSave(ms: number): void {
+    this.saveTimer ??= setTimeout(() => {
+      this.saveTimer = null;
+      void this.save().catch(() => {});
+    }, ms);
+    this.saveTimer.unref();
+  }
+
+  /** Save now if a save is pending. */
+  async flush(): Promise<void> {
+    if (!this.saveTimer) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.save();
+  }
+
+  async save(): Promise<void> {
+    if (!this.path) return;
+    const file: ManifestFile = {
+      version: 2,
+      distDir: this.distDir,
+      distIno: (await inodeOf(this.distDir)) ?? -1,
+      outputs: Object.fromEntries(this.outputs),
+      jobs: Object.fromEntries(this.jobs),
+    };
+    await writeFileAtomic(this.path, JSON.stringify(file), { durable: this.dirtyOnDisk });
+    if (this.dirtyOnDisk && this.markerPath) {
+      await rm(this.markerPath, { force: true });
+      this.dirtyOnDisk = false;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Input keys of jobs: a job whose key is unchanged since the last build is skipped
+ * without emitting anything. Per-post jobs depend on their post's source, comments
+ * and views; aggregates depend on the whole site (one key for all of them). Every key
+ * includes a fingerprint of the generator's own code, so a template change re-emits
+ * everything.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import type { SiteModel } from '../types.ts';
+import type { Job } from './plan.ts';
+
+let fingerprint: string | undefined;
+
+/** SHA-1 over the generator's source files (templates, emitters, renderer). */
+export function codeFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const hash = createHash('sha1');
+  const files = readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+  for (const file of files) hash.update(file.slice(root.length)).update(readFileSync(file));
+  return (fingerprint = hash.digest('hex').slice(0, 16));
+}
+
+/** Stable id of a job in the manifest. */
+export function jobId(job: Job): string {
+  if ('slug' in job) return `${job.kind}:${job.slug}`;
+  if ('category' in job) return `${job.kind}:${job.category}`;
+  if ('model' in job) return `${job.kind}:${job.model}`;
+  return job.kind;
+}
+
+/** A function giving each job of this site its input key. */
+export function createJobKeyer(site: SiteModel): (job: Job) => string {
+  const base = createHash('sha1').update(codeFingerprint()).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
+  const comments = (slug: string) => (site.comments.get(slug) ?? []).map((c) => c.id).join(',');
+  const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
+  let siteKey: string | undefined;
+  const whole = () => {
+    if (siteKey) return siteKey;
+    const hash = createHash('sha1').update(base).update(JSON.stringify(site.catalog));
+    for (const p of site.posts) hash.update(`${p.slug}\u0000${p.hash}\u0000${comments(p.slug)}\u0000${site.views.get(p.slug) ?? 0}\n`);
+    return (siteKey = hash.digest('hex'));
+  };
+  return (job) => {
+    switch (job.kind) {
+      case 'post-page':
+        return `${base}|${hashOf(job.slug)}|${comments(job.slug)}`;
+      case 'post-md':
+        return `${base}|${hashOf(job.slug)}`;
+      case 'api-post':
+        return `${base}|${hashOf(job.slug)}|${site.comments.get(job.slug)?.length ?? 0}|${site.views.get(job.slug) ?? 0}`;
+      case 'api-comments':
+        return `${base}|${comments(job.slug)}`;
+      default:
+        return whole();
+    }
+  };
+}
