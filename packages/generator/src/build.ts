@@ -44,6 +44,13 @@ export interface BuildResult extends SinkResult {
   ms: number;
 }
 
+/**
+ * Outputs emitted because their inputs changed and larger than this (the big JSON
+ * lists, llms-full.txt) are written without hashing: they have changed, and hashing
+ * tens of megabytes costs more than writing them.
+ */
+const HASH_LIMIT = 1 << 20;
+
 /** Below this many cache misses, rendering stays on the main thread. */
 const POOL_THRESHOLD = 200;
 
@@ -127,7 +134,7 @@ export class SiteBuild {
       },
       rendered: (slug) => {
         const post = this.current.bySlug.get(slug);
-        const r = post && this.rendered.get(RenderCache.keyOf(post.content));
+        const r = post && this.rendered.get(post.bodyHash);
         if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
         return r;
       },
@@ -158,7 +165,7 @@ export class SiteBuild {
       const store = await loadStoreSnapshot(config.dataDir);
       const site = buildSiteModel({ config: config.site, posts, comments: store.comments, views: store.views, catalog: content.catalog });
       const state = new SiteBuild(config, site, content, cache, manifest);
-      const result = await state.emitFull(messages, pool, options.workers);
+      const result = await state.emitFull(messages, { pool, workers: options.workers });
       return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
     } finally {
       await pool?.close();
@@ -190,10 +197,11 @@ export class SiteBuild {
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const comments = [...this.current.comments.values()].flat();
       const views = Object.fromEntries(this.current.views);
+      const before = this.current.bySlug;
       this.content = content;
       this.current = buildSiteModel({ config: this.config.site, posts, comments, views, catalog: content.catalog });
-      this.recordCache.clear();
-      const result = await this.emitFull(messages);
+      for (const slug of this.recordCache.keys()) if (this.current.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.recordCache.delete(slug);
+      const result = await this.emitFull(messages, { lazySave: true });
       return { ...result, ms: Math.round(performance.now() - started) };
     });
   }
@@ -244,7 +252,7 @@ export class SiteBuild {
   }
 
   /** Every job, skipping those whose inputs are unchanged; prunes stale files. */
-  private async emitFull(contentMessages: Message[], pool?: RenderPool, workers?: number): Promise<Omit<BuildResult, 'ms'>> {
+  private async emitFull(contentMessages: Message[], options: { pool?: RenderPool; workers?: number; lazySave?: boolean } = {}): Promise<Omit<BuildResult, 'ms'>> {
     const site = this.current;
     const keyOf = createJobKeyer(site);
     const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
@@ -253,16 +261,18 @@ export class SiteBuild {
     for (const { job, id, key } of jobs) {
       if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
     }
-    for (const post of site.posts) if (!this.cache.notes(RenderCache.keyOf(post.content))) needed.add(post);
-    const rendered = await this.ensureRendered([...needed], pool, workers);
+    for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
+    const rendered = await this.ensureRendered([...needed], options.pool, options.workers);
+    if (options.lazySave) await this.manifest.markDirty();
     const sink = new OutputSink(this.manifest);
     for (const { job, id, key } of jobs) await sink.add(id, key, () => this.emit(job));
     const result = await sink.finish(true);
-    this.cache.retain(new Set(site.posts.map((p) => RenderCache.keyOf(p.content))));
-    await Promise.all([this.manifest.save(), this.cache.save()]);
+    this.cache.retain(new Set(site.posts.map((p) => p.bodyHash)));
+    if (options.lazySave) this.manifest.scheduleSave(1000);
+    await Promise.all([options.lazySave ? null : this.manifest.save(), this.cache.save()]);
     const messages = [...contentMessages];
     for (const post of site.posts) {
-      for (const n of this.cache.notes(RenderCache.keyOf(post.content)) ?? []) {
+      for (const n of this.cache.notes(post.bodyHash) ?? []) {
         messages.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
       }
     }
@@ -277,7 +287,7 @@ export class SiteBuild {
     // dist/ files are derived: the atomic rename keeps each whole, and the data they
     // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
-    const sink = new OutputSink(this.manifest, { hashLimit: 1 << 20 });
+    const sink = new OutputSink(this.manifest, { hashLimit: HASH_LIMIT });
     for (const job of jobs) await sink.add(jobId(job), null, () => this.emit(job));
     const result = await sink.finish(false);
     this.manifest.scheduleSave(1000);
@@ -288,7 +298,7 @@ export class SiteBuild {
   private async ensureRendered(posts: readonly Post[], pool?: RenderPool, workers?: number): Promise<number> {
     const missing = new Map<string, string>();
     for (const p of posts) {
-      const key = RenderCache.keyOf(p.content);
+      const key = p.bodyHash;
       if (!this.rendered.has(key)) missing.set(key, p.content);
     }
     if (missing.size === 0) return 0;
@@ -325,7 +335,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
   const { posts, messages } = contentMessages(content);
   const cache = await RenderCache.open(config.cacheDir);
   const misses = new Map<string, string>();
-  for (const post of posts) if (!cache.notes(RenderCache.keyOf(post.content))) misses.set(RenderCache.keyOf(post.content), post.content);
+  for (const post of posts) if (!cache.notes(post.bodyHash)) misses.set(post.bodyHash, post.content);
   const pool = misses.size >= POOL_THRESHOLD ? RenderPool.start() : RenderPool.inline();
   try {
     for (const [key, value] of await pool.render([...misses])) await cache.set(key, value);
@@ -334,7 +344,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
   }
   await cache.save();
   for (const post of posts) {
-    for (const n of cache.notes(RenderCache.keyOf(post.content)) ?? []) {
+    for (const n of cache.notes(post.bodyHash) ?? []) {
       messages.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
     }
   }

@@ -35,6 +35,8 @@ export interface Post {
   source: string;
   /** SHA-1 of `source`: the post's part of every cache key. */
   hash: string;
+  /** SHA-1 of `content`: the key of its rendering. */
+  bodyHash: string;
   /** Path of the source file relative to the project root. */
   file: string;
   /** Line of the first body line in the source file (for positioned messages). */

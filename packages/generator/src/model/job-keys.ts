@@ -40,12 +40,27 @@ export function createJobKeyer(site: SiteModel): (job: Job) => string {
   const base = createHash('sha1').update(codeFingerprint()).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
   const comments = (slug: string) => (site.comments.get(slug) ?? []).map((c) => c.id).join(',');
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
-  let siteKey: string | undefined;
-  const whole = () => {
-    if (siteKey) return siteKey;
-    const hash = createHash('sha1').update(base).update(JSON.stringify(site.catalog));
-    for (const p of site.posts) hash.update(`${p.slug}\u0000${p.hash}\u0000${comments(p.slug)}\u0000${site.views.get(p.slug) ?? 0}\n`);
-    return (siteKey = hash.digest('hex'));
+  // One pass over the posts gives the key of the whole site and of each category and
+  // model list, so an edit re-emits only the lists that contain the post.
+  let groups: Map<string, string> | undefined;
+  const group = (name: string) => {
+    if (!groups) {
+      const hashes = new Map<string, ReturnType<typeof createHash>>();
+      const feed = (id: string, line: string) => {
+        let h = hashes.get(id);
+        if (!h) hashes.set(id, (h = createHash('sha1').update(base)));
+        h.update(line);
+      };
+      feed('site', JSON.stringify(site.catalog));
+      for (const p of site.posts) {
+        const line = `${p.slug}\u0000${p.hash}\u0000${comments(p.slug)}\u0000${site.views.get(p.slug) ?? 0}\n`;
+        feed('site', line);
+        feed(`category:${p.category}`, line);
+        feed(`model:${p.model}`, line);
+      }
+      groups = new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
+    }
+    return groups.get(name) ?? `${base}|empty`;
   };
   return (job) => {
     switch (job.kind) {
@@ -57,8 +72,13 @@ export function createJobKeyer(site: SiteModel): (job: Job) => string {
         return `${base}|${hashOf(job.slug)}|${site.comments.get(job.slug)?.length ?? 0}|${site.views.get(job.slug) ?? 0}`;
       case 'api-comments':
         return `${base}|${comments(job.slug)}`;
+      case 'api-category':
+      case 'category-page':
+        return group(`category:${job.category}`);
+      case 'api-model':
+        return group(`model:${job.model}`);
       default:
-        return whole();
+        return group('site');
     }
   };
 }

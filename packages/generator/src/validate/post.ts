@@ -4,7 +4,7 @@
  */
 import type { Message } from '../messages.ts';
 import type { Post, AuthorType, Category } from '../types.ts';
-import type { SourceFile } from '../load/posts.ts';
+import { hashText, type SourceFile } from '../load/posts.ts';
 import { splitFrontMatter } from '../load/front-matter.ts';
 import { FIELD_RULES, POST_KEYS, REQUIRED_KEYS, type PostKey } from './front-matter-rules.ts';
 import { postUrl, isStorableName } from '../paths.ts';
@@ -71,6 +71,7 @@ export function parsePost(source: SourceFile): ParsedPost {
       content: doc.body,
       source: source.text,
       hash: source.hash,
+      bodyHash: hashText(doc.body),
       file: source.file,
       bodyLine: doc.bodyLine,
       url: postUrl(category, source.slug),
