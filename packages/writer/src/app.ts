@@ -71,9 +71,7 @@ function toAppError(error: unknown): AppError | null {
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  // Static files get their ETag from serve-static; hashing every small JSON answer
-  // (a view count) would cost more than it saves.
-  app.set('etag', false);
+  app.set('etag', 'weak');
   app.set('query parser', 'simple');
   app.use(requestLog(deps.logger));
   app.use(cors(deps.corsOrigin ?? '*'));
