@@ -31,7 +31,7 @@ import { Manifest, OutputSink, type SinkResult, type WriteResult } from './emit/
 export interface BuildOptions {
   /** Start from an empty `dist/` and cache: render and write everything. */
   force?: boolean;
-  /** Worker threads for rendering besides the main thread (default: cores − 1). */
+  /** Worker threads for rendering (default: one per core). */
   workers?: number;
 }
 
@@ -262,10 +262,49 @@ export class SiteBuild {
       if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
-    const rendered = await this.ensureRendered([...needed], options.pool, options.workers);
     if (options.lazySave) await this.manifest.markDirty();
     const sink = new OutputSink(this.manifest);
-    for (const { job, id, key } of jobs) await sink.add(id, key, () => this.emit(job));
+    // Pages wait for their rendering; everything else is emitted while workers render.
+    const pages = new Map<string, { id: string; key: string; job: Job }[]>();
+    const rest: typeof jobs = [];
+    for (const entry of jobs) {
+      if (entry.job.kind !== 'post-page') rest.push(entry);
+      else {
+        const bodyHash = site.bySlug.get(entry.job.slug)!.bodyHash;
+        pages.set(bodyHash, [...(pages.get(bodyHash) ?? []), entry]);
+      }
+    }
+    const ready: { id: string; key: string; job: Job }[] = [];
+    let wake: (() => void) | null = null;
+    const onReady = (bodyHash: string) => {
+      ready.push(...(pages.get(bodyHash) ?? []));
+      pages.delete(bodyHash);
+      wake?.();
+    };
+    let renderingDone = false;
+    const rendering = this.ensureRendered([...needed], options.pool, options.workers, onReady).finally(() => {
+      renderingDone = true;
+      wake?.();
+    });
+    const drainReady = async () => {
+      while (ready.length > 0) {
+        const { job, id, key } = ready.shift()!;
+        await sink.add(id, key, () => this.emit(job));
+      }
+    };
+    for (const { job, id, key } of rest) {
+      await sink.add(id, key, () => this.emit(job));
+      if (ready.length > 64) await drainReady();
+    }
+    while (!renderingDone) {
+      await drainReady();
+      if (!renderingDone) await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+    const rendered = await rendering;
+    await drainReady();
+    // Pages whose rendering was already in memory or in the cache.
+    for (const list of pages.values()) for (const { job, id, key } of list) await sink.add(id, key, () => this.emit(job));
     const result = await sink.finish(true);
     this.cache.retain(new Set(site.posts.map((p) => p.bodyHash)));
     if (options.lazySave) this.manifest.scheduleSave(1000);
@@ -295,7 +334,7 @@ export class SiteBuild {
   }
 
   /** Make renderings of these posts available: memory, then the cache, then render. Returns how many were rendered. */
-  private async ensureRendered(posts: readonly Post[], pool?: RenderPool, workers?: number): Promise<number> {
+  private async ensureRendered(posts: readonly Post[], pool?: RenderPool, workers?: number, onReady?: (bodyHash: string) => void): Promise<number> {
     const missing = new Map<string, string>();
     for (const p of posts) {
       const key = p.bodyHash;
@@ -306,20 +345,24 @@ export class SiteBuild {
     const misses = new Map<string, string>();
     for (const [key, content] of missing) {
       const hit = hits.get(key);
-      if (hit) this.rendered.set(key, hit);
-      else misses.set(key, content);
+      if (hit) {
+        this.rendered.set(key, hit);
+        onReady?.(key);
+      } else misses.set(key, content);
     }
     if (misses.size === 0) return 0;
-    const own = pool ? null : misses.size >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
+    const own = pool && misses.size >= POOL_THRESHOLD ? null : misses.size >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
+    const fresh: [string, RenderedPost][] = [];
     try {
-      const fresh = await (pool ?? own!).render([...misses]);
-      for (const [key, value] of fresh) {
-        await this.cache.set(key, value);
+      await (own ?? pool!).render([...misses], (key, value) => {
         this.rendered.set(key, value);
-      }
+        fresh.push([key, value]);
+        onReady?.(key);
+      });
     } finally {
       await own?.close();
     }
+    for (const [key, value] of fresh) await this.cache.set(key, value);
     return misses.size;
   }
 }

@@ -5,6 +5,7 @@
  * of one.
  */
 import { open, rename, mkdir, rm } from 'node:fs/promises';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -49,5 +50,26 @@ export async function syncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The same replacement without fsync, done synchronously: for bulk builds of derived
+ * files, where thousands of small files would otherwise pay a thread-pool round trip
+ * per system call (the main thread has nothing else to do meanwhile).
+ */
+export function writeFileAtomicSync(path: string, data: string | Uint8Array, knownDirs?: Set<string>): void {
+  const dir = dirname(path);
+  if (!knownDirs?.has(dir)) {
+    mkdirSync(dir, { recursive: true });
+    knownDirs?.add(dir);
+  }
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  try {
+    writeFileSync(tmp, data, { mode: 0o644 });
+    renameSync(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
   }
 }

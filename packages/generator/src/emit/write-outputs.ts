@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Output } from './output.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.ts';
 import { createHash } from 'node:crypto';
 import { Manifest, UNHASHED } from './manifest.ts';
 
@@ -50,6 +50,7 @@ export class OutputSink {
   private readonly seen = new Set<string>();
   private readonly inflight = new Set<Promise<void>>();
   private failure: unknown = null;
+  private sinceYield = 0;
 
   constructor(
     private readonly manifest: Manifest,
@@ -84,6 +85,18 @@ export class OutputSink {
     const hash = limit !== undefined && bytes.length > limit ? UNHASHED : hashBytes(bytes);
     if (hash !== UNHASHED && this.manifest.outputs.get(output.path) === hash) {
       this.result.unchanged++;
+      return;
+    }
+    if (!this.options.durable) {
+      // Derived files, no fsync: a synchronous write is far cheaper per file; yield
+      // now and then so worker messages (rendered pages) are handled.
+      writeFileAtomicSync(join(this.manifest.distDir, output.path), bytes, this.manifest.knownDirs);
+      this.manifest.outputs.set(output.path, hash);
+      this.result.written.push(output.path);
+      if (++this.sinceYield >= 16) {
+        this.sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       return;
     }
     while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);

@@ -1,9 +1,10 @@
 /**
- * Render many markdown bodies on every core: the main thread and `cores - 1` worker
- * threads (one unified processor each) take batches from one queue, so the work is
- * balanced whatever each batch costs. Workers take ~0.7 s to start (loading unified
- * and the grammars), so a cold build starts them early (`RenderPool.start`) while it
- * is still reading files; the main thread renders from the first moment.
+ * Render many markdown bodies on every core: one worker thread per core (one unified
+ * processor each) takes batches from one queue, so the work is balanced whatever each
+ * batch costs, and the main thread stays free to emit and write what is ready. Workers
+ * take ~0.7 s to start (loading unified and the grammars), so a cold build starts them
+ * early (`RenderPool.start`) while it is still reading files. A pool without workers
+ * renders on the main thread.
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -16,8 +17,8 @@ const BATCH = 24;
 export class RenderPool {
   private constructor(private readonly workers: Worker[]) {}
 
-  /** Start `count` worker threads (default: cores − 1, the main thread being the last core). */
-  static start(count = Math.max(0, availableParallelism() - 1)): RenderPool {
+  /** Start `count` worker threads (default: one per core). */
+  static start(count = availableParallelism()): RenderPool {
     return new RenderPool(Array.from({ length: count }, () => new Worker(new URL('./worker-entry.mjs', import.meta.url))));
   }
 
@@ -26,24 +27,29 @@ export class RenderPool {
     return new RenderPool([]);
   }
 
-  /** Render every `[key, markdown]` item. */
-  async render(items: readonly [string, string][]): Promise<Map<string, RenderedPost>> {
+  /**
+   * Render every `[key, markdown]` item. `onResult` sees each rendering as soon as it
+   * arrives, so the caller can emit pages while the rest still renders.
+   */
+  async render(items: readonly [string, string][], onResult?: (key: string, rendered: RenderedPost) => void): Promise<Map<string, RenderedPost>> {
     const out = new Map<string, RenderedPost>();
+    const accept = (key: string, rendered: RenderedPost) => {
+      out.set(key, rendered);
+      onResult?.(key, rendered);
+    };
+    if (this.workers.length === 0) {
+      for (const [key, markdown] of items) accept(key, renderMarkdown(markdown));
+      return out;
+    }
     const batches: [string, string][][] = [];
     for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
     let next = 0;
     const take = () => (next < batches.length ? batches[next++] : undefined);
-    const viaWorkers = this.workers.map((worker, index) => this.drain(worker, index, take, out));
-    for (let batch = take(); batch; batch = take()) {
-      for (const [key, markdown] of batch) out.set(key, renderMarkdown(markdown));
-      // Let worker results in, so idle workers get their next batch promptly.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    await Promise.all(viaWorkers);
+    await Promise.all(this.workers.map((worker, index) => this.drain(worker, index, take, accept)));
     return out;
   }
 
-  private drain(worker: Worker, id: number, take: () => [string, string][] | undefined, out: Map<string, RenderedPost>): Promise<void> {
+  private drain(worker: Worker, id: number, take: () => [string, string][] | undefined, accept: (key: string, rendered: RenderedPost) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       const feed = () => {
         const batch = take();
@@ -51,8 +57,8 @@ export class RenderPool {
         worker.postMessage({ id, items: batch } satisfies RenderRequest);
       };
       const onMessage = (response: RenderResponse) => {
-        for (const [key, rendered] of response.results) out.set(key, rendered);
         feed();
+        for (const [key, rendered] of response.results) accept(key, rendered);
       };
       const onError = (error: unknown) => {
         done();
