@@ -103,7 +103,7 @@ function contentMessages(content: Content): { posts: Post[]; messages: Message[]
 
 /** The in-memory state of a built site. */
 export class SiteBuild {
-  private readonly recordCache = new Map<string, string>();
+  private readonly recordCache = new Map<string, Uint8Array>();
   private readonly commentHtmlCache = new Map<string, string>();
   private readonly rendered = new Map<string, RenderedPost>();
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
@@ -122,15 +122,15 @@ export class SiteBuild {
       get site() {
         return self.current;
       },
-      recordJson: (slug) => {
-        let json = this.recordCache.get(slug);
-        if (json === undefined) {
+      recordBytes: (slug) => {
+        let bytes = this.recordCache.get(slug);
+        if (bytes === undefined) {
           const post = this.current.bySlug.get(slug);
-          if (!post) throw new Error(`Cannot \`recordJson\` without post \`${slug}\``);
-          json = JSON.stringify(toPostRecord(this.current, post));
-          this.recordCache.set(slug, json);
+          if (!post) throw new Error(`Cannot \`recordBytes\` without post \`${slug}\``);
+          bytes = Buffer.from(JSON.stringify(toPostRecord(this.current, post)), 'utf8');
+          this.recordCache.set(slug, bytes);
         }
-        return json;
+        return bytes;
       },
       rendered: (slug) => {
         const post = this.current.bySlug.get(slug);
@@ -329,7 +329,8 @@ export class SiteBuild {
     const sink = new OutputSink(this.manifest, { hashLimit: HASH_LIMIT });
     for (const job of jobs) await sink.add(jobId(job), null, () => this.emit(job));
     const result = await sink.finish(false);
-    this.manifest.scheduleSave(1000);
+    // Saving 40,000 job records costs tens of ms: at most every 10 s, and at close.
+    this.manifest.scheduleSave(10_000);
     return result;
   }
 

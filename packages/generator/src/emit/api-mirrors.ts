@@ -9,8 +9,19 @@ import type { Output } from './output.ts';
 import { toFileName } from '../paths.ts';
 import { commentCounts, toCommentRecord, viewsMap } from '../model/records.ts';
 
-function list(ctx: EmitContext, posts: readonly Post[]): string {
-  return '[' + posts.map((p) => ctx.recordJson(p.slug)).join(',') + ']';
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/** A JSON array of post records as chunks: no 25 MB string is ever built. */
+function list(ctx: EmitContext, posts: readonly Post[]): Uint8Array[] {
+  const chunks: Uint8Array[] = [OPEN];
+  posts.forEach((p, i) => {
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(ctx.recordBytes(p.slug));
+  });
+  chunks.push(CLOSE);
+  return chunks;
 }
 
 /** `/api/posts`: every post, newest first, with content. */
@@ -20,7 +31,7 @@ export function emitPostsList(ctx: EmitContext): Output {
 
 /** `/api/post/{slug}` */
 export function emitPostRecord(ctx: EmitContext, slug: string): Output {
-  return { path: `api/post/${toFileName(slug)}`, body: ctx.recordJson(slug) };
+  return { path: `api/post/${toFileName(slug)}`, body: [ctx.recordBytes(slug)] };
 }
 
 /** `/api/category/{cat}`: `[]` when the category has no post. */

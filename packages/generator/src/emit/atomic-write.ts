@@ -5,7 +5,7 @@
  * of one.
  */
 import { open, rename, mkdir, rm } from 'node:fs/promises';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -18,7 +18,19 @@ export interface AtomicWriteOptions {
 let counter = 0;
 
 /** Replace `path` with `data` atomically, creating parent folders as needed. */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+/** Content to write: text, bytes, or byte chunks written one after the other. */
+export type FileData = string | Uint8Array | readonly Uint8Array[];
+
+/** Bytes of `data` as a list of chunks. */
+function toChunks(data: FileData): readonly Uint8Array[] {
+  if (typeof data === 'string') return [Buffer.from(data, 'utf8')];
+  return data instanceof Uint8Array ? [data] : data;
+}
+
+/** writev takes at most IOV_MAX (1024) buffers a call. */
+const IOV_MAX = 1024;
+
+export async function writeFileAtomic(path: string, data: FileData, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
   if (!options.knownDirs?.has(dir)) {
@@ -30,7 +42,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   let handle;
   try {
     handle = await open(tmp, 'w', 0o644);
-    await handle.writeFile(data);
+    const chunks = toChunks(data);
+    for (let i = 0; i < chunks.length; i += IOV_MAX) await handle.writev(chunks.slice(i, i + IOV_MAX) as Uint8Array[]);
     if (durable) await handle.sync();
     await handle.close();
     handle = undefined;
@@ -58,7 +71,7 @@ export async function syncDir(dir: string): Promise<void> {
  * files, where thousands of small files would otherwise pay a thread-pool round trip
  * per system call (the main thread has nothing else to do meanwhile).
  */
-export function writeFileAtomicSync(path: string, data: string | Uint8Array, knownDirs?: Set<string>): void {
+export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Set<string>): void {
   const dir = dirname(path);
   if (!knownDirs?.has(dir)) {
     mkdirSync(dir, { recursive: true });
@@ -66,7 +79,13 @@ export function writeFileAtomicSync(path: string, data: string | Uint8Array, kno
   }
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   try {
-    writeFileSync(tmp, data, { mode: 0o644 });
+    const fd = openSync(tmp, 'w', 0o644);
+    try {
+      const chunks = toChunks(data);
+      for (let i = 0; i < chunks.length; i += IOV_MAX) writevSync(fd, chunks.slice(i, i + IOV_MAX) as Uint8Array[]);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (error) {
     rmSync(tmp, { force: true });

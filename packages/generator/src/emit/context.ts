@@ -6,8 +6,8 @@ import type { Comment, RenderedPost, SiteModel } from '../types.ts';
 
 export interface EmitContext {
   site: SiteModel;
-  /** `JSON.stringify` of the post's public record, memoised. */
-  recordJson(slug: string): string;
+  /** The post's public record as UTF-8 JSON bytes, memoised. */
+  recordBytes(slug: string): Uint8Array;
   /** Rendered body of a post. */
   rendered(slug: string): RenderedPost;
   /** Sanitized HTML of a comment body. */

@@ -7,7 +7,7 @@
  * schemas, one module per group of paths, and the builders they share.
  */
 import type { SiteModel } from '../types.ts';
-import type { Output } from './output.ts';
+import type { TextOutput as Output } from './output.ts';
 import type { OpenApiContext } from './openapi/builders.ts';
 import { catalogSchemas } from './openapi/catalog-schemas.ts';
 import { catalogPaths } from './openapi/paths-catalog.ts';

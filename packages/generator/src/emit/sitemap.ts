@@ -4,7 +4,7 @@
  */
 import type { SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
-import type { Output } from './output.ts';
+import type { TextOutput as Output } from './output.ts';
 import { escapeText } from '../render/html.ts';
 
 export const SITEMAP_LIMIT = 50_000;

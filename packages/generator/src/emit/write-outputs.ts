@@ -7,7 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Output } from './output.ts';
+import { chunksLength, type Output } from './output.ts';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.ts';
 import { createHash } from 'node:crypto';
 import { Manifest, UNHASHED } from './manifest.ts';
@@ -41,8 +41,10 @@ export interface SinkOptions {
 }
 
 /** SHA-256 of a file's bytes (hardware-accelerated on current x86 and ARM). */
-function hashBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('base64url');
+function hashBytes(chunks: readonly Uint8Array[]): string {
+  const hash = createHash('sha256');
+  for (const c of chunks) hash.update(c);
+  return hash.digest('base64url');
 }
 
 export class OutputSink {
@@ -81,8 +83,8 @@ export class OutputSink {
     this.seen.add(output.path);
     const limit = this.options.hashLimit;
     // Encode once: the same bytes are hashed and written.
-    const bytes = Buffer.from(output.body, 'utf8');
-    const hash = limit !== undefined && bytes.length > limit ? UNHASHED : hashBytes(bytes);
+    const bytes = typeof output.body === 'string' ? [Buffer.from(output.body, 'utf8')] : output.body;
+    const hash = limit !== undefined && chunksLength(bytes) > limit ? UNHASHED : hashBytes(bytes);
     if (hash !== UNHASHED && this.manifest.outputs.get(output.path) === hash) {
       this.result.unchanged++;
       return;

@@ -51,14 +51,19 @@ export function postsInCategory(site: SiteModel, category: Category): Post[] {
   return site.posts.filter((p) => p.category === category);
 }
 
-/** Model names with their posts (newest first), in order of first appearance. */
+const byModelCache = new WeakMap<readonly Post[], Map<string, Post[]>>();
+
+/** Model names with their posts (newest first), in order of first appearance (memoised per post list). */
 export function postsByModel(site: SiteModel): Map<string, Post[]> {
+  const cached = byModelCache.get(site.posts);
+  if (cached) return cached;
   const map = new Map<string, Post[]>();
   for (const p of site.posts) {
     const list = map.get(p.model);
     if (list) list.push(p);
     else map.set(p.model, [p]);
   }
+  byModelCache.set(site.posts, map);
   return map;
 }
 

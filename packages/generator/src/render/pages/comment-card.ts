@@ -5,7 +5,21 @@
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment } from '../../types.ts';
 
+/** Cards are memoised per comment (and per "on post" line): a page with thousands of comments is a join. */
+const cards = new WeakMap<Comment, Map<string, SafeHtml>>();
+
 export function commentCard(comment: Comment, bodyHtml: string, options: { showPost?: SafeHtml } = {}): SafeHtml {
+  const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}`;
+  let byVariant = cards.get(comment);
+  const hit = byVariant?.get(variant);
+  if (hit) return hit;
+  const card = renderCard(comment, bodyHtml, options);
+  if (!byVariant) cards.set(comment, (byVariant = new Map()));
+  byVariant.set(variant, card);
+  return card;
+}
+
+function renderCard(comment: Comment, bodyHtml: string, options: { showPost?: SafeHtml }): SafeHtml {
   return html`<article class="comment comment-${comment.type}" id="comment-${comment.id}">
 <header class="comment-meta">
 <span class="badge badge-${comment.type}">${comment.type}</span>
