@@ -2,8 +2,8 @@
  * `/debates/`: every debate topic (posts of category debates and any post with debate
  * comments) with its pro, con and neutral answers side by side.
  */
-import { html } from '../html.ts';
-import type { Comment, Position, SiteModel } from '../../types.ts';
+import { html, type SafeHtml } from '../html.ts';
+import type { Comment, Position, Post, SiteModel } from '../../types.ts';
 import { POSITIONS } from '../../types.ts';
 import { layout } from './layout.ts';
 import { commentCard } from './comment-card.ts';
@@ -16,9 +16,18 @@ export function renderDebatesPage(site: SiteModel, commentHtml: (c: Comment) => 
   const body = html`<h1>Debates</h1>
 <p class="formats">${topics.length} topic${topics.length === 1 ? '' : 's'} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
-${topics.map((post, index) => {
-  const debate = (site.comments.get(post.slug) ?? []).filter((c) => c.type === 'debate');
-  return html`<section class="debate" aria-labelledby="debate-${index}">
+${topics.map((post, index) => topicSection(post, index, (site.comments.get(post.slug) ?? []).filter((c) => c.type === 'debate'), commentHtml))}`;
+  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body });
+}
+
+/** One topic, memoised until its post, place or debate comments change. */
+const sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
+
+function topicSection(post: Post, index: number, debate: Comment[], commentHtml: (c: Comment) => string): SafeHtml {
+  const key = `${index}|${debate.map((c) => c.id).join(',')}`;
+  const hit = sections.get(post);
+  if (hit?.key === key) return hit.html;
+  const section = html`<section class="debate" aria-labelledby="debate-${index}">
 <h2 id="debate-${index}"><a href="${post.url}">${post.title}</a></h2>
 <p class="meta"><time datetime="${post.date}">${post.date}</time> · ${post.model}</p>
 <p>${post.summary}</p>
@@ -32,6 +41,6 @@ ${side.length === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : s
 })}
 </div>
 </section>`;
-})}`;
-  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body });
+  sections.set(post, { key, html: section });
+  return section;
 }
