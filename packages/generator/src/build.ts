@@ -263,7 +263,8 @@ export class SiteBuild {
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
     if (options.lazySave) await this.manifest.markDirty();
-    const sink = new OutputSink(this.manifest);
+    // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
+    const sink = new OutputSink(this.manifest, { sync: !options.lazySave });
     // Pages wait for their rendering; everything else is emitted while workers render.
     const pages = new Map<string, { id: string; key: string; job: Job }[]>();
     const rest: typeof jobs = [];

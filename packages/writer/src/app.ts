@@ -31,6 +31,7 @@ export interface AppDeps {
 }
 
 function requestLog(logger: Logger): RequestHandler {
+  if (!logger.isLevelEnabled('info')) return (_req, _res, next) => next();
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     res.on('finish', () => {

@@ -38,6 +38,11 @@ export interface SinkOptions {
   hashLimit?: number;
   /** Writes in flight at most (default 64). */
   concurrency?: number;
+  /**
+   * Write synchronously (bulk builds: thousands of small files, nothing else to do on
+   * this thread). A server must not: it would block its event loop.
+   */
+  sync?: boolean;
 }
 
 /** SHA-256 of a file's bytes (hardware-accelerated on current x86 and ARM). */
@@ -89,9 +94,9 @@ export class OutputSink {
       this.result.unchanged++;
       return;
     }
-    if (!this.options.durable) {
-      // Derived files, no fsync: a synchronous write is far cheaper per file; yield
-      // now and then so worker messages (rendered pages) are handled.
+    if (this.options.sync && !this.options.durable) {
+      // A synchronous write is far cheaper per file; yield now and then so worker
+      // messages (rendered pages) are handled.
       writeFileAtomicSync(join(this.manifest.distDir, output.path), bytes, this.manifest.knownDirs);
       this.manifest.outputs.set(output.path, hash);
       this.result.written.push(output.path);

@@ -1,0 +1,78 @@
+/**
+ * Build figures for one corpus: cold (empty dist/ and .cache/), warm (nothing changed)
+ * and one post edited, each a fresh `build-child.ts` process running the real `build()`.
+ */
+import { appendFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { cpuWatch, runChild, syncDisks, waitForQuiet } from './child.ts';
+import type { BuildFigures } from './build-child.ts';
+import type { Corpus } from './corpus.ts';
+import { round } from './stats.ts';
+
+export interface BuildRun {
+  /** Spawn to exit of the child process (tsx startup and imports included), ms. */
+  wallMs: number;
+  /** Inside `build()`, ms. */
+  buildMs: number;
+  cpuMs: number;
+  maxRssMB: number;
+  msPerPost: number;
+  written: number;
+  outputs: number;
+  rendered: number;
+  warnings: number;
+  /** Render workers used: 'default' (the build's own choice) or a forced count. */
+  workers: string;
+  /** CPU other processes used during the build, % of all cores (should be ~0). */
+  foreignCpuPct: number;
+}
+
+/** Set when the default (multi-threaded) build failed and a retry with one worker was used. */
+export const fallback: { workers: number | null; reason: string | null } = { workers: null, reason: null };
+
+export async function runBuild(root: string, execArgv: string[] = []): Promise<BuildRun> {
+  const attempt = async (workers: number | null) => {
+    syncDisks();
+    await waitForQuiet();
+    const watch = await cpuWatch();
+    const run = await runChild<BuildFigures>('build-child.ts', workers === null ? [root] : [root, '--workers', String(workers)], { execArgv });
+    return { ...run, foreignCpuPct: await watch(run.json ? run.json.userMs + run.json.sysMs : 0) };
+  };
+  let run = await attempt(fallback.workers);
+  if (!run.json?.ok && fallback.workers === null) {
+    fallback.workers = 1;
+    fallback.reason = run.json?.error ?? run.stderr.trim().split('\n').pop() ?? `exit ${run.code}`;
+    console.error(`  ! default build failed (${fallback.reason}); retrying this and later builds with workers: 1`);
+    run = await attempt(1);
+  }
+  const f = run.json;
+  if (!f?.ok) throw new Error(`build of ${root} failed: ${f?.error ?? run.stderr}`);
+  return {
+    wallMs: round(run.wallMs, 0), buildMs: round(f.buildMs, 0), cpuMs: round(f.userMs + f.sysMs, 0), maxRssMB: round(f.maxRssMB, 0),
+    msPerPost: round(run.wallMs / f.posts, 2), written: f.written, outputs: f.outputs, rendered: f.rendered, warnings: f.warnings,
+    workers: fallback.workers === null ? 'default' : String(fallback.workers), foreignCpuPct: run.foreignCpuPct,
+  };
+}
+
+export async function cleanBuildState(root: string): Promise<void> {
+  await Promise.all([rm(join(root, 'dist'), { recursive: true, force: true }), rm(join(root, '.cache'), { recursive: true, force: true })]);
+}
+
+export interface SizeFigures {
+  posts: number;
+  corpusKB: number;
+  cold: BuildRun;
+  warm: BuildRun;
+  edit: BuildRun;
+}
+
+/** Cold, warm and one-post-edited builds of a generated corpus. */
+export async function buildFigures(corpus: Corpus): Promise<SizeFigures> {
+  await cleanBuildState(corpus.dir);
+  const cold = await runBuild(corpus.dir);
+  const warm = await runBuild(corpus.dir);
+  const post = corpus.posts[Math.floor(corpus.posts.length / 2)];
+  if (post) await appendFile(join(corpus.dir, post.file), '\nOne more sentence, appended by the benchmark.\n');
+  const edit = await runBuild(corpus.dir);
+  return { posts: corpus.posts.length, corpusKB: round(corpus.bytes / 1024, 0), cold, warm, edit };
+}

@@ -1,0 +1,116 @@
+/**
+ * `npm run bench:compare [-- --posts 4000] [--runs 3] [--where disk,ram]`: builds the
+ * same generated corpus with Agora (cold: empty dist/ and .cache/, child process),
+ * Eleventy 3 (installed into bench/compare/ by this script) and Hugo when `hugo` is on
+ * PATH, each with and without syntax highlighting where it has a switch, all in one
+ * run: on the disk (bench/compare/.work/) and on a RAM disk (/dev/shm). Prints wall
+ * times and ratios, writes bench/compare-results.json.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { generateCorpus } from './corpus.ts';
+import { BENCH_DIR, REPO_ROOT, contention, syncDisks, waitForQuiet } from './child.ts';
+import { cleanBuildState, fallback, runBuild } from './builds.ts';
+import { COMPARE_DIR, WORK_DIR, hugoVersion, installEleventy, timed, writeEleventySite, writeHugoSite } from './compare-sites.ts';
+import { codeFingerprint, flag, machine, printTable, s, x, type Row } from './report.ts';
+import { median, round } from './stats.ts';
+
+const posts = Number(flag('posts', 'BENCH_COMPARE_POSTS') ?? 4000);
+const runs = Math.max(1, Number(flag('runs', 'BENCH_RUNS') ?? 3));
+const where = (flag('where', 'BENCH_WHERE') ?? 'disk,ram').split(',').filter((w) => w === 'disk' || (w === 'ram' && existsSync('/dev/shm')));
+const log = (line: string) => console.error(`[compare] ${line}`);
+const eleventyCli = join(COMPARE_DIR, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs');
+const hugo = hugoVersion();
+const codeAtStart = codeFingerprint(REPO_ROOT);
+
+interface Tool {
+  name: string;
+  highlighting: string;
+  run: () => Promise<number>;
+}
+
+async function tools(workDir: string): Promise<{ list: Tool[]; corpusKB: number }> {
+  await mkdir(workDir, { recursive: true });
+  log(`corpus of ${posts} posts in ${workDir}`);
+  const corpus = await generateCorpus(join(workDir, 'corpus'), posts);
+  const eleventyDir = await writeEleventySite(corpus.dir, workDir);
+  const hugoDir = hugo ? await writeHugoSite(corpus.dir, workDir) : null;
+  const list: Tool[] = [
+    {
+      name: 'agora', highlighting: 'highlight.js (rehype-highlight), always on',
+      run: async () => {
+        await cleanBuildState(corpus.dir);
+        return (await runBuild(corpus.dir)).wallMs;
+      },
+    },
+    ...[false, true].map((hl): Tool => ({
+      name: hl ? 'eleventy+highlight' : 'eleventy', highlighting: hl ? 'Prism (@11ty/eleventy-plugin-syntaxhighlight)' : 'none (markdown-it defaults)',
+      run: async () => {
+        await rm(join(eleventyDir, '_site'), { recursive: true, force: true });
+        syncDisks();
+        await waitForQuiet();
+        return timed(process.execPath, [eleventyCli, '--config=eleventy.config.mjs', '--quiet'], eleventyDir, { BENCH_HIGHLIGHT: hl ? '1' : '0' });
+      },
+    })),
+    ...(hugoDir ? [false, true].map((hl): Tool => ({
+      name: hl ? 'hugo+highlight' : 'hugo', highlighting: hl ? 'Chroma (codeFences = true)' : 'none (codeFences = false)',
+      run: async () => {
+        for (const d of ['public', 'resources', '.hugo-cache']) await rm(join(hugoDir, d), { recursive: true, force: true });
+        syncDisks();
+        await waitForQuiet();
+        return timed('hugo', ['--quiet', '--config', hl ? 'highlight.toml' : 'plain.toml', '--destination', 'public', '--cacheDir', join(hugoDir, '.hugo-cache')], hugoDir);
+      },
+    })) : []),
+  ];
+  return { list, corpusKB: round(corpus.bytes / 1024, 0) };
+}
+
+/** Every tool `runs` times, interleaved, so a slow spell of the machine hits all of them. */
+async function measure(label: string, workDir: string) {
+  const { list, corpusKB } = await tools(workDir);
+  const times = new Map<string, number[]>();
+  for (let r = 0; r < runs; r++) {
+    for (const tool of list) {
+      log(`${label}: ${tool.name} (run ${r + 1} of ${runs})`);
+      times.set(tool.name, [...(times.get(tool.name) ?? []), round(await tool.run(), 0)]);
+    }
+  }
+  const wall = (name: string) => median(times.get(name) ?? []);
+  const agora = wall('agora');
+  return {
+    where: label, workDir, corpusKB,
+    tools: list.map((t) => ({ name: t.name, highlighting: t.highlighting, wallMs: wall(t.name), runsMs: times.get(t.name) ?? [], agoraRatio: round(agora / wall(t.name), 2) })),
+  };
+}
+
+installEleventy();
+const sections = [];
+for (const w of where) {
+  const workDir = w === 'ram' ? join('/dev/shm', `agora-bench-compare-${process.pid}`) : WORK_DIR;
+  try {
+    sections.push(await measure(w === 'ram' ? 'RAM disk (/dev/shm)' : 'disk (bench/compare/.work)', workDir));
+  } finally {
+    if (w === 'ram') await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+const results = {
+  machine: machine(), code: { ...codeAtStart, changedDuringRun: codeFingerprint(REPO_ROOT).sha1 !== codeAtStart.sha1 }, posts, runs, agoraBuildWorkers: fallback, contention,
+  hugo: hugo ?? 'skipped: `hugo` is not on PATH (Debian package `hugo`)',
+  sections,
+};
+await writeFile(join(BENCH_DIR, 'compare-results.json'), JSON.stringify(results, null, 2) + '\n');
+
+const m = results.machine;
+console.log(`\n${posts} posts, cold builds (process wall time, median of ${runs}) — ${m.date.slice(0, 10)} — ${m.cpu}, ${m.cores} cores, Node ${m.node}`);
+if (fallback.workers !== null) console.log(`NOTE: Agora's default multi-threaded build failed (${fallback.reason}); it ran with workers: ${fallback.workers}`);
+if (contention.gaveUp > 0) console.log(`NOTE: ${contention.gaveUp} of ${contention.checks} timed runs started while other processes kept the CPUs busy`);
+if (results.code.changedDuringRun) console.log('NOTE: the product sources changed during this run; figures may mix two versions');
+if (!hugo) console.log('Hugo: skipped (`hugo` is not on PATH; Debian package `hugo`)');
+for (const section of sections) {
+  const agora = section.tools.find((t) => t.name === 'agora')?.wallMs ?? NaN;
+  const rows: Row[] = section.tools.map((t) => [`${t.name} — ${t.highlighting}`, s(t.wallMs), t.name === 'agora' ? `runs: ${t.runsMs.map((v) => s(v)).join(', ')}` : `agora/${t.name} = ${x(agora / t.wallMs)}  (runs: ${t.runsMs.map((v) => s(v)).join(', ')})`]);
+  printTable(`On the ${section.where}`, rows, ['tool — highlighting', 'wall', 'ratio']);
+}
+console.log(`\nwrote ${join(BENCH_DIR, 'compare-results.json')}`);

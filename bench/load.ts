@@ -1,0 +1,133 @@
+/**
+ * Writer throughput with autocannon on loopback: PUT /api/views/{slug} (and the same
+ * requests against a bare Express route, the baseline), and POST comments with a
+ * fresh valid document per request. Checks afterwards that no view count was lost
+ * and that every acknowledged comment reached the mirrors.
+ */
+import autocannon from 'autocannon';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CorpusPost } from './corpus.ts';
+import { API_KEY, commentDoc } from './comments.ts';
+import { round, sleep } from './stats.ts';
+
+export interface LoadFigures {
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+function figures(r: autocannon.Result): LoadFigures {
+  return {
+    requestsPerSec: round(r.requests.average), p50Ms: round(r.latency.p50, 2), p99Ms: round(r.latency.p99, 2),
+    requests: r.requests.total, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+  };
+}
+
+interface SlugContext { slug?: string }
+
+/** PUT views to random posts; returns the figures and the acknowledged count per slug. */
+export async function loadViews(url: string, slugs: readonly string[], seconds: number, connections: number, rand: () => number) {
+  const acked = new Map<string, number>();
+  const result = await autocannon({
+    url, connections, duration: seconds,
+    requests: [{
+      method: 'PUT',
+      setupRequest: (req, ctx) => {
+        const slug = slugs[Math.floor(rand() * slugs.length)] as string;
+        (ctx as SlugContext).slug = slug;
+        return { ...req, path: `/api/views/${encodeURIComponent(slug)}` };
+      },
+      onResponse: (status, _body, ctx) => {
+        const slug = (ctx as SlugContext).slug;
+        if (status === 200 && slug) acked.set(slug, (acked.get(slug) ?? 0) + 1);
+      },
+    }],
+  });
+  return { figures: figures(result), acked };
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Counts acknowledged but missing from the store and from `dist/api/views`, polling until they match or `waitMs`. */
+export async function checkViews(root: string, before: Record<string, number>, acked: Map<string, number>, waitMs = 10_000) {
+  const started = performance.now();
+  const lost = (now: Record<string, number> | null) => {
+    let n = 0;
+    for (const [slug, k] of acked) n += Math.max(0, k - ((now?.[slug] ?? 0) - (before[slug] ?? 0)));
+    return n;
+  };
+  let store = Infinity;
+  let mirror = Infinity;
+  while (performance.now() - started < waitMs) {
+    store = lost((await readJson<{ views: Record<string, number> }>(join(root, 'data', 'views.json')))?.views ?? null);
+    mirror = lost(await readJson<Record<string, number>>(join(root, 'dist', 'api', 'views')));
+    if (store === 0 && mirror === 0) break;
+    await sleep(50);
+  }
+  const acknowledged = [...acked.values()].reduce((a, b) => a + b, 0);
+  return { acknowledged, lostInStore: store, lostInMirror: mirror, settledMs: round(performance.now() - started, 0) };
+}
+
+interface Ack { id: string; slug: string }
+
+/** POST a valid, distinct comment per request to random posts. */
+export async function loadComments(url: string, posts: readonly CorpusPost[], seconds: number, connections: number, rand: () => number) {
+  const acks: Ack[] = [];
+  const statuses: Record<string, number> = {};
+  let n = 0;
+  const result = await autocannon({
+    url, connections, duration: seconds, method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'text/plain; charset=utf-8' },
+    requests: [{
+      setupRequest: (req) => {
+        const post = posts[Math.floor(rand() * posts.length)] as CorpusPost;
+        return { ...req, path: `/api/comments/${encodeURIComponent(post.slug)}`, body: commentDoc(`Load comment number ${n++} with enough text.`) };
+      },
+      onResponse: (status, body) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        if (status === 201) acks.push(JSON.parse(body) as Ack);
+      },
+    }],
+  });
+  return { figures: figures(result), acks, statuses };
+}
+
+/** How many acknowledged comments are in `dist/api/comments/<slug>` by 1 s after the load, and how soon all were (first check is at once). */
+export async function checkComments(root: string, acks: readonly Ack[], stoppedAt: number, waitMs = 10_000) {
+  const bySlug = new Map<string, string[]>();
+  for (const a of acks) bySlug.set(a.slug, [...(bySlug.get(a.slug) ?? []), a.id]);
+  const visible = async () => {
+    let n = 0;
+    await Promise.all([...bySlug].map(async ([slug, ids]) => {
+      const list = (await readJson<{ id: string }[]>(join(root, 'dist', 'api', 'comments', slug))) ?? [];
+      const have = new Set(list.map((c) => c.id));
+      n += ids.filter((id) => have.has(id)).length;
+    }));
+    return n;
+  };
+  let visibleAt1s: number | null = null;
+  let allVisibleAfterMs: number | null = null;
+  while (performance.now() - stoppedAt < waitMs) {
+    const n = await visible();
+    const elapsed = performance.now() - stoppedAt;
+    if (visibleAt1s === null && (elapsed >= 1000 || n === acks.length)) visibleAt1s = n;
+    if (n === acks.length) {
+      allVisibleAfterMs = round(elapsed, 0);
+      break;
+    }
+    await sleep(Math.min(100, Math.max(0, stoppedAt + 1000 - performance.now())) || 100);
+  }
+  return { acknowledged: acks.length, visibleAt1s: visibleAt1s ?? 0, allVisibleAfterMs };
+}

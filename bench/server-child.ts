@@ -1,0 +1,79 @@
+/**
+ * A server in its own process, so its RSS is its own and the load generator runs on
+ * the other core: `server-child.ts agora <root>` (the real `startServer`) or
+ * `server-child.ts express` (a bare Express 5 route that only increments a Map).
+ * Talks over IPC: sends `ready`, answers `usage` (and `usage-after-gc`, run with
+ * --expose-gc), and `close` stops it.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { pino } from 'pino';
+import { loadConfig } from '@agora/generator';
+import { startServer } from '@agora/writer';
+
+export interface ServerUsage {
+  rssMB: number;
+  heapUsedMB: number;
+  maxRssMB: number;
+  userMs: number;
+  sysMs: number;
+}
+export type ServerMessage =
+  | ({ type: 'ready'; url: string; startMs: number } & ServerUsage)
+  | ({ type: 'usage' } & ServerUsage)
+  | ({ type: 'closed'; closeMs: number } & ServerUsage)
+  | { type: 'failed'; error: string };
+
+const send = (m: ServerMessage) => process.send?.(m);
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+function usage(): ServerUsage {
+  const ru = process.resourceUsage();
+  const mem = process.memoryUsage();
+  return { rssMB: mb(mem.rss), heapUsedMB: mb(mem.heapUsed), maxRssMB: ru.maxRSS / 1024, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000 };
+}
+
+async function startExpress(): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = express();
+  const counts = new Map<string, number>();
+  app.put('/api/views/:slug', (req, res) => {
+    const n = (counts.get(req.params.slug) ?? 0) + 1;
+    counts.set(req.params.slug, n);
+    res.json({ views: n });
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+}
+
+async function startAgora(root: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig({ root, env: {}, overrides: { port: 0, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
+  const running = await startServer({ config, env: {}, logger: pino({ level: 'silent' }), handleSignals: false });
+  return { url: running.url, close: () => { running.server.closeAllConnections(); return running.close(); } };
+}
+
+const [mode, root] = process.argv.slice(2);
+try {
+  const started = performance.now();
+  const server = mode === 'express' ? await startExpress() : await startAgora(root ?? '.');
+  send({ type: 'ready', url: server.url, startMs: performance.now() - started, ...usage() });
+  process.on('message', (m: { type: string }) => {
+    if (m.type === 'usage') send({ type: 'usage', ...usage() });
+    if (m.type === 'usage-after-gc') {
+      (globalThis as { gc?: () => void }).gc?.();
+      send({ type: 'usage', ...usage() });
+    }
+    if (m.type === 'close') {
+      const t = performance.now();
+      void server.close().then(() => {
+        send({ type: 'closed', closeMs: performance.now() - t, ...usage() });
+        process.disconnect();
+      });
+    }
+  });
+} catch (error) {
+  send({ type: 'failed', error: (error as Error).stack ?? String(error) });
+  process.exitCode = 1;
+  process.disconnect();
+}
