@@ -83,8 +83,8 @@ program
       const { startServer } = await import('@agora/writer');
       const server = await startServer({ config: cfg });
       await watch(cfg, {
-        onBuild: async (result, changed, state) => {
-          await server.state.replace(state);
+        state: server.state,
+        onBuild: (result, changed) => {
           printMessages(result.messages);
           console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`);
         },
