@@ -64,6 +64,25 @@ export interface SizeFigures {
   cold: BuildRun;
   warm: BuildRun;
   edit: BuildRun;
+  /** One post edited in a running `agora dev` (in-process `updateSources`). */
+  devEdit: DevEditRun;
+}
+
+export interface DevEditRun {
+  /** Median of the timed edits (the first one warms the JIT and is left out), ms. */
+  medianMs: number;
+  maxMs: number;
+  written: number;
+  rendered: number;
+}
+
+/** Edits in a long-lived `SiteBuild`, as `agora dev` does them, in a child process. */
+export async function runDevEdit(root: string): Promise<DevEditRun> {
+  syncDisks();
+  await waitForQuiet();
+  const run = await runChild<DevEditRun & { ok: boolean }>('dev-edit-child.ts', [root]);
+  if (!run.json?.ok) throw new Error(`dev edit of ${root} failed: ${run.stderr}`);
+  return { medianMs: round(run.json.medianMs, 0), maxMs: round(run.json.maxMs, 0), written: run.json.written, rendered: run.json.rendered };
 }
 
 /** Cold, warm and one-post-edited builds of a generated corpus. */
@@ -74,5 +93,6 @@ export async function buildFigures(corpus: Corpus): Promise<SizeFigures> {
   const post = corpus.posts[Math.floor(corpus.posts.length / 2)];
   if (post) await appendFile(join(corpus.dir, post.file), '\nOne more sentence, appended by the benchmark.\n');
   const edit = await runBuild(corpus.dir);
-  return { posts: corpus.posts.length, corpusKB: round(corpus.bytes / 1024, 0), cold, warm, edit };
+  const devEdit = await runDevEdit(corpus.dir);
+  return { posts: corpus.posts.length, corpusKB: round(corpus.bytes / 1024, 0), cold, warm, edit, devEdit };
 }

@@ -75,3 +75,27 @@ export function scalars(value: unknown): Record<string, Scalar> {
 export function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
+
+/** A page of items in the data.go.kr `body` shape: `items.item`, `totalCount`, `pageNo`, `numOfRows`. */
+export interface Page<T> {
+  totalCount: number;
+  pageNo: number;
+  numOfRows: number;
+  items: T[];
+}
+
+/**
+ * Read one data.go.kr page; a missing `body` (NO_DATA) gives an empty page.
+ *
+ * @param body `response.body` of the answer.
+ * @param readItem Turns one raw item into the answer's item.
+ */
+export function readPage<T>(body: unknown, readItem: (raw: unknown) => T): Page<T> {
+  const items = list(at(body, 'items', 'item')).map((raw) => readItem(raw));
+  return {
+    totalCount: num(at(body, 'totalCount')) ?? items.length,
+    pageNo: num(at(body, 'pageNo')) ?? 1,
+    numOfRows: num(at(body, 'numOfRows')) ?? items.length,
+    items,
+  };
+}

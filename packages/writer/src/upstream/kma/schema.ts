@@ -2,7 +2,7 @@
  * Reads KMA VilageFcstInfoService bodies: `response.body.items.item[]` with numeric
  * nx, ny, pageNo, numOfRows, totalCount and string values.
  */
-import { at, list, num, scalars, type Scalar } from '../shape.ts';
+import { scalars, type Scalar, readPage } from '../shape.ts';
 
 /** One page of KMA items. */
 export interface KmaPage {
@@ -18,11 +18,5 @@ export interface KmaPage {
  * @param body `response.body` of the answer.
  */
 export function readKmaPage(body: unknown): KmaPage {
-  const items = list(at(body, 'items', 'item')).map(scalars);
-  return {
-    totalCount: num(at(body, 'totalCount')) ?? items.length,
-    pageNo: num(at(body, 'pageNo')) ?? 1,
-    numOfRows: num(at(body, 'numOfRows')) ?? items.length,
-    items,
-  };
+  return readPage(body, scalars);
 }

@@ -3,7 +3,7 @@
  * with `<items>` (`<items/>` when empty). Prices are 10,000-won units written like
  * `" 164,000"`; blank fields are a single space; cdealType `O` marks a cancelled deal.
  */
-import { at, list, num, scalars, text, type Scalar } from '../shape.ts';
+import { num, scalars, text, type Scalar, readPage } from '../shape.ts';
 
 const NUMERIC = ['dealAmount', 'excluUseAr', 'floor', 'buildYear', 'dealYear', 'dealMonth', 'dealDay'] as const;
 
@@ -25,11 +25,5 @@ export function readTrade(raw: unknown): Record<string, Scalar> {
 
 /** A list answer (`body` undefined for NO_DATA). */
 export function readTradeList(body: unknown): TradeList {
-  const items = list(at(body, 'items', 'item')).map(readTrade);
-  return {
-    totalCount: num(at(body, 'totalCount')) ?? items.length,
-    pageNo: num(at(body, 'pageNo')) ?? 1,
-    numOfRows: num(at(body, 'numOfRows')) ?? items.length,
-    items,
-  };
+  return readPage(body, readTrade);
 }

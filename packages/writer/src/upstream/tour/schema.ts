@@ -2,7 +2,7 @@
  * Reads TourAPI 4.0 (KorService2) answers: `response.body.items.item[]`, `"items":""`
  * when nothing matched, a single object for details; coordinates and distance as numbers.
  */
-import { at, list, num, scalars, text, type Scalar } from '../shape.ts';
+import { at, list, num, scalars, text, type Scalar, readPage } from '../shape.ts';
 
 /** A page of places. */
 export interface TourList {
@@ -23,13 +23,7 @@ export function readPlace(raw: unknown): Record<string, Scalar> {
 
 /** A list answer (`body` undefined for NO_DATA). */
 export function readTourList(body: unknown): TourList {
-  const items = list(at(body, 'items', 'item')).map(readPlace);
-  return {
-    totalCount: num(at(body, 'totalCount')) ?? items.length,
-    pageNo: num(at(body, 'pageNo')) ?? 1,
-    numOfRows: num(at(body, 'numOfRows')) ?? items.length,
-    items,
-  };
+  return readPage(body, readPlace);
 }
 
 /** A detail answer: the place, or `found: false`. */
