@@ -5,7 +5,8 @@
  * writer, `agora dev`) rebuilds a handful of outputs after a comment, a view flush
  * or an edit without reloading anything.
  */
-import { rm, readFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
@@ -18,7 +19,6 @@ import { parsePost, type ParsedPost } from './validate/post.ts';
 import { checkSite } from './validate/site.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
-import { renderCommentMarkdown } from './render/comment-markdown.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
 import { planBuild, type Change, type Job } from './model/plan.ts';
@@ -65,27 +65,20 @@ async function readContent(config: AgoraConfig, previous?: Content, changed?: Re
   const postsDir = join(config.contentDir, 'posts');
   const paths = await listPostFiles(postsDir);
   const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
-  let next = 0;
-  const read = async () => {
-    while (next < paths.length) {
-      const path = paths[next++]!;
-      const old = previous?.parsed.get(path);
-      if (old && !changed?.has(path)) {
-        parsed.set(path, old);
-        continue;
-      }
-      const source = toSourceFile(path, config.root, await readFile(path, 'utf8'));
+  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
+  const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });
+  // Synchronous reads: thousands of small files cost far less without a thread-pool
+  // round trip each, and nothing else needs this thread meanwhile.
+  for (const path of paths) {
+    const old = previous?.parsed.get(path);
+    if (old && !changed?.has(path)) parsed.set(path, old);
+    else {
+      const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
       parsed.set(path, { source, result: parsePost(source) });
     }
-  };
-  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
-  const [catalogResult] = await Promise.all([
-    catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : { catalog: previous.catalog, messages: previous.catalogMessages },
-    Promise.all(Array.from({ length: Math.min(32, paths.length) }, read)),
-  ]);
-  // Keep the sorted order of `paths` (the map filled out of order).
-  const ordered = new Map(paths.map((p) => [p, parsed.get(p)!]));
-  return { parsed: ordered, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+  }
+  const catalogResult = await catalog;
+  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
 }
 
 function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
@@ -106,6 +99,8 @@ export class SiteBuild {
   private readonly recordCache = new Map<string, Uint8Array>();
   private readonly commentHtmlCache = new Map<string, string>();
   private readonly rendered = new Map<string, RenderedPost>();
+  /** The comment renderer, loaded only when a page with comments is emitted. */
+  private renderComment: ((markdown: string) => string) | null = null;
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
   readonly ctx: EmitContext;
@@ -142,7 +137,8 @@ export class SiteBuild {
         const key = `${c.id}:${hashText(c.body)}`;
         let out = this.commentHtmlCache.get(key);
         if (out === undefined) {
-          out = renderCommentMarkdown(c.body);
+          if (!this.renderComment) throw new Error('Cannot `commentHtml` without `loadCommentRenderer`');
+          out = this.renderComment(c.body);
           this.commentHtmlCache.set(key, out);
         }
         return out;
@@ -262,6 +258,8 @@ export class SiteBuild {
       if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
+    const emitting = jobs.filter(({ id, key }) => this.manifest.jobs.get(id)?.key !== key).map(({ job }) => job);
+    await this.loadCommentRenderer(emitting);
     if (options.lazySave) await this.manifest.markDirty();
     // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
     const sink = new OutputSink(this.manifest, { sync: !options.lazySave });
@@ -308,8 +306,9 @@ export class SiteBuild {
     for (const list of pages.values()) for (const { job, id, key } of list) await sink.add(id, key, () => this.emit(job));
     const result = await sink.finish(true);
     this.cache.retain(new Set(site.posts.map((p) => p.bodyHash)));
+    const changed = result.emittedJobs > 0 || result.removed.length > 0;
     if (options.lazySave) this.manifest.scheduleSave(1000);
-    await Promise.all([options.lazySave ? null : this.manifest.save(), this.cache.save()]);
+    await Promise.all([options.lazySave || !changed ? null : this.manifest.save(), this.cache.save()]);
     const messages = [...contentMessages];
     for (const post of site.posts) {
       for (const n of this.cache.notes(post.bodyHash) ?? []) {
@@ -323,7 +322,7 @@ export class SiteBuild {
   private async applyChange(change: Change): Promise<WriteResult> {
     const jobs = planBuild(this.current, change);
     const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
-    await this.ensureRendered(pages);
+    await Promise.all([this.ensureRendered(pages), this.loadCommentRenderer(jobs)]);
     // dist/ files are derived: the atomic rename keeps each whole, and the data they
     // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
@@ -333,6 +332,13 @@ export class SiteBuild {
     // Saving 40,000 job records costs tens of ms: at most every 10 s, and at close.
     this.manifest.scheduleSave(10_000);
     return result;
+  }
+
+  /** Load the comment renderer if these jobs show comments and there are any. */
+  private async loadCommentRenderer(jobs: readonly Job[]): Promise<void> {
+    if (this.renderComment || this.current.comments.size === 0) return;
+    if (!jobs.some((j) => j.kind === 'post-page' || j.kind === 'comments-page' || j.kind === 'debates-page')) return;
+    this.renderComment = (await import('./render/comment-markdown.ts')).renderCommentMarkdown;
   }
 
   /** Make renderings of these posts available: memory, then the cache, then render. Returns how many were rendered. */

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { RenderedPost, RenderNote } from '../types.ts';
 import { hashText } from '../load/posts.ts';
-import { RENDERER_VERSION } from './markdown.ts';
+import { RENDERER_VERSION } from './version.ts';
 import { writeFileAtomic } from '../emit/atomic-write.ts';
 import { readJsonFile } from '../load/store-snapshot.ts';
 

@@ -16,8 +16,7 @@ import type { Root } from 'mdast';
 import type { RenderedPost, RenderNote } from '../types.ts';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
-/** Bump when the output of `renderMarkdown` changes, to invalidate caches. */
-export const RENDERER_VERSION = 'post-2';
+export { RENDERER_VERSION } from './version.ts';
 
 /** remark plugin: store style notes in `file.data.notes`. */
 function remarkStyleNotes() {

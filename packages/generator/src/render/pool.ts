@@ -9,7 +9,6 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { RenderedPost } from '../types.ts';
-import { renderMarkdown } from './markdown.ts';
 import type { RenderRequest, RenderResponse } from './worker.ts';
 
 const BATCH = 24;
@@ -38,6 +37,8 @@ export class RenderPool {
       onResult?.(key, rendered);
     };
     if (this.workers.length === 0) {
+      // Loaded on first use: a build that renders nothing never loads unified.
+      const { renderMarkdown } = await import('./markdown.ts');
       for (const [key, markdown] of items) accept(key, renderMarkdown(markdown));
       return out;
     }
