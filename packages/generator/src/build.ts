@@ -151,9 +151,10 @@ export class SiteBuild {
     const started = performance.now();
     if (options.force) await Promise.all([rm(config.distDir, { recursive: true, force: true }), rm(config.cacheDir, { recursive: true, force: true })]);
     const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
-    // A cold build renders everything: start the workers now, so their start-up
-    // overlaps with reading the content.
-    const pool = cache.size === 0 ? RenderPool.start(options.workers) : undefined;
+    // A cold build of a big site renders everything: start the workers now, so their
+    // start-up overlaps with reading the content.
+    const cold = cache.size === 0 && (await listPostFiles(join(config.contentDir, 'posts'))).length >= POOL_THRESHOLD;
+    const pool = cold ? RenderPool.start(options.workers) : undefined;
     try {
       const content = await readContent(config);
       const { posts, messages } = contentMessages(content);
