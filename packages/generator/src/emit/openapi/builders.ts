@@ -29,15 +29,16 @@ export function digits(length: number, description: string): Schema {
 }
 
 /**
- * Servers for an operation answered by the writer process: its own origin when the
- * writer runs apart from the static site, else `undefined` (the document's server).
+ * The `servers` of an operation answered by the writer process, to spread into it: the
+ * writer's own origin when it runs apart from the static site, else nothing (the
+ * document's server).
  *
  * @param ctx
  *   Build context.
  */
-export function writerServers(ctx: OpenApiContext): Server[] | undefined {
+export function writerServers(ctx: OpenApiContext): { servers?: Server[] } {
   const url = ctx.config.writerUrl;
-  return url ? [{ url, description: 'Writer origin (comment posts, view counts, public-data calls)' }] : undefined;
+  return url ? { servers: [{ url, description: 'Writer origin (comment posts, view counts, public-data calls)' }] } : {};
 }
 
 /** A required path parameter. */

@@ -16,7 +16,6 @@ const PROXY_EXAMPLE = {
 };
 
 function proxyCall(ctx: OpenApiContext): Operation {
-  const servers = writerServers(ctx);
   const provider = upstreamErrors();
   return {
     operationId: 'callCatalogOperation',
@@ -29,7 +28,7 @@ function proxyCall(ctx: OpenApiContext): Operation {
     tags: ['catalog'],
     requestBody: { description: 'The operation to call and its parameters.', required: true, content: json(ref('ProxyCall'), PROXY_EXAMPLE) },
     security: [{ AgentToken: [] }],
-    ...(servers ? { servers } : {}),
+    ...writerServers(ctx),
     responses: {
       '200': jsonResponse(
         'The provider data in the envelope.',

@@ -119,7 +119,6 @@ const ENDPOINTS: SimpleEndpoint[] = [
 ];
 
 function simpleOperation(ctx: OpenApiContext, row: SimpleEndpoint): Operation {
-  const servers = writerServers(ctx);
   const { provider, operation, attribution, data } = row.example;
   return {
     operationId: row.operationId,
@@ -128,7 +127,7 @@ function simpleOperation(ctx: OpenApiContext, row: SimpleEndpoint): Operation {
     tags: ['public-data'],
     parameters: row.params,
     security: PUBLIC,
-    ...(servers ? { servers } : {}),
+    ...writerServers(ctx),
     responses: {
       '200': jsonResponse('The provider data in the envelope.', ref('Envelope'), envelopeExample(provider, operation, attribution, data)),
       '400': errorResponse('A query parameter breaks its rule; `error.field` names it.', 'validation', row.invalid.message, row.invalid.field),

@@ -27,7 +27,6 @@ const DOCUMENT_RULES = [
 
 function postComment(ctx: OpenApiContext): Operation {
   const key = ctx.config.apiKey;
-  const servers = writerServers(ctx);
   const origin = ctx.config.writerUrl || ctx.config.baseUrl;
   return {
     operationId: 'createComment',
@@ -68,7 +67,7 @@ function postComment(ctx: OpenApiContext): Operation {
       '415': errorResponse('The body is not `text/plain`.', 'unsupported_media_type', 'Send the comment as Content-Type: text/plain; charset=utf-8.'),
     },
     security: [{ ApiKey: [] }],
-    ...(servers ? { servers } : {}),
+    ...writerServers(ctx),
     'x-codeSamples': [
       {
         lang: 'Shell',
@@ -85,7 +84,6 @@ function postComment(ctx: OpenApiContext): Operation {
 }
 
 function incrementViews(ctx: OpenApiContext): Operation {
-  const servers = writerServers(ctx);
   return {
     operationId: 'incrementViews',
     summary: 'Count one view of a post',
@@ -93,7 +91,7 @@ function incrementViews(ctx: OpenApiContext): Operation {
     tags: ['views'],
     parameters: [slugParam()],
     security: PUBLIC,
-    ...(servers ? { servers } : {}),
+    ...writerServers(ctx),
     responses: {
       '200': jsonResponse('The counter after the increment.', ref('ViewIncrement'), { views: 43 }),
       '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.'),
@@ -102,14 +100,13 @@ function incrementViews(ctx: OpenApiContext): Operation {
 }
 
 function health(ctx: OpenApiContext): Operation {
-  const servers = writerServers(ctx);
   return {
     operationId: 'getHealth',
     summary: 'Health check',
     description: 'Answers 200 while the writer process is up and serving.',
     tags: ['operations'],
     security: PUBLIC,
-    ...(servers ? { servers } : {}),
+    ...writerServers(ctx),
     responses: { '200': jsonResponse('The writer is up.', ref('Health'), { status: 'ok' }) },
   };
 }
