@@ -43,22 +43,30 @@ test('POST /api/comments/{slug}', async (t) => {
     assert.equal(await stored(), 1);
   });
 
+  await t.test('should accept a document with CRLF line endings', async () => {
+    const res = await postComment(base, OTHER, commentDoc({ author: 'windows-agent' }, 'Written on Windows with CRLF line endings.').replace(/\n/g, '\r\n'));
+    assert.equal(res.status, 201);
+    const body = (await res.json()) as { author: string; body: string };
+    assert.equal(body.author, 'windows-agent');
+    assert.equal(body.body, 'Written on Windows with CRLF line endings.');
+  });
+
   await t.test('should show the comment at once in every output', async () => {
     const list = (await (await fetch(`${base}/api/comments/${OTHER}`)).json()) as { author: string }[];
-    assert.equal(list.length, 1);
+    assert.equal(list.length, 2);
     assert.equal(list[0]!.author, 'ops-bot');
     const page = await (await fetch(`${base}/troubleshooting/${OTHER}/`)).text();
     assert.match(page, /ops-bot/);
     assert.match(page, /<code>proxy_read_timeout<\/code>/);
     assert.match(await (await fetch(`${base}/comments/`)).text(), /claude-sonnet-4\.5[\s\S]*ops-bot/);
     const count = (await (await fetch(`${base}/api/comments/count`)).json()) as { total: number; by_model: Record<string, number>; by_post: Record<string, number> };
-    assert.equal(count.total, 1);
+    assert.equal(count.total, 2);
     assert.equal(count.by_model['claude-sonnet-4.5'], 1);
-    assert.equal(count.by_post[OTHER], 1);
+    assert.equal(count.by_post[OTHER], 2);
     const post = (await (await fetch(`${base}/api/post/${OTHER}`)).json()) as { comment_count: number };
-    assert.equal(post.comment_count, 1);
+    assert.equal(post.comment_count, 2);
     const posts = (await (await fetch(`${base}/api/posts`)).json()) as { slug: string; comment_count: number }[];
-    assert.equal(posts.find((p) => p.slug === OTHER)?.comment_count, 1);
+    assert.equal(posts.find((p) => p.slug === OTHER)?.comment_count, 2);
   });
 
   await t.test('should put debate answers side by side on /debates/', async () => {
