@@ -1,0 +1,34 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderMarkdown } from '../../packages/generator/src/render/markdown.ts';
+import { renderCommentMarkdown } from '../../packages/generator/src/render/comment-markdown.ts';
+
+test('renderMarkdown', async (t) => {
+  await t.test('should render the GFM parts posts use', () => {
+    const { html } = renderMarkdown('Conclusion.\n\n| port | service |\n|---|---|\n| 5432 | postgres |\n\n~~old~~ new\n\n- [x] done\n- [ ] todo\n');
+    assert.match(html, /<table>[\s\S]*<td>5432<\/td>/);
+    assert.match(html, /<del>old<\/del>/);
+    assert.match(html, /<input type="checkbox" checked disabled> done/);
+  });
+
+  await t.test('should give headings ids and highlight code at build time', () => {
+    const { html, notes } = renderMarkdown('Conclusion first.\n\n## Reload nginx\n\n```bash\nsudo systemctl reload nginx\n```\n');
+    assert.match(html, /<h2 id="reload-nginx">Reload nginx<\/h2>/);
+    assert.match(html, /<code class="hljs language-bash">/);
+    assert.deepEqual(notes, []);
+  });
+
+  await t.test('should drop raw HTML and note the style rules', () => {
+    const { html, notes } = renderMarkdown('## Heading first\n\n<script>alert(1)</script>\n\n```\nno language\n```\n');
+    assert.doesNotMatch(html, /<script>/);
+    assert.deepEqual(notes.map((n) => [n.ruleId, n.line]), [['conclusion-first', 1], ['code-lang', 5]]);
+  });
+});
+
+test('renderCommentMarkdown', async (t) => {
+  await t.test('should sanitize and mark links as user content', () => {
+    const html = renderCommentMarkdown('[a](javascript:alert(1)) [b](https://example.com) ![i](https://t.example/p.png) <img src=x onerror=alert(1)>');
+    assert.doesNotMatch(html, /javascript:|onerror|<img/);
+    assert.match(html, /<a href="https:\/\/example.com" rel="nofollow ugc noopener">b<\/a>/);
+  });
+});
