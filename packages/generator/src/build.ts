@@ -12,7 +12,7 @@ import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
 import type { Catalog } from './catalog/types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
-import { listPostFiles, toSourceFile, hashText, type SourceFile } from './load/posts.ts';
+import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
 import { loadStoreSnapshot } from './load/store-snapshot.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
@@ -97,7 +97,8 @@ function contentMessages(content: Content): { posts: Post[]; messages: Message[]
 /** The in-memory state of a built site. */
 export class SiteBuild {
   private readonly recordCache = new Map<string, Uint8Array>();
-  private readonly commentHtmlCache = new Map<string, string>();
+  /** Sanitized HTML per comment object (a stored comment's body never changes). */
+  private readonly commentHtmlCache = new WeakMap<Comment, string>();
   private readonly rendered = new Map<string, RenderedPost>();
   /** The comment renderer, loaded only when a page with comments is emitted. */
   private renderComment: ((markdown: string) => string) | null = null;
@@ -134,12 +135,11 @@ export class SiteBuild {
         return r;
       },
       commentHtml: (c) => {
-        const key = `${c.id}:${hashText(c.body)}`;
-        let out = this.commentHtmlCache.get(key);
+        let out = this.commentHtmlCache.get(c);
         if (out === undefined) {
           if (!this.renderComment) throw new Error('Cannot `commentHtml` without `loadCommentRenderer`');
           out = this.renderComment(c.body);
-          this.commentHtmlCache.set(key, out);
+          this.commentHtmlCache.set(c, out);
         }
         return out;
       },
