@@ -6,17 +6,13 @@
  * or an edit without reloading anything.
  */
 import { rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
-import type { Catalog } from './catalog/types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
-import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
+import { listPostFiles } from './load/posts.ts';
+import { readContent, contentMessages, type Content } from './load/content.ts';
 import { loadStoreSnapshot } from './load/store-snapshot.ts';
-import { loadCatalog } from './catalog/load-catalog.ts';
-import { parsePost, type ParsedPost } from './validate/post.ts';
-import { checkSite } from './validate/site.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
@@ -53,46 +49,6 @@ const HASH_LIMIT = 1 << 20;
 
 /** Below this many cache misses, rendering stays on the main thread. */
 const POOL_THRESHOLD = 200;
-
-interface Content {
-  parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
-  catalog: Catalog | null;
-  catalogMessages: Message[];
-}
-
-/** Read and validate every post file (or only `changed`, reusing the rest). */
-async function readContent(config: AgoraConfig, previous?: Content, changed?: ReadonlySet<string>): Promise<Content> {
-  const postsDir = join(config.contentDir, 'posts');
-  const paths = await listPostFiles(postsDir);
-  const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
-  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
-  const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });
-  // Synchronous reads: thousands of small files cost far less without a thread-pool
-  // round trip each, and nothing else needs this thread meanwhile.
-  for (const path of paths) {
-    const old = previous?.parsed.get(path);
-    if (old && !changed?.has(path)) parsed.set(path, old);
-    else {
-      const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
-      parsed.set(path, { source, result: parsePost(source) });
-    }
-  }
-  const catalogResult = await catalog;
-  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
-}
-
-function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
-  const sources: SourceFile[] = [];
-  const posts: Post[] = [];
-  const messages: Message[] = [...content.catalogMessages];
-  for (const { source, result } of content.parsed.values()) {
-    sources.push(source);
-    messages.push(...result.messages);
-    if (result.post) posts.push(result.post);
-  }
-  messages.push(...checkSite(sources, posts));
-  return { posts, messages };
-}
 
 /** The in-memory state of a built site. */
 export class SiteBuild {

@@ -1,42 +1,55 @@
 /**
- * Load and validate all content: posts and the catalog. Returns every message found,
- * in every file, so `agora check` can report them in one run.
+ * Read and validate all content: every post file (or only the changed ones, reusing
+ * the rest) and the catalog. Every message from every file is returned, so
+ * `agora check` reports them all in one run.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Message } from '../messages.ts';
-import type { Post, SiteConfig } from '../types.ts';
+import type { AgoraConfig } from '../config.ts';
+import type { Post } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { loadPostSources, type SourceFile } from './posts.ts';
-import { parsePost } from '../validate/post.ts';
-import { checkSite } from '../validate/site.ts';
+import type { Message } from '../messages.ts';
+import { listPostFiles, toSourceFile, type SourceFile } from './posts.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
+import { parsePost, type ParsedPost } from '../validate/post.ts';
+import { checkSite } from '../validate/site.ts';
 
-export interface LoadedContent {
-  sources: SourceFile[];
-  posts: Post[];
+export interface Content {
+  parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
   catalog: Catalog | null;
-  messages: Message[];
+  catalogMessages: Message[];
 }
 
-/** Validate already-read sources (used by full builds and by `agora dev`). */
-export function validateSources(sources: readonly SourceFile[]): { posts: Post[]; messages: Message[] } {
+/** Read and validate every post file (or only `changed`, reusing the rest). */
+export async function readContent(config: AgoraConfig, previous?: Content, changed?: ReadonlySet<string>): Promise<Content> {
+  const postsDir = join(config.contentDir, 'posts');
+  const paths = await listPostFiles(postsDir);
+  const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
+  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
+  const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });
+  // Synchronous reads: thousands of small files cost far less without a thread-pool
+  // round trip each, and nothing else needs this thread meanwhile.
+  for (const path of paths) {
+    const old = previous?.parsed.get(path);
+    if (old && !changed?.has(path)) parsed.set(path, old);
+    else {
+      const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
+      parsed.set(path, { source, result: parsePost(source) });
+    }
+  }
+  const catalogResult = await catalog;
+  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+}
+
+export function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
+  const sources: SourceFile[] = [];
   const posts: Post[] = [];
-  const messages: Message[] = [];
-  for (const source of sources) {
-    const parsed = parsePost(source);
-    messages.push(...parsed.messages);
-    if (parsed.post) posts.push(parsed.post);
+  const messages: Message[] = [...content.catalogMessages];
+  for (const { source, result } of content.parsed.values()) {
+    sources.push(source);
+    messages.push(...result.messages);
+    if (result.post) posts.push(result.post);
   }
   messages.push(...checkSite(sources, posts));
   return { posts, messages };
-}
-
-export async function loadContent(root: string, contentDir: string, site: SiteConfig): Promise<LoadedContent> {
-  const [sources, catalogResult] = await Promise.all([
-    loadPostSources(join(contentDir, 'posts'), root),
-    loadCatalog(contentDir, site.baseUrl),
-  ]);
-  const { posts, messages } = validateSources(sources);
-  messages.push(...catalogResult.messages);
-  return { sources, posts, catalog: catalogResult.catalog, messages };
 }
