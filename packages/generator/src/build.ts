@@ -283,7 +283,7 @@ export class SiteBuild {
     // dist/ files are derived: the atomic rename keeps each whole, and the data they
     // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
-    const sink = new OutputSink(this.manifest, { hashLimit: HASH_LIMIT });
+    const sink = new OutputSink(this.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024 });
     for (const job of jobs) await sink.add(jobId(job), null, () => this.emit(job));
     const result = await sink.finish(false);
     // Saving 40,000 job records costs tens of ms: at most every 10 s, and at close.

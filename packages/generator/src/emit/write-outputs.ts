@@ -43,6 +43,12 @@ export interface SinkOptions {
    * this thread). A server must not: it would block its event loop.
    */
   sync?: boolean;
+  /**
+   * Write bodies smaller than this many bytes synchronously, in runs of 16 between
+   * yields to the event loop (a views flush in the writer rewrites thousands of small
+   * records: a thread-pool round trip per system call costs more than the write).
+   */
+  syncBelow?: number;
 }
 
 /** SHA-256 of a file's bytes (hardware-accelerated on current x86 and ARM). */
@@ -94,7 +100,8 @@ export class OutputSink {
       this.result.unchanged++;
       return;
     }
-    if (this.options.sync && !this.options.durable) {
+    const small = this.options.syncBelow !== undefined && chunksLength(bytes) < this.options.syncBelow;
+    if ((this.options.sync || small) && !this.options.durable) {
       // A synchronous write is far cheaper per file; yield now and then so worker
       // messages (rendered pages) are handled.
       writeFileAtomicSync(join(this.manifest.distDir, output.path), bytes, this.manifest.knownDirs);
