@@ -109,10 +109,10 @@ export class SiteBuild {
     const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
     // A cold build of a big site renders everything: start the workers now, so their
     // start-up overlaps with reading the content.
-    const cold = cache.size === 0 && (await listPostFiles(join(config.contentDir, 'posts'))).length >= POOL_THRESHOLD;
-    const pool = cold ? RenderPool.start(options.workers) : undefined;
+    const paths = await listPostFiles(join(config.contentDir, 'posts'));
+    const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      const content = await readContent(config);
+      const content = await readContent(config, { paths });
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const store = await loadStoreSnapshot(config.dataDir);
@@ -134,10 +134,6 @@ export class SiteBuild {
     return this.current.bySlug.has(slug);
   }
 
-  post(slug: string): Post | undefined {
-    return this.current.bySlug.get(slug);
-  }
-
   /**
    * Re-read the changed content files (`agora dev`), then emit what they changed.
    * Throws `ContentError` (and keeps the previous site) when the content has errors.
@@ -145,7 +141,7 @@ export class SiteBuild {
   updateSources(changed: Iterable<string>): Promise<BuildResult> {
     return this.exclusive(async () => {
       const started = performance.now();
-      const content = await readContent(this.config, this.content, new Set(changed));
+      const content = await readContent(this.config, { previous: this.content, changed: new Set(changed) });
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const comments = [...this.current.comments.values()].flat();

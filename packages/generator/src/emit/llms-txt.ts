@@ -7,7 +7,6 @@ import { CATEGORIES } from '../types.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
 import { exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
-import { postDir, toUrlSegment } from '../paths.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
@@ -103,4 +102,3 @@ export function emitLlmsFullTxt(site: SiteModel): Output {
   return { path: 'llms-full.txt', body: parts.join('\n') };
 }
 
-export { postDir, toUrlSegment };

@@ -20,10 +20,18 @@ export interface Content {
   catalogMessages: Message[];
 }
 
+export interface ReadContentOptions {
+  /** The last read: files not in `changed` are taken from it. */
+  previous?: Content;
+  changed?: ReadonlySet<string>;
+  /** The post files, when the caller listed them already. */
+  paths?: string[];
+}
+
 /** Read and validate every post file (or only `changed`, reusing the rest). */
-export async function readContent(config: AgoraConfig, previous?: Content, changed?: ReadonlySet<string>): Promise<Content> {
-  const postsDir = join(config.contentDir, 'posts');
-  const paths = await listPostFiles(postsDir);
+export async function readContent(config: AgoraConfig, options: ReadContentOptions = {}): Promise<Content> {
+  const { previous, changed } = options;
+  const paths = options.paths ?? (await listPostFiles(join(config.contentDir, 'posts')));
   const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
   const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
   const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });

@@ -2,7 +2,7 @@
  * Read every post source under `content/posts/` (any depth). The slug is the file name
  * without `.md`; the folder is only for the author's order.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 
@@ -36,12 +36,6 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
     .sort();
 }
 
-/** Read one post source. */
-export async function readPostFile(absPath: string, root: string): Promise<SourceFile> {
-  const text = await readFile(absPath, 'utf8');
-  return toSourceFile(absPath, root, text);
-}
-
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
   const name = absPath.slice(absPath.lastIndexOf(sep) + 1);
   return {
@@ -51,19 +45,4 @@ export function toSourceFile(absPath: string, root: string, text: string): Sourc
     text,
     hash: hashText(text),
   };
-}
-
-/** Read every post source below `postsDir`, a bounded number at a time. */
-export async function loadPostSources(postsDir: string, root: string): Promise<SourceFile[]> {
-  const paths = await listPostFiles(postsDir);
-  const out: SourceFile[] = new Array(paths.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const i = next++;
-      out[i] = await readPostFile(paths[i] as string, root);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(64, paths.length) }, worker));
-  return out;
 }

@@ -2,9 +2,8 @@
  * The site model: posts in their published order plus the comments and views that
  * belong to them, and the indexes every emitter reads.
  */
-import type { Comment, Post, SiteConfig, SiteModel, Category } from '../types.ts';
+import type { Comment, Post, SiteConfig, SiteModel } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
-import { CATEGORIES } from '../types.ts';
 
 /** Newest first: date descending, then slug ascending (code-point order). */
 export function comparePosts(a: Post, b: Post): number {
@@ -46,11 +45,6 @@ export function buildSiteModel(input: SiteInput): SiteModel {
   return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog };
 }
 
-/** Posts of one category, newest first. */
-export function postsInCategory(site: SiteModel, category: Category): Post[] {
-  return site.posts.filter((p) => p.category === category);
-}
-
 const byModelCache = new WeakMap<readonly Post[], Map<string, Post[]>>();
 
 /** Model names with their posts (newest first), in order of first appearance (memoised per post list). */
@@ -79,4 +73,3 @@ export function debateTopics(site: SiteModel): Post[] {
   );
 }
 
-export { CATEGORIES };

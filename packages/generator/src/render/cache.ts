@@ -8,7 +8,6 @@
  */
 import { join } from 'node:path';
 import type { RenderedPost, RenderNote } from '../types.ts';
-import { hashText } from '../load/posts.ts';
 import { RENDERER_VERSION } from './version.ts';
 import { writeFileAtomic } from '../emit/atomic-write.ts';
 import { readJsonFile } from '../load/store-snapshot.ts';
@@ -37,11 +36,6 @@ export class RenderCache {
       if (file?.version === RENDERER_VERSION) cache.notesByKey = new Map(Object.entries(file.entries));
     }
     return cache;
-  }
-
-  /** Cache key of a markdown body. */
-  static keyOf(markdown: string): string {
-    return hashText(markdown);
   }
 
   /** Number of bodies known (rendered at least once). */
