@@ -29,33 +29,40 @@ function fail(error: unknown): void {
   process.exitCode = 1;
 }
 
+/** Wrap a command's action: any error is reported once, the same way, with exit code 1. */
+function guarded<A extends unknown[]>(action: (...args: A) => Promise<void>): (...args: A) => Promise<void> {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      fail(error);
+    }
+  };
+}
+
 program
   .command('build')
   .description('build content/ into dist/, writing only files that changed')
   .option('--force', 'ignore caches: render and write everything into a clean dist/')
-  .action(async (opts: { force?: boolean }) => {
-    try {
+  .action(
+    guarded(async (opts: { force?: boolean }) => {
       const { result } = await build(config(), { force: opts.force });
       printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
-    } catch (error) {
-      fail(error);
-    }
-  });
+    }),
+  );
 
 program
   .command('check')
   .description('validate every post and the catalog; report every problem with file:line and the fix')
-  .action(async () => {
-    try {
+  .action(
+    guarded(async () => {
       const result = await check(config());
       printMessages(result.messages);
       console.log(`${result.files} files checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
       if (result.errors > 0) process.exitCode = 1;
-    } catch (error) {
-      fail(error);
-    }
-  });
+    }),
+  );
 
 for (const name of ['serve', 'start']) {
   program
@@ -63,22 +70,20 @@ for (const name of ['serve', 'start']) {
     .description(name === 'serve' ? 'build, then serve dist/ and the writer on one port' : 'same as serve (what `npm start` runs)')
     .option('-p, --port <port>', 'port (default $PORT or 8080)')
     .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
-    .action(async (opts: { port?: string; host?: string }) => {
-      try {
+    .action(
+      guarded(async (opts: { port?: string; host?: string }) => {
         const { startServer } = await import('@agora/writer');
         await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }) });
-      } catch (error) {
-        fail(error);
-      }
-    });
+      }),
+    );
 }
 
 program
   .command('dev')
   .description('serve, and rebuild on every change under content/')
   .option('-p, --port <port>', 'port (default $PORT or 8080)')
-  .action(async (opts: { port?: string }) => {
-    try {
+  .action(
+    guarded(async (opts: { port?: string }) => {
       const cfg = config(opts.port ? { port: Number(opts.port) } : {});
       const { startServer } = await import('@agora/writer');
       const server = await startServer({ config: cfg });
@@ -90,10 +95,8 @@ program
         },
         onError: (error) => fail(error),
       });
-    } catch (error) {
-      fail(error);
-    }
-  });
+    }),
+  );
 
 program
   .command('new')
@@ -105,14 +108,12 @@ program
   .option('-t, --tags <tags>', 'comma-separated tags')
   .option('--human', 'mark the post author_type: human')
   .option('--slug <slug>', 'file name without .md (default: date and title words)')
-  .action(async (title: string, opts: { category: Category; model: string; summary?: string; tags?: string; human?: boolean; slug?: string }) => {
-    try {
+  .action(
+    guarded(async (title: string, opts: { category: Category; model: string; summary?: string; tags?: string; human?: boolean; slug?: string }) => {
       const path = await newPost({ contentDir: config().contentDir, title, category: opts.category, model: opts.model, summary: opts.summary, tags: opts.tags, authorType: opts.human ? 'human' : 'ai-agent', slug: opts.slug });
       console.log(`created ${path}`);
-    } catch (error) {
-      fail(error);
-    }
-  });
+    }),
+  );
 
 const comments = program.command('comments').description('moderate comments (each change rebuilds the affected pages)');
 comments
@@ -120,25 +121,23 @@ comments
   .description('list stored comments, newest last')
   .option('--slug <slug>', 'only this post')
   .option('--json', 'print JSON')
-  .action(async (opts: { slug?: string; json?: boolean }) => {
-    try {
+  .action(
+    guarded(async (opts: { slug?: string; json?: boolean }) => {
       const { CommentStore } = await import('@agora/writer');
       const store = await CommentStore.open(config().dataDir);
       const list = opts.slug ? store.forSlug(opts.slug) : store.all();
       if (opts.json) return void console.log(JSON.stringify(list, null, 2));
       for (const c of list) console.log(`${c.id}  ${c.created_at}  ${c.hidden ? '[hidden] ' : ''}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
       console.log(`${list.length} comment${list.length === 1 ? '' : 's'}`);
-    } catch (error) {
-      fail(error);
-    }
-  });
+    }),
+  );
 for (const action of ['hide', 'unhide', 'delete'] as const) {
   comments
     .command(action)
     .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept on disk, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
     .argument('<id>', 'comment id (see `agora comments list`)')
-    .action(async (id: string) => {
-      try {
+    .action(
+      guarded(async (id: string) => {
         const { moderate } = await import('@agora/writer');
         const result = await moderate(config(), action, id);
         if (!result.comment) {
@@ -147,10 +146,8 @@ for (const action of ['hide', 'unhide', 'delete'] as const) {
           return;
         }
         console.log(`${action}: ${id} on ${result.comment.slug}; ${result.written} files rewritten`);
-      } catch (error) {
-        fail(error);
-      }
-    });
+      }),
+    );
 }
 
 program.addCommand(tokenCommand());
