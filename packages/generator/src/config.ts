@@ -16,6 +16,17 @@ export interface AgoraConfig {
   port: number;
   host: string;
   site: SiteConfig;
+  /** Where the writer keeps comments, views, tokens and quotas. */
+  store: StoreConfig;
+  /** The parsed `agora.config.json` (`{}` when absent), for settings other packages read and check (`limits`). */
+  file: Readonly<Record<string, unknown>>;
+}
+
+/** The store engine: embedded files under `dataDir` (default) or PostgreSQL. */
+export interface StoreConfig {
+  engine: 'files' | 'postgres';
+  /** libpq URL (`postgres://user:pass@host:5432/db`); required with `postgres`. */
+  databaseUrl: string;
 }
 
 /** Options of `loadConfig`. */
@@ -23,7 +34,7 @@ export interface LoadConfigOptions {
   root?: string;
   env?: NodeJS.ProcessEnv;
   /** Values that win over file and environment (CLI flags). */
-  overrides?: Partial<Omit<AgoraConfig, 'site'>> & { site?: Partial<SiteConfig> };
+  overrides?: Partial<Omit<AgoraConfig, 'site' | 'store'>> & { site?: Partial<SiteConfig>; store?: Partial<StoreConfig> };
 }
 
 /** The documented sample comment key; set `AGORA_API_KEY` in production. */
@@ -41,13 +52,17 @@ interface ConfigFile {
   cacheDir?: string;
   port?: number;
   host?: string;
+  store?: string;
+  databaseUrl?: string;
 }
 
-function readConfigFile(root: string): ConfigFile {
+function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
   const path = resolve(root, 'agora.config.json');
   if (!existsSync(path)) return {};
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as ConfigFile;
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected a JSON object');
+    return parsed as ConfigFile & Record<string, unknown>;
   } catch (error) {
     throw new Error(`Cannot read \`${path}\`: ${(error as Error).message}; fix the JSON or delete the file`, {
       cause: error,
@@ -62,6 +77,18 @@ function parsePort(value: string | number | undefined, fallback: number): number
     throw new Error(`Unexpected port \`${value}\`, expected an integer from 0 to 65535 (set \`PORT\`)`);
   }
   return port;
+}
+
+function storeConfig(env: NodeJS.ProcessEnv, file: ConfigFile, o: LoadConfigOptions['overrides'] = {}): StoreConfig {
+  const engine = o.store?.engine ?? env.AGORA_STORE ?? file.store ?? 'files';
+  if (engine !== 'files' && engine !== 'postgres') {
+    throw new Error(`Unexpected store \`${engine}\`, expected \`files\` or \`postgres\` (set \`AGORA_STORE\` or \`store\` in agora.config.json)`);
+  }
+  const databaseUrl = o.store?.databaseUrl ?? env.DATABASE_URL ?? file.databaseUrl ?? '';
+  if (engine === 'postgres' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('Cannot use the postgres store without a database: set `DATABASE_URL` (or `databaseUrl` in agora.config.json) to a URL like `postgres://agora:secret@127.0.0.1:5432/agora`');
+  }
+  return { engine, databaseUrl };
 }
 
 function trimSlash(url: string): string {
@@ -88,6 +115,8 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     cacheDir: resolve(root, o.cacheDir ?? env.AGORA_CACHE_DIR ?? file.cacheDir ?? '.cache'),
     port,
     host,
+    store: storeConfig(env, file, o),
+    file,
     site: {
       title: o.site?.title ?? file.title ?? 'Agora',
       description:

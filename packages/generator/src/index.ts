@@ -1,5 +1,5 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
-export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions } from './config.ts';
+export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
 export { build, SiteBuild, type BuildOptions, type BuildResult } from './build.ts';
 export { check, type CheckResult } from './check.ts';
 export { newPost, type NewPostOptions } from './new-post.ts';
