@@ -113,8 +113,10 @@ export class EmbeddedComments implements CommentStore {
     for (const name of names) {
       const path = join(this.dir, name);
       const file = await readDataFile<PostCommentsFile>(path, (v) => {
-        const slug = (v as { slug?: unknown })?.slug;
-        return typeof slug === 'string' && toFileName(slug) + '.json' === name ? postFileCheck(slug)(v) : 'its `slug` does not match the file name';
+        const slug = (v as { slug?: unknown } | null)?.slug;
+        if (typeof slug !== 'string') return 'expected {"slug": "…", "comments": [...]}';
+        if (`${toFileName(slug)}.json` !== name) return `the file holds the comments of \`${slug}\`, which belong in \`${toFileName(slug)}.json\``;
+        return postFileCheck(slug)(v);
       }, FIX);
       if (file && file.comments.length > 0) yield file.comments.sort(byCreated);
     }
