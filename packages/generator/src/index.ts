@@ -9,6 +9,7 @@ export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './l
 export { loadStoreSnapshot, readJsonFile, COMMENTS_FILE, VIEWS_FILE, type CommentsFile, type ViewsFile } from './load/store-snapshot.ts';
 export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
+export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir } from './paths.ts';
 export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';

@@ -14,6 +14,8 @@ import { ViewCounter } from './store/views.ts';
 import { RebuildQueue } from './rebuild/queue.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
+import { loadLimits } from './http/limits-config.ts';
+import { applyConnectionLimits } from './http/connection-limits.ts';
 
 export interface StartOptions {
   config: AgoraConfig;
@@ -36,6 +38,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
+  const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
   const { result, state } = await build(config);
   for (const m of result.messages) logger.warn(formatMessage(m));
@@ -69,8 +72,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     routers: publicData ? [publicData.router] : [],
+    limits,
   });
   const server = app.listen(config.port, config.host);
+  applyConnectionLimits(server, limits);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -12,6 +12,7 @@ import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
 import type { CommentStore } from '../store/comments.ts';
 import type { RebuildQueue } from '../rebuild/queue.ts';
+import type { DuplicateGuard } from '../http/duplicate-guard.ts';
 
 export interface CommentRouteDeps {
   state: SiteBuild;
@@ -21,6 +22,8 @@ export interface CommentRouteDeps {
   now?: () => Date;
   /** Longest wait for the rebuild before answering 201 anyway (ms, default 5000). */
   rebuildWaitMs?: number;
+  /** Answers a repeated comment (same post, author, body) with the first one (200) instead of storing it. */
+  duplicates?: DuplicateGuard;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -59,8 +62,12 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
     const at = now();
     const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
+    const firstId = deps.duplicates?.check(slug, input.author, input.body);
+    const { hidden, ...first } = deps.store.forSlug(slug).find((c) => c.id === firstId) ?? { hidden: true };
+    if (!hidden && 'id' in first) return void res.status(200).location(`/api/comments/${toUrlSegment(slug)}#${first.id}`).json(first);
     const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
     await deps.store.add(comment);
+    deps.duplicates?.remember(slug, input.author, input.body, comment.id);
     await Promise.race([deps.rebuild.schedule([slug]), new Promise((r) => setTimeout(r, deps.rebuildWaitMs ?? 5000).unref())]);
     res.status(201).location(`/api/comments/${toUrlSegment(slug)}#${comment.id}`).json({
       id: comment.id, slug: comment.slug, author: comment.author, model: comment.model, date: comment.date,
