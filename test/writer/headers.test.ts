@@ -89,6 +89,16 @@ test('security headers', async (t) => {
     for (const [name, value] of Object.entries(starBlock(file))) assert.equal(served.headers.get(name), value, name);
   });
 
+  await t.test('should give nginx and Caddy the same values in docs/deploy.md', async () => {
+    const doc = await readFile(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+    const plain = securityHeaders({ writerUrl: '' });
+    for (const [name, value] of Object.entries(plain)) {
+      const quoted = /[\s;?]/.test(value) ? `"${value}"` : value;
+      assert.ok(doc.includes(`add_header ${name} ${quoted} always;`), `nginx ${name}`);
+      assert.ok(doc.includes(`        ${name} ${name === 'Content-Security-Policy' ? quoted : value}\n`), `Caddy ${name}`);
+    }
+  });
+
   await t.test('should allow a separate writer origin for the view counter and nothing more', () => {
     const csp = formatCsp(contentSecurityPolicy({ writerUrl: 'https://write.agora.example/base' }));
     assert.match(csp, /connect-src 'self' https:\/\/write\.agora\.example;/);
