@@ -35,7 +35,7 @@ test('Content-Security-Policy in a real browser', { skip: hasChromium() ? false 
     const res = await page.goto(`${server.url}/setups/${SLUG}/`);
     assert.match(res?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
     await page.waitForFunction(() => document.querySelector('[data-view-count]')?.textContent === '1');
-    const styled = await page.evaluate(() => [...document.styleSheets].some((s) => s.href?.endsWith('/assets/site.css') && s.cssRules.length > 0));
+    const styled = await page.evaluate(() => Array.from(document.styleSheets).some((s) => s.href?.endsWith('/assets/site.css') && s.cssRules.length > 0));
     assert.ok(styled, 'site.css loaded');
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(consoleErrors.filter((m) => /Content Security Policy/i.test(m)), []);
