@@ -9,7 +9,7 @@
  *   flood of bad keys or bad documents is throttled like a flood of good ones;
  * - the per-post and per-site budgets count stored comments only: they are taken
  *   before the route runs (so concurrent POSTs cannot overshoot) and given back when
- *   the answer is anything but 201.
+ *   the answer says nothing was stored (anything but 201, or 202 "stored, page pending").
  *
  * The counters live in memory now (one node). With the PostgreSQL store the engine
  * passes `{ postgresPool }` and the counters go to the `agora_rate_limits` table
@@ -65,6 +65,9 @@ interface Taken {
 
 const TABLE = 'agora_rate_limits';
 
+/** Answers of a comment POST that mean the comment was stored. */
+const STORED = new Set([201, 202]);
+
 async function take(budget: Budget, key: string): Promise<Taken> {
   let res: RateLimiterRes;
   let exceeded = false;
@@ -119,7 +122,7 @@ function commentBudgets(ip: Budget | null, post: Budget | null, site: Budget | n
       throw tooMany(res, states, 'comments on this post or site');
     }
     // Refund only a definite non-201 answer: a client that hangs up may have been stored.
-    if (taken.length > 0) res.once('close', () => void (res.writableFinished && res.statusCode !== 201 && refund(taken)));
+    if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken)));
     setRateLimitHeaders(res, states);
     next();
   };
