@@ -18,6 +18,8 @@ import { AggregateScheduler } from './rebuild/aggregates.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
+import { loadLimits } from './http/limits-config.ts';
+import { applyConnectionLimits } from './http/connection-limits.ts';
 
 export interface StartOptions {
   config: AgoraConfig;
@@ -46,6 +48,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
+  const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
   const store = await openStore(config, 'server');
   let state: SiteBuild;
@@ -111,8 +114,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     routers: publicData ? [publicData.router] : [],
+    limits,
   });
   const server = app.listen(config.port, config.host);
+  applyConnectionLimits(server, limits);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
