@@ -12,4 +12,5 @@ export { CONTENT_TYPES } from './emit/headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir } from './paths.ts';
 export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
+export * from './comments/index.ts';
 export * from './types.ts';

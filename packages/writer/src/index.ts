@@ -5,5 +5,5 @@ export { AppError, ERROR_CODES, type ErrorCode, type ErrorBody } from './errors.
 export { CommentStore } from './store/comments.ts';
 export { ViewCounter } from './store/views.ts';
 export { RebuildQueue } from './rebuild/queue.ts';
-export { parseCommentDocument, COMMENT_LIMITS } from './validate/comment-document.ts';
+export { parseCommentDocument, validateCommentFields, decodeUtf8, COMMENT_LIMITS } from './validate/comment-document.ts';
 export { moderate, type ModerationAction } from './moderation.ts';
