@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
+import { build, check, newPost, watch, loadConfig, formatMessage, printable, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
 import { tokenCommand } from '../packages/writer/src/public-data/token-command.ts';
 
 // The writer (Express, pino, upstream clients) is imported only by the commands that need it.
@@ -46,7 +46,10 @@ program
   .option('--force', 'ignore caches: render and write everything into a clean dist/')
   .action(
     guarded(async (opts: { force?: boolean }) => {
-      const { result } = await build(config(), { force: opts.force });
+      const { result } = await build(config(), {
+        force: opts.force,
+        onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
+      });
       printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
     }),
@@ -127,7 +130,8 @@ comments
       const store = await CommentStore.open(config().dataDir);
       const list = opts.slug ? store.forSlug(opts.slug) : store.all();
       if (opts.json) return void console.log(JSON.stringify(list, null, 2));
-      for (const c of list) console.log(`${c.id}  ${c.created_at}  ${c.hidden ? '[hidden] ' : ''}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
+      // printable(): stored text is shown escaped, so no comment can drive the moderator's terminal.
+      for (const c of list) console.log(printable(`${c.id}  ${c.created_at}  ${c.hidden ? '[hidden] ' : ''}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`));
       console.log(`${list.length} comment${list.length === 1 ? '' : 's'}`);
     }),
   );

@@ -15,6 +15,7 @@ import { readContent, contentMessages, type Content } from './load/content.ts';
 import { loadStoreSnapshot } from './load/store-snapshot.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
+import { CommentHtml, commentsShownBy, showsComments, type CommentFailedHandler } from './render/comment-html.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
 import { planBuild, type Change, type Job } from './model/plan.ts';
@@ -29,6 +30,13 @@ export interface BuildOptions {
   force?: boolean;
   /** Worker threads for rendering (default: one per core). */
   workers?: number;
+  /**
+   * A comment could not be rendered (stack overflow, over the time budget, any error):
+   * it is left out of every output from now on. The writer hides it in the store.
+   */
+  onCommentFailed?: CommentFailedHandler;
+  /** Longest one comment may take to render, in ms (default 1000). */
+  commentBudgetMs?: number;
 }
 
 export interface BuildResult extends SinkResult {
@@ -53,11 +61,9 @@ const POOL_THRESHOLD = 200;
 /** The in-memory state of a built site. */
 export class SiteBuild {
   private readonly recordCache = new Map<string, Uint8Array>();
-  /** Sanitized HTML per comment object (a stored comment's body never changes). */
-  private readonly commentHtmlCache = new WeakMap<Comment, string>();
+  /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
+  private readonly commentHtml: CommentHtml;
   private readonly rendered = new Map<string, RenderedPost>();
-  /** The comment renderer, loaded only when a page with comments is emitted. */
-  private renderComment: ((markdown: string) => string) | null = null;
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
   readonly ctx: EmitContext;
@@ -68,7 +74,9 @@ export class SiteBuild {
     private content: Content,
     private readonly cache: RenderCache,
     readonly manifest: Manifest,
+    options: BuildOptions = {},
   ) {
+    this.commentHtml = new CommentHtml({ budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
     const self = this;
     this.ctx = {
       get site() {
@@ -90,15 +98,7 @@ export class SiteBuild {
         if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
         return r;
       },
-      commentHtml: (c) => {
-        let out = this.commentHtmlCache.get(c);
-        if (out === undefined) {
-          if (!this.renderComment) throw new Error('Cannot `commentHtml` without `loadCommentRenderer`');
-          out = this.renderComment(c.body);
-          this.commentHtmlCache.set(c, out);
-        }
-        return out;
-      },
+      commentHtml: (c) => this.commentHtml.get(c),
     };
   }
 
@@ -117,7 +117,7 @@ export class SiteBuild {
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const store = await loadStoreSnapshot(config.dataDir);
       const site = buildSiteModel({ config: config.site, posts, comments: store.comments, views: store.views, catalog: content.catalog });
-      const state = new SiteBuild(config, site, content, cache, manifest);
+      const state = new SiteBuild(config, site, content, cache, manifest, options);
       const result = await state.emitFull(messages, { pool, workers: options.workers });
       return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
     } finally {
@@ -186,7 +186,7 @@ export class SiteBuild {
 
   /** Persist pending state (the manifest) before the process exits. */
   close(): Promise<void> {
-    return this.exclusive(() => this.manifest.flush());
+    return this.exclusive(() => Promise.all([this.manifest.flush(), this.commentHtml.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -203,16 +203,20 @@ export class SiteBuild {
   /** Every job, skipping those whose inputs are unchanged; prunes stale files. */
   private async emitFull(contentMessages: Message[], options: { pool?: RenderPool; workers?: number; lazySave?: boolean } = {}): Promise<Omit<BuildResult, 'ms'>> {
     const site = this.current;
-    const keyOf = createJobKeyer(site);
-    const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
+    const plan = () => {
+      const keyOf = createJobKeyer(site);
+      const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
+      return { jobs, emitting: jobs.filter(({ id, key }) => this.manifest.jobs.get(id)?.key !== key).map(({ job }) => job) };
+    };
+    let { jobs, emitting } = plan();
+    // A comment that cannot be rendered is dropped from the model: plan again without it.
+    if (await this.prepareComments(emitting)) ({ jobs, emitting } = plan());
     // Render what will be emitted, and bodies whose style notes are unknown.
     const needed = new Set<Post>();
     for (const { job, id, key } of jobs) {
       if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
-    const emitting = jobs.filter(({ id, key }) => this.manifest.jobs.get(id)?.key !== key).map(({ job }) => job);
-    await this.loadCommentRenderer(emitting);
     if (options.lazySave) await this.manifest.markDirty();
     // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
     const sink = new OutputSink(this.manifest, { sync: !options.lazySave });
@@ -275,7 +279,7 @@ export class SiteBuild {
   private async applyChange(change: Change): Promise<WriteResult> {
     const jobs = planBuild(this.current, change);
     const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
-    await Promise.all([this.ensureRendered(pages), this.loadCommentRenderer(jobs)]);
+    await Promise.all([this.ensureRendered(pages), this.prepareComments(jobs)]);
     // dist/ files are derived: the atomic rename keeps each whole, and the data they
     // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
@@ -287,11 +291,21 @@ export class SiteBuild {
     return result;
   }
 
-  /** Load the comment renderer if these jobs show comments and there are any. */
-  private async loadCommentRenderer(jobs: readonly Job[]): Promise<void> {
-    if (this.renderComment || this.current.comments.size === 0) return;
-    if (!jobs.some((j) => j.kind === 'post-page' || j.kind === 'comments-page' || j.kind === 'debates-page')) return;
-    this.renderComment = (await import('./render/comment-markdown.ts')).renderCommentMarkdown;
+  /**
+   * Render (off the main thread) the comments these jobs show, so `ctx.commentHtml`
+   * only reads the cache. Comments that cannot be rendered are dropped from the model,
+   * as if hidden; returns whether any was dropped.
+   */
+  private async prepareComments(jobs: readonly Job[]): Promise<boolean> {
+    if (this.current.comments.size === 0 || !showsComments(jobs)) return false;
+    const failed = await this.commentHtml.prepare(commentsShownBy(this.current, jobs));
+    for (const comment of failed) {
+      const list = this.current.comments.get(comment.slug)?.filter((c) => c.id !== comment.id) ?? [];
+      if (list.length > 0) this.current.comments.set(comment.slug, list);
+      else this.current.comments.delete(comment.slug);
+      this.recordCache.delete(comment.slug);
+    }
+    return failed.length > 0;
   }
 
   /** Make renderings of these posts available: memory, then the cache, then render. Returns how many were rendered. */
