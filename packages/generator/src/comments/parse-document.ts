@@ -104,10 +104,19 @@ function bodyOf(value: unknown): string {
   const body = raw.trim();
   const chars = [...body].length;
   if (chars < COMMENT_RULES.minBodyChars) throw commentError('body-too-short', chars);
+  assertRenderableShape(body);
+  return body;
+}
+
+/**
+ * Throw when a body nests deeper or has more emphasis delimiters than the renderer is
+ * given. Also applied before rendering stored comments, so old data that predates the
+ * rule is quarantined at once with this reason instead of overflowing or timing out.
+ */
+export function assertRenderableShape(body: string): void {
   const shape = measureBody(body);
   if (shape.depth > COMMENT_RULES.maxDepth) throw commentError('body-too-deep', shape.depth, shape.depthLine);
   if (shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns) throw commentError('body-too-much-emphasis', shape.delimiterRuns);
-  return body;
 }
 
 function lineAt(text: string, index: number): number {

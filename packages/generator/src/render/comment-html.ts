@@ -1,14 +1,17 @@
 /**
  * The sanitized HTML of every shown comment, and the comments that cannot be shown.
- * `prepare` renders what is missing through the worker pool (off the main thread,
- * within a time budget) before any page is emitted, so emitting only reads this
- * cache. A comment that fails (stack overflow, time budget, any error) is quarantined:
+ * `prepare` renders what is missing before any page is emitted, so emitting only
+ * reads this cache: first the nesting and emphasis check the writer applies to new
+ * comments (stored data may predate it), then the worker pool (off the main thread,
+ * within a time budget). A comment that fails (too deep, stack overflow, over the
+ * budget, any error) is quarantined:
  * reported once through `onFailed` and returned by every later `prepare`, so the build
  * leaves it out of every output and never tries it again in this process.
  */
 import type { Comment, SiteModel } from '../types.ts';
 import type { Job } from '../model/plan.ts';
 import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
+import { assertRenderableShape } from '../comments/parse-document.ts';
 
 /** Called once per comment that cannot be rendered; the writer hides it (quarantine). */
 export type CommentFailedHandler = (comment: Comment, reason: string) => void;
@@ -44,7 +47,7 @@ export class CommentHtml {
 
   /** Render the comments not rendered yet. Returns those of `comments` that cannot be shown. */
   async prepare(comments: readonly Comment[]): Promise<Comment[]> {
-    const missing = comments.filter((c) => !this.html.has(c.id) && !this.failed.has(c.id));
+    const missing = comments.filter((c) => !this.html.has(c.id) && !this.failed.has(c.id) && this.hasRenderableShape(c));
     if (missing.length > 0) {
       const outcomes = await this.pool.render(missing.map((c) => [c.id, c.body] as const));
       for (const comment of missing) {
@@ -57,6 +60,19 @@ export class CommentHtml {
       }
     }
     return comments.filter((c) => this.failed.has(c.id));
+  }
+
+  /** Stored comments older than the nesting rule are refused before they reach a worker. */
+  private hasRenderableShape(comment: Comment): boolean {
+    try {
+      assertRenderableShape(comment.body);
+      return true;
+    } catch (error) {
+      const reason = (error as Error).message;
+      this.failed.set(comment.id, reason);
+      this.options.onFailed?.(comment, reason);
+      return false;
+    }
   }
 
   /** The HTML of a prepared comment. */
