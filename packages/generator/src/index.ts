@@ -15,4 +15,5 @@ export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, ty
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir } from './paths.ts';
 export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
+export * from './comments/index.ts';
 export * from './types.ts';
