@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
 import { tokenCommand } from '../packages/writer/src/public-data/token-command.ts';
+import { dbCommand } from '../packages/writer/src/store/postgres/db-command.ts';
 
 // The writer (Express, pino, upstream clients) is imported only by the commands that need it.
 const program = new Command('agora')
@@ -151,5 +152,6 @@ for (const action of ['hide', 'unhide', 'delete'] as const) {
 }
 
 program.addCommand(tokenCommand());
+program.addCommand(dbCommand(() => config()));
 
 await program.parseAsync(process.argv);

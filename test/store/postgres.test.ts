@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
+import { loadConfig } from '@agora/generator';
+import { dbCommand } from '../../packages/writer/src/store/postgres/db-command.ts';
 import { StoreError, type Store } from '../../packages/writer/src/store/types.ts';
 import { LATEST_VERSION, MIGRATIONS, migrate, openPostgresStore, schemaStatus, type PostgresStoreOptions } from '../../packages/writer/src/store/postgres/index.ts';
 import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
@@ -178,6 +180,44 @@ if (!server) {
       const results = await Promise.allSettled(batch.map((c) => store.comments.add(c)));
       assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
       assert.equal(await store.comments.count(), 3);
+    });
+  });
+}
+
+if (server) {
+  const pgServer: PostgresServer = server;
+
+  /** Run `agora db <args>` in-process; returns what it printed and the exit code. */
+  async function agoraDb(databaseUrl: string, ...args: string[]): Promise<{ out: string; code: number }> {
+    const config = loadConfig({ root: process.cwd(), env: { AGORA_STORE: databaseUrl ? 'postgres' : 'files', DATABASE_URL: databaseUrl } });
+    let out = '';
+    const print = (text: string) => void (out += text);
+    const before = process.exitCode;
+    process.exitCode = 0;
+    try {
+      await dbCommand(() => config, { out: print, err: print }).exitOverride().parseAsync(args, { from: 'user' });
+      return { out, code: Number(process.exitCode ?? 0) };
+    } finally {
+      process.exitCode = before;
+    }
+  }
+
+  describe('agora db', () => {
+    test('should show the status, migrate, then show nothing pending', async () => {
+      const url = await pgServer.createDatabase();
+      const first = await agoraDb(url, 'status');
+      assert.match(first.out, /database schema: version 0; this agora: version \d+\npending 1: /);
+      assert.match(first.out, /run `agora db migrate`/);
+      assert.equal(first.code, 0);
+      assert.match((await agoraDb(url, 'migrate')).out, new RegExp(`applied 1: .*\\nschema is at version ${LATEST_VERSION} \\(was 0\\)`));
+      assert.equal((await agoraDb(url, 'migrate')).out, `schema is up to date (version ${LATEST_VERSION})\n`);
+      assert.deepEqual(JSON.parse((await agoraDb(url, 'status', '--json')).out), { version: LATEST_VERSION, latest: LATEST_VERSION, pending: [] });
+    });
+
+    test('should say how to configure PostgreSQL when the store is the embedded one', async () => {
+      const result = await agoraDb('', 'migrate');
+      assert.equal(result.code, 1);
+      assert.match(result.out, /set `AGORA_STORE=postgres` and `DATABASE_URL`/);
     });
   });
 }
