@@ -5,8 +5,6 @@
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
-import { tokenCommand } from '../packages/writer/src/public-data/token-command.ts';
-import { dbCommand } from '../packages/writer/src/store/postgres/db-command.ts';
 
 // The writer (Express, pino, upstream clients) is imported only by the commands that need it.
 const program = new Command('agora')
@@ -47,7 +45,11 @@ program
   .option('--force', 'ignore caches: render and write everything into a clean dist/')
   .action(
     guarded(async (opts: { force?: boolean }) => {
-      const { result } = await build(config(), { force: opts.force });
+      const cfg = config();
+      // The comments and views to show come from the store the writer uses.
+      const { withStore } = await import('../packages/writer/src/moderation.ts');
+      const { loadSnapshot } = await import('../packages/writer/src/store/snapshot.ts');
+      const { result } = await withStore(cfg, async (store) => build(cfg, { force: opts.force, store: await loadSnapshot(store) }));
       printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
     }),
@@ -116,42 +118,13 @@ program
     }),
   );
 
-const comments = program.command('comments').description('moderate comments (each change rebuilds the affected pages)');
-comments
-  .command('list')
-  .description('list stored comments, newest last')
-  .option('--slug <slug>', 'only this post')
-  .option('--json', 'print JSON')
-  .action(
-    guarded(async (opts: { slug?: string; json?: boolean }) => {
-      const { CommentStore } = await import('@agora/writer');
-      const store = await CommentStore.open(config().dataDir);
-      const list = opts.slug ? store.forSlug(opts.slug) : store.all();
-      if (opts.json) return void console.log(JSON.stringify(list, null, 2));
-      for (const c of list) console.log(`${c.id}  ${c.created_at}  ${c.hidden ? '[hidden] ' : ''}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
-      console.log(`${list.length} comment${list.length === 1 ? '' : 's'}`);
-    }),
-  );
-for (const action of ['hide', 'unhide', 'delete'] as const) {
-  comments
-    .command(action)
-    .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept on disk, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
-    .argument('<id>', 'comment id (see `agora comments list`)')
-    .action(
-      guarded(async (id: string) => {
-        const { moderate } = await import('@agora/writer');
-        const result = await moderate(config(), action, id);
-        if (!result.comment) {
-          console.error(`agora: no comment with id ${id}; see \`agora comments list\``);
-          process.exitCode = 1;
-          return;
-        }
-        console.log(`${action}: ${id} on ${result.comment.slug}; ${result.written} files rewritten`);
-      }),
-    );
-}
-
-program.addCommand(tokenCommand());
+// Store commands load the writer only when run, like serve.
+const { commentsCommand } = await import('../packages/writer/src/commands/comments-command.ts');
+const { tokenCommand } = await import('../packages/writer/src/commands/token-command.ts');
+const { dbCommand } = await import('../packages/writer/src/store/postgres/db-command.ts');
+program.addCommand(commentsCommand(() => config()));
+program.addCommand(tokenCommand(() => config()));
 program.addCommand(dbCommand(() => config()));
 
-await program.parseAsync(process.argv);
+// Errors of subcommands defined in the packages are reported here, the same way.
+await program.parseAsync(process.argv).catch(fail);

@@ -6,7 +6,7 @@ import type { TestProject } from './project.ts';
 export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   return startServer({
     config: project.config,
-    env: { AGORA_VIEWS_FLUSH_MS: '100', ...env },
+    env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', ...env },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     handleSignals: false,
   });

@@ -13,6 +13,8 @@ import { loadCatalog } from '../../packages/generator/src/catalog/load-catalog.t
 import type { Catalog } from '../../packages/generator/src/catalog/types.ts';
 import { isAppError } from '../../packages/writer/src/errors.ts';
 import { createPublicDataRouter, type PublicDataRouter } from '../../packages/writer/src/public-data/router.ts';
+import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
+import type { Store } from '../../packages/writer/src/store/types.ts';
 import { startFakeProviders, type FakeProviders } from '../fakes/index.ts';
 
 /** The repository's content folder. */
@@ -36,6 +38,8 @@ export interface Harness {
   base: string;
   fake: FakeProviders;
   dataDir: string;
+  /** The embedded store of `dataDir`, as the writer opens it. */
+  store: Store;
   publicData: PublicDataRouter;
   get(path: string, headers?: Record<string, string>): Promise<Answer>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
@@ -89,7 +93,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const fake = options.fake ?? (await startFakeProviders());
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'agora-public-data-')));
   const env = Object.fromEntries(Object.entries({ ...fake.env(), ...options.env }).filter((e): e is [string, string] => e[1] !== undefined));
-  const publicData = createPublicDataRouter({ catalog: options.catalog ?? (await realCatalog()), dataDir, env, ...(options.now ? { now: options.now } : {}) });
+  const store = await openEmbeddedStore(dataDir, 'server');
+  const publicData = createPublicDataRouter({ catalog: options.catalog ?? (await realCatalog()), store, env, ...(options.now ? { now: options.now } : {}) });
   const app = express();
   app.set('query parser', 'simple');
   app.use(publicData.router);
@@ -113,6 +118,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     base,
     fake,
     dataDir,
+    store,
     publicData,
     get: async (path, headers = {}) => answer(await fetch(base + path, { headers })),
     post: async (path, body, headers = {}) =>
@@ -121,6 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await publicData.close();
+      await store.close();
       if (final) {
         if (!options.fake) await fake.close();
         if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });

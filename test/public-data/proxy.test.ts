@@ -48,7 +48,7 @@ const call = (harness: Harness, token: string, body: unknown) => harness.post('/
 test('proxy call with every operation', async (t) => {
   const harness = await startHarness({ catalog: await activeCatalog(), now: () => NOW });
   t.after(() => harness.stop());
-  const { token } = await createToken(harness.dataDir, 'test agent');
+  const { token } = await createToken(harness.store.tokens, 'test agent');
 
   for (const [service, operation, params, check] of OPERATIONS) {
     await t.test(`should call ${service} ${operation}`, async () => {
@@ -78,7 +78,7 @@ test('proxy call with every operation', async (t) => {
 test('proxy call refusals', async (t) => {
   const harness = await startHarness({ now: () => NOW, env: { AGORA_TOKEN_QUOTA_PER_DAY: '2' } });
   t.after(() => harness.stop());
-  const { token, id } = await createToken(harness.dataDir, 'refusals');
+  const { token, id } = await createToken(harness.store.tokens, 'refusals');
   const ok = { service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } };
 
   const cases: [string, unknown, number, string, string | undefined, RegExp][] = [
@@ -127,7 +127,7 @@ test('proxy call refusals', async (t) => {
     assert.equal(spent.error.code, 'rate_limited');
     assert.match(spent.error.message, new RegExp(`agent token \`${id}\` \\(2 calls per day\\) is spent`));
     assert.equal(spent.headers.get('retry-after'), '45000', '12.5 hours from 11:30 KST to midnight');
-    const other = await createToken(harness.dataDir, 'another agent');
+    const other = await createToken(harness.store.tokens, 'another agent');
     assert.equal((await call(harness, other.token, { ...ok, params: { kaptCode: 'A10000002' } })).status, 200);
     const cached = await call(harness, token, ok);
     assert.deepEqual([cached.status, cached.source.cached], [200, true], 'a cache hit spends nothing');

@@ -4,7 +4,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToken, listTokens, revokeToken, verifyToken } from '../../packages/writer/src/public-data/tokens.ts';
-import { tokenCommand } from '../../packages/writer/src/public-data/token-command.ts';
+import { tokenCommand } from '../../packages/writer/src/commands/token-command.ts';
+import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
+import { loadConfig } from '@agora/generator';
 import { startHarness } from './harness.ts';
 
 const CALL = { service: 'corporate-info', operation: 'getCorpOutline_V2', params: { bzno: '1248100998' } };
@@ -14,7 +16,7 @@ test('agent tokens', async (t) => {
   t.after(() => harness.stop());
   const call = (headers: Record<string, string>) => harness.post('/agencatalog/api/call', CALL, headers);
 
-  const { id, token } = await createToken(harness.dataDir, 'research agent');
+  const { id, token } = await createToken(harness.store.tokens, 'research agent');
 
   await t.test('should store only a hash of the token', async () => {
     const text = await readFile(join(harness.dataDir, 'tokens.json'), 'utf8');
@@ -44,18 +46,18 @@ test('agent tokens', async (t) => {
   });
 
   await t.test('should list tokens without hashes', async () => {
-    const tokens = await listTokens(harness.dataDir);
+    const tokens = await listTokens(harness.store.tokens);
     assert.equal(tokens.length, 1);
     assert.deepEqual(Object.keys(tokens[0] ?? {}).sort(), ['created_at', 'id', 'label', 'revoked_at']);
     assert.equal(tokens[0]?.label, 'research agent');
   });
 
   await t.test('should answer 403 once revoked', async () => {
-    assert.equal(await revokeToken(harness.dataDir, id), true);
-    assert.deepEqual(await verifyToken(harness.dataDir, token), { status: 'revoked', id });
+    assert.equal(await revokeToken(harness.store.tokens, id), true);
+    assert.deepEqual(await verifyToken(harness.store.tokens, token), { status: 'revoked', id });
     const answer = await call({ 'X-Agent-Token': token });
     assert.deepEqual([answer.status, answer.error.message], [403, 'header/X-Agent-Token is revoked']);
-    assert.equal(await revokeToken(harness.dataDir, 'tok_00000000'), false);
+    assert.equal(await revokeToken(harness.store.tokens, 'tok_00000000'), false);
   });
 });
 
@@ -70,7 +72,7 @@ test('tokenCommand', async (t) => {
     process.stdout.write = ((chunk: string) => ((out += chunk), true)) as typeof process.stdout.write;
     process.stderr.write = ((chunk: string) => ((err += chunk), true)) as typeof process.stderr.write;
     try {
-      await tokenCommand().exitOverride().parseAsync(args, { from: 'user' });
+      await tokenCommand(() => loadConfig({ root: dataDir, env: {} })).exitOverride().parseAsync(args, { from: 'user' });
     } finally {
       process.stdout.write = write;
       process.stderr.write = writeErr;
@@ -79,7 +81,7 @@ test('tokenCommand', async (t) => {
   };
 
   await t.test('should be named token with create, list and revoke', () => {
-    const command = tokenCommand();
+    const command = tokenCommand(() => loadConfig({ root: dataDir, env: {} }));
     assert.equal(command.name(), 'token');
     assert.deepEqual(command.commands.map((c) => c.name()), ['create', 'list', 'revoke']);
   });
@@ -90,7 +92,9 @@ test('tokenCommand', async (t) => {
     const token = /token: (agt_\S+)/.exec(created.out)?.[1] ?? '';
     assert.ok(id && token, created.out);
     assert.match(created.out, /cannot be shown again/);
-    assert.deepEqual(await verifyToken(dataDir, token), { status: 'valid', id, label: 'cli agent' });
+    const store = await openEmbeddedStore(dataDir, 'tool');
+    assert.deepEqual(await verifyToken(store.tokens, token), { status: 'valid', id, label: 'cli agent' });
+    await store.close();
     const listed = await run('list', '--data-dir', dataDir);
     assert.match(listed.out, new RegExp(`${id}\\tactive\\t.*\\tcli agent`));
     assert.ok(!listed.out.includes(token));

@@ -87,7 +87,7 @@ test('upstream error forms', async (t) => {
     assert.deepEqual(fake.log.map((e) => /base_time=(\d+)/.exec(e.url)?.[1]), ['1100', '0800']);
   });
 
-  const { token } = await createToken(harness.dataDir, 'errors');
+  const { token } = await createToken(harness.store.tokens, 'errors');
   const call = (service: string, operation: string, params: Record<string, string>) => harness.post('/agencatalog/api/call', { service, operation, params }, { 'X-Agent-Token': token });
 
   await t.test('should map the TourAPI flat code-10 error to 400 naming the parameter', async () => {
@@ -130,7 +130,7 @@ test('provider key errors of each scheme', async (t) => {
   const fake: FakeProviders = await startFakeProviders();
   const wrong = { AGORA_NTS_KEY: 'wrong', AGORA_LAW_OC: 'wrong', AGORA_DART_KEY: 'wrong', AGORA_ECOS_KEY: 'wrong', AGORA_UPSTREAM_KAPT_URL: `${fake.origin}/kapt/1613000/AptBasisInfoServiceV4` };
   const harness: Harness = await startHarness({ fake, now: () => NOW, catalog: await activeCatalog(), env: wrong });
-  const { token } = await createToken(harness.dataDir, 'keys');
+  const { token } = await createToken(harness.store.tokens, 'keys');
   t.after(async () => {
     await harness.stop();
     await fake.close();
@@ -164,7 +164,7 @@ test('provider key errors of each scheme', async (t) => {
 test('missing provider keys', async (t) => {
   const harness = await startHarness({ now: () => NOW, catalog: await activeCatalog(), env: { AGORA_DATA_GO_KR_KEY: undefined, AGORA_ECOS_KEY: undefined } });
   t.after(() => harness.stop());
-  const { token } = await createToken(harness.dataDir, 'nokey');
+  const { token } = await createToken(harness.store.tokens, 'nokey');
 
   for (const path of ['/api/weather', '/api/apt?kaptCode=A10027875', '/api/tour?action=detail&contentId=1', '/api/bizinfo?action=status&b_no=1248100998', '/api/corp?bzno=1248100998', '/api/biznotice']) {
     await t.test(`should answer 503 not_configured naming the setting for ${path}`, async () => {

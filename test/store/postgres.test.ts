@@ -39,6 +39,7 @@ if (!server) {
     const stores: Store[] = [await openPostgresStore(url, 'server', OPTIONS)];
     return {
       store: stores[0]!,
+      multiNode: true,
       async openAnother() {
         const store = await openPostgresStore(url, 'server', OPTIONS);
         stores.push(store);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { makeProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
 import { createPool, send } from '../helpers/http.ts';
+import { eventually, storedComments } from '../helpers/store.ts';
 
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-08-19-should-agents-write-tests-first', 'postgres-connection-pooling-pgbouncer', '2025-10-02-한국어-형태소-분석기-비교'];
 
@@ -25,8 +26,7 @@ test('writer under load, and across a restart', async (t) => {
       ),
     );
     assert.deepEqual(results.filter((r) => r.status !== 201).map((r) => r.status), []);
-    const stored = JSON.parse(await readFile(join(project.config.dataDir, 'comments.json'), 'utf8')) as { comments: { author: string }[] };
-    assert.equal(stored.comments.length, 200);
+    assert.equal((await storedComments(project.config.dataDir)).length, 200);
     let total = 0;
     for (const slug of SLUGS) {
       const list = (await (await fetch(`${server.url}/api/comments/${encodeURIComponent(slug)}`)).json()) as { author: string }[];
@@ -34,10 +34,12 @@ test('writer under load, and across a restart', async (t) => {
       total += list.length;
     }
     assert.equal(total, 200);
-    const count = (await (await fetch(`${server.url}/api/comments/count`)).json()) as { total: number };
-    assert.equal(count.total, 200);
-    const page = await (await fetch(`${server.url}/comments/`)).text();
-    for (let i = 0; i < 200; i += 37) assert.ok(page.includes(`agent-${i}<`), `agent-${i} on /comments/`);
+    await eventually(async () => {
+      const count = (await (await fetch(`${server.url}/api/comments/count`)).json()) as { total: number };
+      assert.equal(count.total, 200);
+      const page = await (await fetch(`${server.url}/comments/`)).text();
+      for (let i = 0; i < 200; i += 37) assert.ok(page.includes(`agent-${i}<`), `agent-${i} on /comments/`);
+    }, 2000);
   });
 
   await t.test('should count 10,000 concurrent views on one slug exactly', async () => {

@@ -12,7 +12,6 @@ import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
 import { listPostFiles } from './load/posts.ts';
 import { readContent, contentMessages, type Content } from './load/content.ts';
-import { loadStoreSnapshot } from './load/store-snapshot.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
@@ -24,7 +23,17 @@ import type { EmitContext } from './emit/context.ts';
 import type { Output } from './emit/output.ts';
 import { Manifest, OutputSink, type SinkResult, type WriteResult } from './emit/write-outputs.ts';
 
+/** The writer's stored data as a build needs it (the caller reads its store). */
+export interface StoreSnapshot {
+  /** Comments (hidden ones are left out of every output). */
+  comments: Iterable<Comment>;
+  /** View counts by slug. */
+  views: ReadonlyMap<string, number>;
+}
+
 export interface BuildOptions {
+  /** Comments and views to show; none when absent (a site without a writer). */
+  store?: StoreSnapshot;
   /** Start from an empty `dist/` and cache: render and write everything. */
   force?: boolean;
   /** Worker threads for rendering (default: one per core). */
@@ -58,6 +67,9 @@ export class SiteBuild {
   private readonly rendered = new Map<string, RenderedPost>();
   /** The comment renderer, loaded only when a page with comments is emitted. */
   private renderComment: ((markdown: string) => string) | null = null;
+  /** Posts whose comments or views changed since the last `flushAggregates`. */
+  private readonly pendingComments = new Set<string>();
+  private readonly pendingViews = new Set<string>();
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
   readonly ctx: EmitContext;
@@ -115,8 +127,7 @@ export class SiteBuild {
       const content = await readContent(config, { paths });
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
-      const store = await loadStoreSnapshot(config.dataDir);
-      const site = buildSiteModel({ config: config.site, posts, comments: store.comments, views: store.views, catalog: content.catalog });
+      const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new SiteBuild(config, site, content, cache, manifest);
       const result = await state.emitFull(messages, { pool, workers: options.workers });
       return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
@@ -145,7 +156,7 @@ export class SiteBuild {
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const comments = [...this.current.comments.values()].flat();
-      const views = Object.fromEntries(this.current.views);
+      const views = this.current.views;
       const before = this.current.bySlug;
       this.content = content;
       this.current = buildSiteModel({ config: this.config.site, posts, comments, views, catalog: content.catalog });
@@ -155,32 +166,66 @@ export class SiteBuild {
     });
   }
 
-  /** Replace the comments of some posts (any order; hidden ones are left out) and rewrite what shows them. */
-  updateComments(bySlug: Map<string, readonly Comment[]>): Promise<WriteResult> {
+  /**
+   * Replace the comments of some posts (any order; hidden ones are left out) and rewrite
+   * each post's own outputs now: its page, `/api/post/{slug}` and `/api/comments/{slug}`.
+   * The site-wide outputs that count or list comments wait for `flushAggregates`.
+   */
+  updateComments(bySlug: ReadonlyMap<string, readonly Comment[]>): Promise<WriteResult> {
     return this.exclusive(async () => {
+      const slugs: string[] = [];
       for (const [slug, list] of bySlug) {
         if (!this.current.bySlug.has(slug)) continue;
         const visible = list.filter((c) => !c.hidden).sort(compareComments);
         if (visible.length > 0) this.current.comments.set(slug, visible);
         else this.current.comments.delete(slug);
         this.recordCache.delete(slug);
+        this.pendingComments.add(slug);
+        slugs.push(slug);
       }
-      return this.applyChange({ kind: 'comments', slugs: [...bySlug.keys()] });
+      return this.applyChange({ kind: 'post-comments', slugs });
     });
   }
 
-  /** Set view counts and rewrite the mirrors that carry them. */
-  updateViews(views: Map<string, number>): Promise<WriteResult> {
+  /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
+  updateViews(views: ReadonlyMap<string, number>): Promise<number> {
     return this.exclusive(async () => {
-      const changed: string[] = [];
+      let changed = 0;
       for (const [slug, n] of views) {
         if (!this.current.bySlug.has(slug) || this.current.views.get(slug) === n) continue;
         this.current.views.set(slug, n);
         this.recordCache.delete(slug);
-        changed.push(slug);
+        this.pendingViews.add(slug);
+        changed++;
       }
-      if (changed.length === 0) return { written: [], unchanged: 0, removed: [] };
-      return this.applyChange({ kind: 'views', slugs: changed });
+      return changed;
+    });
+  }
+
+  /** Whether site-wide outputs wait for `flushAggregates`. */
+  get aggregatesPending(): boolean {
+    return this.pendingComments.size + this.pendingViews.size > 0;
+  }
+
+  /**
+   * Rewrite the site-wide outputs behind every comment and view change since the last
+   * call, once: `/api/posts`, category and model lists, `/api/comments/count`,
+   * `/api/views`, `/comments/`, `/debates/` and the records of posts whose views changed.
+   */
+  flushAggregates(): Promise<WriteResult> {
+    return this.exclusive(async () => {
+      const comments = [...this.pendingComments];
+      const views = [...this.pendingViews];
+      this.pendingComments.clear();
+      this.pendingViews.clear();
+      try {
+        return await this.applyChange({ kind: 'aggregates', comments, views });
+      } catch (error) {
+        // Not lost: the next flush writes them.
+        for (const s of comments) this.pendingComments.add(s);
+        for (const s of views) this.pendingViews.add(s);
+        throw error;
+      }
     });
   }
 
@@ -274,6 +319,7 @@ export class SiteBuild {
   /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
   private async applyChange(change: Change): Promise<WriteResult> {
     const jobs = planBuild(this.current, change);
+    if (jobs.length === 0) return { written: [], unchanged: 0, removed: [] };
     const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
     await Promise.all([this.ensureRendered(pages), this.loadCommentRenderer(jobs)]);
     // dist/ files are derived: the atomic rename keeps each whole, and the data they

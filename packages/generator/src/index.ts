@@ -1,13 +1,15 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
 export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
-export { build, SiteBuild, type BuildOptions, type BuildResult } from './build.ts';
-export { check, type CheckResult } from './check.ts';
+export { build, SiteBuild, type BuildOptions, type BuildResult, type StoreSnapshot } from './build.ts';
+export { check, postSlugs, type CheckResult } from './check.ts';
 export { newPost, type NewPostOptions } from './new-post.ts';
 export { watch, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
-export { loadStoreSnapshot, readJsonFile, COMMENTS_FILE, VIEWS_FILE, type CommentsFile, type ViewsFile } from './load/store-snapshot.ts';
 export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
+export { compareComments } from './model/site.ts';
+export { toCommentRecord } from './model/records.ts';
+export type { WriteResult } from './emit/write-outputs.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir } from './paths.ts';

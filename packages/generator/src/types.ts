@@ -62,10 +62,12 @@ export interface Comment {
   created_at: string;
   /** Hidden by a moderator: kept on disk, left out of every output. */
   hidden?: boolean;
+  /** Why it is hidden when the writer hid it by itself (a comment that failed to render). */
+  hidden_reason?: string;
 }
 
 /** The public comment record (what `/api/comments/{slug}` lists). */
-export type CommentRecord = Omit<Comment, 'hidden'>;
+export type CommentRecord = Omit<Comment, 'hidden' | 'hidden_reason'>;
 
 /** The public post record of spec 2.1 (`toPostRecord` writes the fields in the spec's order). */
 export type PostRecord = Pick<Post, 'title' | 'date' | 'model' | 'author_type' | 'category' | 'summary' | 'tags' | 'url' | 'slug' | 'content'> & {

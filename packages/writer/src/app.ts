@@ -6,10 +6,11 @@
 import express, { type Express, type Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
-import { AppError, isAppError } from './errors.ts';
-import type { CommentStore } from './store/comments.ts';
-import type { ViewCounter } from './store/views.ts';
+import { AppError, isAppError, storeFailure } from './errors.ts';
+import type { Store } from './store/types.ts';
+import type { ViewCounter } from './store/view-counter.ts';
 import type { RebuildQueue } from './rebuild/queue.ts';
+import type { HealthState } from './health.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes } from './routes/views.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -17,9 +18,10 @@ import { staticRoutes } from './routes/static.ts';
 
 export interface AppDeps {
   state: SiteBuild;
-  store: CommentStore;
+  store: Store;
   views: ViewCounter;
   rebuild: RebuildQueue;
+  health: HealthState;
   apiKey: string;
   distDir: string;
   logger: Logger;
@@ -57,6 +59,8 @@ function cors(origin: string): RequestHandler {
 /** Map what body parsers and `send` throw to the error shape. */
 function toAppError(error: unknown): AppError | null {
   if (isAppError(error)) return error;
+  const store = storeFailure(error);
+  if (store) return store;
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
@@ -78,8 +82,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(cors(deps.corsOrigin ?? '*'));
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now }));
-  app.use(healthRoutes({ state: deps.state, store: deps.store, startedAt: new Date() }));
+  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger }));
+  app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: new Date() }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {

@@ -4,13 +4,20 @@ export interface WriterSettings {
   logLevel: string;
   /** Delay of the coalesced views flush (ms). */
   viewsFlushMs: number;
+  /** Longest delay before site-wide outputs show a comment or view change (ms). */
+  aggregateDelayMs: number;
+}
+
+function ms(value: string | undefined, fallback: number): number {
+  const n = Number(value ?? fallback);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
 export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): WriterSettings {
-  const flush = Number(env.AGORA_VIEWS_FLUSH_MS ?? 1000);
   return {
     corsOrigin: env.AGORA_CORS_ORIGIN ?? '*',
     logLevel: env.LOG_LEVEL ?? 'info',
-    viewsFlushMs: Number.isFinite(flush) && flush >= 0 ? flush : 1000,
+    viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
+    aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
   };
 }

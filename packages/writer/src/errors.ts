@@ -17,6 +17,10 @@ export const ERROR_CODES = {
   internal: 500,
   upstream_error: 502,
   upstream_unavailable: 503,
+  /** The store cannot be reached (database down, lock wait timed out): retry later. */
+  store_unavailable: 503,
+  /** The disk under the store is full: nothing was stored. */
+  storage_full: 507,
   not_configured: 503,
   upstream_timeout: 504,
 } as const;
@@ -60,4 +64,14 @@ export class AppError extends Error {
 /** Whether a value is an `AppError` (also across module copies). */
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
+}
+
+/** The HTTP answer for a failed store operation (a `StoreError`), or null for other errors. */
+export function storeFailure(error: unknown): AppError | null {
+  const code = (error as { name?: string; code?: string })?.name === 'StoreError' ? (error as { code: string }).code : null;
+  if (code === 'disk_full') return new AppError('storage_full', 'The server\'s disk is full; nothing was stored. Try again later.', { headers: { 'Retry-After': '60' }, cause: error });
+  if (code === 'unavailable' || code === 'locked' || code === 'corrupt' || code === 'version') {
+    return new AppError('store_unavailable', 'The store is unavailable; nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
+  }
+  return null;
 }

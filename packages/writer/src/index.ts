@@ -2,8 +2,10 @@
 export { createApp, type AppDeps } from './app.ts';
 export { startServer, type StartOptions, type RunningServer } from './server.ts';
 export { AppError, ERROR_CODES, type ErrorCode, type ErrorBody } from './errors.ts';
-export { CommentStore } from './store/comments.ts';
-export { ViewCounter } from './store/views.ts';
+export { openStore } from './store/open.ts';
+export { loadSnapshot } from './store/snapshot.ts';
+export { StoreError, type Store, type StoreRole, type CommentStore, type ViewStore, type TokenStore, type QuotaStore, type CommentChange } from './store/types.ts';
+export { ViewCounter } from './store/view-counter.ts';
 export { RebuildQueue } from './rebuild/queue.ts';
 export { parseCommentDocument, COMMENT_LIMITS } from './validate/comment-document.ts';
-export { moderate, type ModerationAction } from './moderation.ts';
+export { moderate, publish, withStore, type ModerationAction } from './moderation.ts';

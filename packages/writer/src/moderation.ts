@@ -1,32 +1,49 @@
 /**
- * Moderation (`agora comments hide|unhide|delete`): change the store under its lock,
- * then rebuild the affected pages. Works whether or not a server is running: a running
- * server notices the change on its next write and refreshes its own view.
+ * Moderation (`agora comments hide|unhide|delete`) and the rebuild a CLI change needs.
+ * The change goes through the store's own locking, so it is safe while a writer runs.
+ * Who rebuilds the pages:
+ * - a running writer on the same store (it follows the store's change feed);
+ * - otherwise (embedded store, no writer) this process, with an incremental build.
+ * With PostgreSQL every running node follows; a node that is down rebuilds at start.
  */
 import { build, type AgoraConfig, type Comment } from '@agora/generator';
-import { CommentStore } from './store/comments.ts';
+import { openStore } from './store/open.ts';
+import { loadSnapshot } from './store/snapshot.ts';
+import { writerIsRunning } from './store/embedded/index.ts';
+import type { CommentChange, Store } from './store/types.ts';
 
 export type ModerationAction = 'hide' | 'unhide' | 'delete';
 
+/** How a change reached the pages. */
+export type Publication = { by: 'writer' } | { by: 'build'; written: number };
+
 export interface ModerationResult {
   comment: Comment | null;
-  written: number;
+  publication: Publication | null;
+}
+
+/** Open the store for a CLI command, run `fn`, close it. */
+export async function withStore<T>(config: AgoraConfig, fn: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(config, 'tool');
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Make the pages show the store as it now is (see the module comment). */
+export async function publish(config: AgoraConfig, store: Store): Promise<Publication> {
+  if (store.engine !== 'files' || (await writerIsRunning(config.dataDir))) return { by: 'writer' };
+  const { result } = await build(config, { store: await loadSnapshot(store) });
+  return { by: 'build', written: result.written.length };
 }
 
 export async function moderate(config: AgoraConfig, action: ModerationAction, id: string): Promise<ModerationResult> {
-  const store = await CommentStore.open(config.dataDir);
-  let target: Comment | null = null;
-  await store.modify((comments) => {
-    const index = comments.findIndex((c) => c.id === id);
-    if (index === -1) return new Set();
-    target = { ...comments[index]! };
-    if (action === 'delete') comments.splice(index, 1);
-    else if (action === 'hide') comments[index]!.hidden = true;
-    else delete comments[index]!.hidden;
-    return new Set([target.slug]);
+  return withStore(config, async (store) => {
+    const change: CommentChange = action === 'hide' ? { action: 'hide' } : action === 'unhide' ? { action: 'unhide' } : { action: 'delete' };
+    const before = await store.comments.change(id, change);
+    if (!before) return { comment: null, publication: null };
+    return { comment: before, publication: await publish(config, store) };
   });
-  if (!target) return { comment: null, written: 0 };
-  // The build reads the store as it now is; only outputs whose bytes changed are written.
-  const { result } = await build(config);
-  return { comment: target, written: result.written.length };
 }

@@ -1,17 +1,21 @@
 /**
- * `startServer`: one process that builds the site (incrementally), then serves `dist/`,
- * the comment and view writers and the public-data endpoints on one port. SIGTERM and
- * SIGINT stop it gracefully: no new connections, in-flight requests finish, the
- * rebuild queue drains, view counts and quotas are flushed.
+ * `startServer`: one process that opens the store, builds the site (incrementally),
+ * then serves `dist/`, the comment and view writers and the public-data endpoints on
+ * one port. SIGTERM and SIGINT stop it gracefully: no new connections, in-flight
+ * requests finish, view counts are saved first, then the rebuilds drain.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
-import { CommentStore } from './store/comments.ts';
-import { ViewCounter } from './store/views.ts';
+import { openStore } from './store/open.ts';
+import { loadSnapshot } from './store/snapshot.ts';
+import type { Store } from './store/types.ts';
+import { ViewCounter } from './store/view-counter.ts';
 import { RebuildQueue } from './rebuild/queue.ts';
+import { AggregateScheduler } from './rebuild/aggregates.ts';
+import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
 
@@ -27,54 +31,98 @@ export interface RunningServer {
   url: string;
   /** The live build state (`agora dev` swaps in each rebuild). */
   state: SiteBuild;
+  store: Store;
   server: Server;
   build: BuildResult;
+  health: HealthState;
+  /** Write the site-wide outputs now instead of within the aggregate delay (tests, benchmarks). */
+  flushAggregates(): Promise<void>;
   close(): Promise<void>;
 }
+
+const message = (error: unknown) => (error as Error)?.message ?? String(error);
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
   const logger = options.logger ?? pino({ level: settings.logLevel });
-  const { result, state } = await build(config);
+  const store = await openStore(config, 'server');
+  let state: SiteBuild;
+  let result: BuildResult;
+  let views: ViewCounter;
+  try {
+    const migration = (store as { migration?: unknown }).migration;
+    if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
+    views = await ViewCounter.open(store.views, {
+      flushMs: settings.viewsFlushMs,
+      onFlush: async (totals) => {
+        if ((await state.updateViews(totals)) > 0) aggregates.touch();
+      },
+      onError: (error, attempt) => {
+        if (attempt === 0) logger.error({ err: error }, 'views saved; their mirrors failed to update');
+        else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
+      },
+    });
+    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()) }));
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   for (const m of result.messages) logger.warn(formatMessage(m));
-  logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms }, 'site built');
+  logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  const store = await CommentStore.open(config.dataDir);
+  const health = new HealthState();
+  const aggregates = new AggregateScheduler({
+    delayMs: settings.aggregateDelayMs,
+    flush: async () => {
+      const started = performance.now();
+      const write = await state.flushAggregates();
+      if (write.written.length > 0) logger.debug({ written: write.written.length, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
+    },
+    onError: (error, attempt) => {
+      health.set('aggregates', `site-wide outputs failed to update: ${message(error)}`);
+      logger.error({ err: error, attempt }, 'site-wide outputs failed; retrying');
+    },
+    onRecovered: () => health.clear('aggregates'),
+  });
   const rebuild = new RebuildQueue({
     run: async (slugs) => {
       const started = performance.now();
-      const write = await state.updateComments(new Map([...slugs].map((s) => [s, store.forSlug(s)])));
+      const lists = await Promise.all([...slugs].map(async (s) => [s, await store.comments.forSlug(s)] as const));
+      const write = await state.updateComments(new Map(lists));
+      aggregates.touch();
       logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
     },
-    onError: (error, attempt) => logger.error({ err: error, attempt }, 'rebuild failed; will retry'),
-  });
-  store.onExternalChange = (slugs) => void rebuild.schedule(slugs);
-  const stopWatching = store.watchExternal(1000);
-  const views = await ViewCounter.open(config.dataDir, {
-    flushMs: settings.viewsFlushMs,
-    onFlush: async (changed) => {
-      await state.updateViews(changed);
+    onError: (error, attempt) => {
+      health.set('rebuild', `post pages failed to rebuild (attempt ${attempt}): ${message(error)}`);
+      logger.error({ err: error, attempt }, 'rebuild failed; will retry');
     },
-    onError: (error) => logger.error({ err: error }, 'views flush failed; will retry'),
+    onRecovered: () => health.clear('rebuild'),
   });
+  const stopChanges = store.changes((slugs) => void rebuild.schedule(slugs));
   const publicData = state.site.catalog
-    ? createPublicDataRouter({ catalog: state.site.catalog, dataDir: config.dataDir, env })
+    ? createPublicDataRouter({ catalog: state.site.catalog, store, env })
     : null;
 
   const app = createApp({
-    state, store, views, rebuild, logger,
+    state, store, views, rebuild, health, logger,
     apiKey: config.site.apiKey,
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     routers: publicData ? [publicData.router] : [],
   });
   const server = app.listen(config.port, config.host);
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (error) {
+    stopChanges();
+    await store.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -83,16 +131,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      stopWatching();
-      await rebuild.idle();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      stopChanges();
+      // Stored data first: counts in memory are the only thing a slow stop could lose.
+      await views.flush().catch((error: unknown) => logger.error({ err: error }, 'views not saved at shutdown'));
+      views.close();
+      await stopped;
+      await rebuild.idle(5000);
       rebuild.close();
-      await views.flush();
+      await aggregates.flushNow().catch(() => {});
+      aggregates.close();
       await state.close();
       await publicData?.close();
+      await store.close();
       logger.info('agora stopped');
     })());
 
@@ -108,5 +160,5 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { url, server, state, build: result, close };
+  return { url, server, state, store, build: result, health, close, flushAggregates: () => aggregates.flushNow() };
 }

@@ -11,7 +11,7 @@
 import { rm, stat, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.ts';
-import { readJsonFile } from '../load/store-snapshot.ts';
+import { readJsonFile } from '../json-file.ts';
 
 interface ManifestFile {
   version: 2;

@@ -32,36 +32,45 @@ export type Job =
 
 export type Change =
   | { kind: 'full' }
-  /** Comments were added, hidden or deleted on these posts. */
-  | { kind: 'comments'; slugs: readonly string[] }
-  /** View counts of these posts changed. */
-  | { kind: 'views'; slugs: readonly string[] };
+  /** Comments changed on these posts: the posts' own outputs (page, record, comment list), written at once. */
+  | { kind: 'post-comments'; slugs: readonly string[] }
+  /**
+   * What follows a burst of comment and view changes, coalesced: the site-wide lists
+   * and counts, and the records of posts whose view counts changed.
+   */
+  | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] };
 
 /** Jobs for a change, without duplicates. */
 export function planBuild(site: SiteModel, change: Change): Job[] {
   if (change.kind === 'full') return planFull(site);
   const jobs = new Map<string, Job>();
   const add = (job: Job) => jobs.set(JSON.stringify(job), job);
-  const posts = change.slugs.map((s) => site.bySlug.get(s)).filter((p) => p !== undefined);
+  const posts = (slugs: readonly string[]) => slugs.map((s) => site.bySlug.get(s)).filter((p) => p !== undefined);
+  if (change.kind === 'post-comments') {
+    for (const post of posts(change.slugs)) {
+      add({ kind: 'post-page', slug: post.slug });
+      add({ kind: 'api-post', slug: post.slug });
+      add({ kind: 'api-comments', slug: post.slug });
+    }
+    return [...jobs.values()];
+  }
+  const viewed = posts(change.views);
+  const commented = posts(change.comments);
+  if (viewed.length + commented.length === 0) return [];
   add({ kind: 'api-posts' });
-  for (const post of posts) {
-    add({ kind: 'api-post', slug: post.slug });
+  for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
+  for (const post of [...viewed, ...commented]) {
     add({ kind: 'api-category', category: post.category });
     add({ kind: 'api-model', model: post.model });
   }
-  if (change.kind === 'views') {
-    add({ kind: 'api-views' });
-    return [...jobs.values()];
+  if (viewed.length > 0) add({ kind: 'api-views' });
+  if (commented.length > 0) {
+    add({ kind: 'api-comment-count' });
+    add({ kind: 'comments-page' });
+    // The debates page lists debate posts and any post with debate comments; a hidden
+    // or deleted debate comment can remove a topic, so any comment change counts.
+    add({ kind: 'debates-page' });
   }
-  for (const post of posts) {
-    add({ kind: 'post-page', slug: post.slug });
-    add({ kind: 'api-comments', slug: post.slug });
-  }
-  add({ kind: 'api-comment-count' });
-  add({ kind: 'comments-page' });
-  // The debates page lists debate posts and any post with debate comments; a hidden
-  // or deleted debate comment can remove a topic, so any comment change on such a post counts.
-  add({ kind: 'debates-page' });
   return [...jobs.values()];
 }
 

@@ -20,8 +20,8 @@ export function compareComments(a: Comment, b: Comment): number {
 export interface SiteInput {
   config: SiteConfig;
   posts: readonly Post[];
-  comments: readonly Comment[];
-  views: Record<string, number>;
+  comments: Iterable<Comment>;
+  views: ReadonlyMap<string, number>;
   catalog: Catalog | null;
 }
 
@@ -39,7 +39,7 @@ export function buildSiteModel(input: SiteInput): SiteModel {
   for (const list of comments.values()) list.sort(compareComments);
   const views = new Map<string, number>();
   for (const p of posts) {
-    const n = input.views[p.slug];
+    const n = input.views.get(p.slug);
     views.set(p.slug, typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
   }
   return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog };

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { RenderedPost, RenderNote } from '../types.ts';
 import { RENDERER_VERSION } from './version.ts';
 import { writeFileAtomic } from '../emit/atomic-write.ts';
-import { readJsonFile } from '../load/store-snapshot.ts';
+import { readJsonFile } from '../json-file.ts';
 
 interface CacheFile<T> {
   version: string;

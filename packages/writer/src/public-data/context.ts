@@ -5,18 +5,17 @@
 import type { Catalog } from '../../../generator/src/catalog/types.ts';
 import type { OperationTable, ProviderId } from '../upstream/types.ts';
 import type { PublicDataConfig } from './config.ts';
-import type { QuotaStore } from './quota.ts';
+import type { Quota } from './quota.ts';
 import type { ResponseCache } from './cache.ts';
 
 /** Shared state of a router. */
 export interface PublicDataContext {
   catalog: Catalog;
   config: PublicDataConfig;
-  quota: QuotaStore;
+  quota: Quota;
   cache: ResponseCache;
   /** Calls under way, by cache key, so identical concurrent requests share one upstream call. */
   inflight: Map<string, Promise<{ data: unknown; fetchedAt: Date }>>;
   operations: Record<ProviderId, OperationTable>;
-  dataDir: string;
   now: () => Date;
 }

@@ -3,7 +3,6 @@
  * and the provider configuration.
  */
 export { createPublicDataRouter, type PublicDataRouter, type PublicDataRouterOptions } from './router.ts';
-export { tokenCommand } from './token-command.ts';
-export { createToken, listTokens, revokeToken, verifyToken, TOKENS_FILE, type TokenRecord, type TokenCheck } from './tokens.ts';
+export { createToken, listTokens, revokeToken, verifyToken, type TokenRecord, type TokenCheck } from './tokens.ts';
 export { loadProviderConfig, PROVIDER_DEFAULTS, urlEnv, quotaEnv, type PublicDataConfig, type ProviderSettings } from './config.ts';
 export type { Envelope, EnvelopeSource } from './envelope.ts';

@@ -3,13 +3,13 @@
  * `/api/tour`, `/api/bizinfo`, `/api/corp`, `/api/biznotice`) and the catalog proxy
  * (`POST /agencatalog/api/call`), sharing one quota store, one cache and the clock.
  */
-import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Catalog } from '../../../generator/src/catalog/types.ts';
 import { AppError } from '../errors.ts';
 import { createOperationTables } from '../upstream/index.ts';
 import { loadProviderConfig } from './config.ts';
-import { createQuotaStore } from './quota.ts';
+import { createQuota } from './quota.ts';
+import type { Store } from '../store/types.ts';
 import { createResponseCache } from './cache.ts';
 import type { PublicDataContext } from './context.ts';
 import { weatherRoute } from './routes/weather.ts';
@@ -25,8 +25,8 @@ import { proxyRoute } from './routes/proxy.ts';
 export interface PublicDataRouterOptions {
   /** The loaded catalog (entries, statuses, rate limits, attribution). */
   catalog: Catalog;
-  /** Data folder: `quotas.json` and `tokens.json` live here. */
-  dataDir: string;
+  /** The store: daily quotas and agent tokens live there. */
+  store: Store;
   /** Environment with provider keys and base URLs (default `process.env`). */
   env?: NodeJS.ProcessEnv;
   /** Clock (default `() => new Date()`); quotas reset and forecasts roll over by it. */
@@ -36,7 +36,7 @@ export interface PublicDataRouterOptions {
 /** The router and how to stop it. */
 export interface PublicDataRouter {
   router: express.Router;
-  /** Flush quota counters to disk. */
+  /** Flush quota counters to the store (the store itself stays open: its owner closes it). */
   close(): Promise<void>;
 }
 
@@ -58,14 +58,14 @@ function jsonBody(): RequestHandler {
  *
  * @param options Catalog, data folder, environment and clock.
  * @example
- * const publicData = createPublicDataRouter({ catalog, dataDir: 'data' });
+ * const publicData = createPublicDataRouter({ catalog, store });
  * app.use(publicData.router);
  * // on shutdown: await publicData.close();
  */
 export function createPublicDataRouter(options: PublicDataRouterOptions): PublicDataRouter {
   const now = options.now ?? (() => new Date());
   const config = loadProviderConfig(options.env ?? process.env);
-  const quota = createQuotaStore({ file: join(options.dataDir, 'quotas.json'), now });
+  const quota = createQuota(options.store.quotas, now);
   const ctx: PublicDataContext = {
     catalog: options.catalog,
     config,
@@ -73,14 +73,12 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
     cache: createResponseCache({ now, maxEntries: config.cacheMaxEntries }),
     inflight: new Map(),
     operations: createOperationTables(),
-    dataDir: options.dataDir,
     now,
   };
 
   const router = express.Router();
   // Answers are fresh for a minute at most downstream; the proxy's are per agent.
-  const ready: RequestHandler = async (req, res, next) => {
-    await quota.ready;
+  const ready: RequestHandler = (req, res, next) => {
     res.setHeader('Cache-Control', req.method === 'GET' ? 'public, max-age=60' : 'no-store');
     next();
   };
@@ -90,7 +88,7 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
   router.get('/api/bizinfo', ready, bizinfoRoute(ctx));
   router.get('/api/corp', ready, corpRoute(ctx));
   router.get('/api/biznotice', ready, biznoticeRoute(ctx));
-  router.post('/agencatalog/api/call', ready, requireAgentToken(options.dataDir), jsonBody(), proxyRoute(ctx));
+  router.post('/agencatalog/api/call', ready, requireAgentToken(options.store.tokens), jsonBody(), proxyRoute(ctx));
   router.all('/agencatalog/api/call', () => {
     throw new AppError('method_not_allowed', 'Use POST /agencatalog/api/call with X-Agent-Token and a JSON body {service, operation, params}', { headers: { Allow: 'POST' } });
   });

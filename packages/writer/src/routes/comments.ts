@@ -1,22 +1,30 @@
 /**
  * `POST /api/comments/{slug}`: key, post, media type, size, document — checked in that
- * order, each failure a JSON error that changes nothing. On success the comment is on
- * disk (fsync) and the post's pages are rebuilt before the 201 goes out, as the
- * specification says ("stored and rebuilt"); the rebuild wait is bounded, so a slow
- * disk delays the answer, never loses the comment.
+ * order, each failure a JSON error that changes nothing. Then the comment is stored
+ * durably (fsync or COMMIT), and the post's own outputs (its page, `/api/post/{slug}`,
+ * `/api/comments/{slug}`) are rebuilt before the answer:
+ *
+ * - 201 when they show it ("stored and rebuilt", as the specification says);
+ * - 202 with `status: "pending"` when the rebuild failed or took longer than
+ *   `rebuildWaitMs`: the comment is kept (posting again would duplicate it) and the
+ *   rebuild is retried until the page shows it.
+ *
+ * Site-wide lists follow within the aggregate delay (see `rebuild/aggregates.ts`).
  */
 import { Router, raw, type Request } from 'express';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import { toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
+import { toCommentRecord, toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
-import type { CommentStore } from '../store/comments.ts';
+import type { Logger } from 'pino';
+import type { Store } from '../store/types.ts';
 import type { RebuildQueue } from '../rebuild/queue.ts';
 
 export interface CommentRouteDeps {
   state: SiteBuild;
-  store: CommentStore;
+  store: Store;
   rebuild: RebuildQueue;
+  logger?: Logger;
   apiKey: string;
   now?: () => Date;
   /** Longest wait for the rebuild before answering 201 anyway (ms, default 5000). */
@@ -60,11 +68,19 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     const at = now();
     const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
     const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
-    await deps.store.add(comment);
-    await Promise.race([deps.rebuild.schedule([slug]), new Promise((r) => setTimeout(r, deps.rebuildWaitMs ?? 5000).unref())]);
-    res.status(201).location(`/api/comments/${toUrlSegment(slug)}#${comment.id}`).json({
-      id: comment.id, slug: comment.slug, author: comment.author, model: comment.model, date: comment.date,
-      type: comment.type, position: comment.position, body: comment.body, created_at: comment.created_at,
+    await deps.store.comments.add(comment);
+    const published = await Promise.race([
+      deps.rebuild.schedule([slug]),
+      new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
+    ]);
+    const record = toCommentRecord(comment);
+    res.location(`/api/comments/${toUrlSegment(slug)}#${comment.id}`);
+    if (published) return void res.status(201).json(record);
+    deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
+    res.status(202).json({
+      ...record,
+      status: 'pending',
+      message: 'Stored. The post\'s page does not show it yet; the server keeps rebuilding it. Do not post it again.',
     });
   });
   return router;

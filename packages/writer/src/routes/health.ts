@@ -1,15 +1,26 @@
-/** `GET /api/health`: liveness plus a few numbers an operator wants at a glance. */
+/**
+ * `GET /api/health`: `ok` or `degraded` with the reasons (a rebuild that keeps failing,
+ * quarantined comments, the store), plus a few numbers an operator wants at a glance.
+ * Always 200 while the process serves, so a load balancer does not pull a node that
+ * still answers reads; monitors alert on `status`.
+ */
 import { Router } from 'express';
 import type { SiteBuild } from '@agora/generator';
-import type { CommentStore } from '../store/comments.ts';
+import type { Store } from '../store/types.ts';
+import type { HealthState } from '../health.ts';
 
-export function healthRoutes(deps: { state: SiteBuild; store: CommentStore; startedAt: Date }): Router {
+export function healthRoutes(deps: { state: SiteBuild; store: Store; health: HealthState; startedAt: Date }): Router {
   const router = Router();
   router.get('/api/health', (_req, res) => {
+    let comments = 0;
+    for (const list of deps.state.site.comments.values()) comments += list.length;
     res.set('Cache-Control', 'no-store').json({
-      status: 'ok',
+      status: deps.health.status,
+      ...(deps.health.status === 'ok' ? {} : { problems: deps.health.report() }),
+      store: deps.store.engine,
       posts: deps.state.site.posts.length,
-      comments: deps.store.all().length,
+      comments,
+      aggregates_pending: deps.state.aggregatesPending,
       uptime_s: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
     });
   });

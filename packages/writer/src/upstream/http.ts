@@ -52,7 +52,7 @@ function isTimeout(error: unknown): boolean {
  */
 export async function sendUpstream(ctx: UpstreamContext, request: UpstreamRequest): Promise<{ status: number; bytes: Buffer }> {
   const method = request.method ?? 'GET';
-  ctx.beforeRequest?.();
+  await ctx.beforeRequest?.();
   const attempts = method === 'GET' ? 1 + Math.max(0, ctx.retries) : 1;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -22,7 +22,7 @@ export interface UpstreamContext {
   /** Extra attempts for an idempotent GET after a network error. */
   retries: number;
   /** Called once before every upstream request; throws to refuse it (quota). */
-  beforeRequest?: () => void;
+  beforeRequest?: () => Promise<void> | void;
   /** Clock, for Retry-After on quota errors. */
   now: () => Date;
 }

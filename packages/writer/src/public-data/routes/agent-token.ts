@@ -5,6 +5,7 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../errors.ts';
 import { verifyToken } from '../tokens.ts';
+import type { TokenStore } from '../../store/types.ts';
 
 /** The header that carries the agent token. */
 export const AGENT_TOKEN_HEADER = 'X-Agent-Token';
@@ -12,9 +13,9 @@ export const AGENT_TOKEN_HEADER = 'X-Agent-Token';
 /**
  * Create the middleware.
  *
- * @param dataDir Data folder holding `tokens.json`.
+ * @param tokens The store's agent tokens.
  */
-export function requireAgentToken(dataDir: string): RequestHandler {
+export function requireAgentToken(tokens: TokenStore): RequestHandler {
   return async function agentToken(req, res, next) {
     const token = req.get(AGENT_TOKEN_HEADER)?.trim();
     if (!token) {
@@ -23,7 +24,7 @@ export function requireAgentToken(dataDir: string): RequestHandler {
         headers: { 'WWW-Authenticate': `${AGENT_TOKEN_HEADER}` },
       });
     }
-    const check = await verifyToken(dataDir, token);
+    const check = await verifyToken(tokens, token);
     if (check.status !== 'valid') {
       throw new AppError('forbidden', `header/${AGENT_TOKEN_HEADER} is ${check.status === 'revoked' ? 'revoked' : 'not a known token'}`, { field: AGENT_TOKEN_HEADER });
     }

@@ -1,7 +1,7 @@
 /** Comments as table rows: the column list, row → `Comment`, and comments → column arrays for `unnest`. */
 import type { Comment } from '@agora/generator';
 
-export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden';
+export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden, hidden_reason';
 
 export interface CommentRow {
   id: string;
@@ -14,9 +14,10 @@ export interface CommentRow {
   body: string;
   created_at: string;
   hidden: boolean;
+  hidden_reason: string | null;
 }
 
-/** A row as the `Comment` every engine returns (`hidden` only when true, as the embedded store keeps it). */
+/** A row as the `Comment` every engine returns (`hidden` only when true and `hidden_reason` only when set, as the embedded store keeps them). */
 export function toComment(row: CommentRow): Comment {
   const comment: Comment = {
     id: row.id,
@@ -30,6 +31,7 @@ export function toComment(row: CommentRow): Comment {
     created_at: row.created_at,
   };
   if (row.hidden) comment.hidden = true;
+  if (row.hidden_reason !== null) comment.hidden_reason = row.hidden_reason;
   return comment;
 }
 
@@ -39,9 +41,9 @@ export function toComment(row: CommentRow): Comment {
  */
 export const INSERT_COMMENTS = `
   INSERT INTO comments (${COMMENT_COLUMNS})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[])`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])`;
 
-/** The ten column arrays of `INSERT_COMMENTS`. */
+/** The eleven column arrays of `INSERT_COMMENTS`. */
 export function commentColumns(comments: readonly Comment[]): unknown[] {
   return [
     comments.map((c) => c.id),
@@ -54,5 +56,6 @@ export function commentColumns(comments: readonly Comment[]): unknown[] {
     comments.map((c) => c.body),
     comments.map((c) => c.created_at),
     comments.map((c) => c.hidden === true),
+    comments.map((c) => c.hidden_reason ?? null),
   ];
 }

@@ -24,7 +24,8 @@ type Apply = (client: pg.PoolClient, id: string, change: CommentChange) => Promi
 
 /** One statement per moderation action. */
 const APPLY: { [A in CommentChange['action']]: Apply } = {
-  hide: (client, id, change) => client.query('UPDATE comments SET hidden = true, hidden_reason = $2 WHERE id = $1', [id, change.action === 'hide' ? (change.reason ?? null) : null]),
+  // Hiding again without a reason keeps the reason given before.
+  hide: (client, id, change) => client.query('UPDATE comments SET hidden = true, hidden_reason = coalesce($2, hidden_reason) WHERE id = $1', [id, change.action === 'hide' && change.reason ? change.reason : null]),
   unhide: (client, id) => client.query('UPDATE comments SET hidden = false, hidden_reason = NULL WHERE id = $1', [id]),
   delete: (client, id) => client.query('DELETE FROM comments WHERE id = $1', [id]),
 };

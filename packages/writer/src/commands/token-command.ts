@@ -1,37 +1,49 @@
 /**
  * `agora token create|list|revoke`: the operator's commands for agent tokens of the
- * catalog proxy. Thin: parses, calls `tokens.ts`, prints, sets `process.exitCode`.
+ * catalog proxy. Thin: parses, opens the store the server uses (same configuration:
+ * agora.config.json, then the environment, then `--data-dir`), calls `tokens.ts`,
+ * prints, sets `process.exitCode`.
  */
 import { Command } from 'commander';
-import { createToken, listTokens, revokeToken } from './tokens.ts';
+import type { AgoraConfig } from '@agora/generator';
+import { openStore } from '../store/open.ts';
+import type { TokenStore } from '../store/types.ts';
+import { createToken, listTokens, revokeToken } from '../public-data/tokens.ts';
 
-const dataDirOf = (options: { dataDir?: string }): string => options.dataDir ?? process.env.AGORA_DATA_DIR ?? 'data';
+async function withTokens<T>(config: AgoraConfig, options: { dataDir?: string }, fn: (tokens: TokenStore) => Promise<T>): Promise<T> {
+  const store = await openStore(options.dataDir ? { ...config, dataDir: options.dataDir } : config, 'tool');
+  try {
+    return await fn(store.tokens);
+  } finally {
+    await store.close();
+  }
+}
 
 /**
  * The `token` command with its subcommands.
  *
- * @example program.addCommand(tokenCommand());
+ * @example program.addCommand(tokenCommand(() => loadConfig()));
  */
-export function tokenCommand(): Command {
+export function tokenCommand(loadConfig: () => AgoraConfig): Command {
   const token = new Command('token').description('issue, list and revoke agent tokens for POST /agencatalog/api/call');
 
   token
     .command('create')
     .description('issue a token (shown once; only its hash is stored)')
     .option('--label <label>', 'who or what the token is for', 'agent')
-    .option('--data-dir <dir>', 'data folder (default: $AGORA_DATA_DIR or ./data)')
+    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .action(async (options: { label: string; dataDir?: string }) => {
-      const { id, token: value } = await createToken(dataDirOf(options), options.label);
+      const { id, token: value } = await withTokens(loadConfig(), options, (t) => createToken(t, options.label));
       process.stdout.write(`id:    ${id}\ntoken: ${value}\n\nStore the token now: it is not kept and cannot be shown again.\nAgents send it as the X-Agent-Token header.\n`);
     });
 
   token
     .command('list')
     .description('list tokens (ids, labels, dates; never the tokens)')
-    .option('--data-dir <dir>', 'data folder (default: $AGORA_DATA_DIR or ./data)')
+    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .option('--json', 'print JSON')
     .action(async (options: { dataDir?: string; json?: boolean }) => {
-      const tokens = await listTokens(dataDirOf(options));
+      const tokens = await withTokens(loadConfig(), options, listTokens);
       if (options.json) {
         process.stdout.write(`${JSON.stringify(tokens, null, 2)}\n`);
         return;
@@ -44,9 +56,9 @@ export function tokenCommand(): Command {
     .command('revoke')
     .description('revoke a token by id; calls with it then answer 403')
     .argument('<id>', 'token id, e.g. tok_1a2b3c4d')
-    .option('--data-dir <dir>', 'data folder (default: $AGORA_DATA_DIR or ./data)')
+    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .action(async (id: string, options: { dataDir?: string }) => {
-      if (await revokeToken(dataDirOf(options), id)) {
+      if (await withTokens(loadConfig(), options, (t) => revokeToken(t, id))) {
         process.stdout.write(`revoked ${id}\n`);
         return;
       }

@@ -1,0 +1,94 @@
+/**
+ * `agora comments list|hide|unhide|delete|export|import`: the operator's commands for
+ * stored comments, on the store the server uses (same configuration). Thin: parses,
+ * calls `moderation.ts` and `transfer/comment-lines.ts`, prints, sets the exit code.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { Command } from 'commander';
+import { postSlugs, type AgoraConfig, type Comment } from '@agora/generator';
+import { moderate, publish, withStore, type Publication } from '../moderation.ts';
+import { exportComments, readCommentLines } from '../transfer/comment-lines.ts';
+
+/** Control characters shown as escapes, so stored text can never drive the terminal. */
+const printable = (text: string): string =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function line(c: Comment): string {
+  const flag = c.hidden ? `[hidden${c.hidden_reason ? `: ${c.hidden_reason}` : ''}] ` : '';
+  return printable(`${c.id}  ${c.created_at}  ${flag}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
+}
+
+const told = (p: Publication): string =>
+  p.by === 'writer' ? 'the running writer updates the pages within about a second' : `${p.written} files rewritten`;
+
+export function commentsCommand(loadConfig: () => AgoraConfig): Command {
+  const comments = new Command('comments').description('list, moderate, export and import stored comments (changes rebuild the affected pages)');
+
+  comments
+    .command('list')
+    .description('list stored comments, oldest first (hidden ones marked)')
+    .option('--slug <slug>', 'only this post')
+    .option('--json', 'print JSON')
+    .action(async (opts: { slug?: string; json?: boolean }) => {
+      const list = await withStore(loadConfig(), async (store) => {
+        if (opts.slug) return store.comments.forSlug(opts.slug);
+        const all: Comment[] = [];
+        for await (const batch of store.comments.scan()) all.push(...batch);
+        return all.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
+      });
+      if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      for (const c of list) process.stdout.write(`${line(c)}\n`);
+      process.stdout.write(`${list.length} comment${list.length === 1 ? '' : 's'}\n`);
+    });
+
+  for (const action of ['hide', 'unhide', 'delete'] as const) {
+    comments
+      .command(action)
+      .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept in the store, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
+      .argument('<id>', 'comment id (see `agora comments list`)')
+      .action(async (id: string) => {
+        const result = await moderate(loadConfig(), action, id);
+        if (!result.comment) {
+          process.stderr.write(`agora: no comment with id ${printable(id)}; see \`agora comments list\`\n`);
+          process.exitCode = 1;
+          return;
+        }
+        process.stdout.write(`${action}: ${id} on ${printable(result.comment.slug)}; ${told(result.publication!)}\n`);
+      });
+  }
+
+  comments
+    .command('export')
+    .description('write every comment (hidden ones marked) as JSON Lines: the backup format')
+    .option('--out <file>', 'write to this file instead of standard output')
+    .action(async (opts: { out?: string }) => {
+      const out = opts.out ? createWriteStream(opts.out, { flags: 'wx' }) : process.stdout;
+      const write = async (chunk: string) => {
+        if (!out.write(chunk)) await once(out, 'drain');
+      };
+      const n = await withStore(loadConfig(), (store) => exportComments(store.comments, write));
+      if (opts.out) {
+        (out as ReturnType<typeof createWriteStream>).end();
+        await once(out, 'finish');
+        process.stderr.write(`exported ${n} comment${n === 1 ? '' : 's'} to ${opts.out}\n`);
+      }
+    });
+
+  comments
+    .command('import')
+    .description('add the comments of a JSON Lines export (idempotent by id; every line checked first, nothing imported on any error)')
+    .argument('<file>', 'a file written by `agora comments export`')
+    .action(async (file: string) => {
+      const config = loadConfig();
+      const slugs = await postSlugs(config);
+      const list = await readCommentLines(file, (slug) => slugs.has(slug));
+      await withStore(config, async (store) => {
+        const result = await store.comments.importMany(list);
+        const publication = result.added > 0 ? await publish(config, store) : null;
+        process.stdout.write(`imported ${result.added} comment${result.added === 1 ? '' : 's'} on ${result.slugs.size} post${result.slugs.size === 1 ? '' : 's'}; ${result.existing} already stored${publication ? `; ${told(publication)}` : ''}\n`);
+      });
+    });
+
+  return comments;
+}

@@ -1,0 +1,75 @@
+/**
+ * The second speed of consistency: site-wide outputs (`/api/posts`, the category and
+ * model lists, `/api/comments/count`, `/api/views`, `/comments/`, `/debates/`) follow
+ * comment and view changes within `delayMs`, coalesced, so a burst of N comments or
+ * view flushes costs one rewrite of each. A failed flush is retried with backoff.
+ */
+export interface AggregateSchedulerOptions {
+  flush: () => Promise<void>;
+  /** Longest delay between a change and its site-wide outputs (default 1000 ms). */
+  delayMs?: number;
+  onError?: (error: unknown, attempt: number) => void;
+  onRecovered?: () => void;
+}
+
+export class AggregateScheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private failures = 0;
+  private closed = false;
+
+  constructor(private readonly options: AggregateSchedulerOptions) {}
+
+  /** Something changed: make sure a flush happens within the delay. */
+  touch(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.arm(this.options.delayMs ?? 1000);
+  }
+
+  /** Flush now (shutdown, tests); waits for a flush in progress. */
+  async flushNow(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    while (this.running) await this.running;
+    await this.run();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private arm(ms: number): void {
+    if (this.closed) return;
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.run();
+    }, ms);
+    this.timer.unref();
+  }
+
+  private run(): Promise<void> {
+    this.again = false;
+    this.running = this.options.flush().then(
+      () => {
+        if (this.failures > 0) this.options.onRecovered?.();
+        this.failures = 0;
+      },
+      (error: unknown) => {
+        this.failures++;
+        this.options.onError?.(error, this.failures);
+        this.again = false;
+        this.arm(Math.min((this.options.delayMs ?? 1000) * 2 ** this.failures, 30_000));
+      },
+    ).finally(() => {
+      this.running = null;
+      if (this.again) this.arm(this.options.delayMs ?? 1000);
+    });
+    return this.running;
+  }
+}

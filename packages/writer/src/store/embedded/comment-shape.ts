@@ -1,0 +1,36 @@
+/** The shape of a stored comment and of a per-post comment file, checked on every read. */
+import { COMMENT_TYPES, POSITIONS, type Comment } from '@agora/generator';
+import { isPlainObject } from './data-file.ts';
+
+/** A per-post file: `data/comments/<slug file name>.json`. */
+export interface PostCommentsFile {
+  slug: string;
+  comments: Comment[];
+}
+
+const STRING_FIELDS = ['id', 'slug', 'author', 'model', 'date', 'body', 'created_at'] as const;
+
+/** The problem with a stored comment, or null. */
+export function commentProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'a comment is not an object';
+  for (const key of STRING_FIELDS) if (typeof value[key] !== 'string') return `comment field \`${key}\` is not text`;
+  if (!(COMMENT_TYPES as readonly unknown[]).includes(value.type)) return `comment \`${String(value.id)}\` has an unknown type`;
+  if (value.position !== null && !(POSITIONS as readonly unknown[]).includes(value.position)) return `comment \`${String(value.id)}\` has an unknown position`;
+  if (value.hidden !== undefined && typeof value.hidden !== 'boolean') return `comment \`${String(value.id)}\` has a non-boolean \`hidden\``;
+  if (value.hidden_reason !== undefined && typeof value.hidden_reason !== 'string') return `comment \`${String(value.id)}\` has a non-text \`hidden_reason\``;
+  return null;
+}
+
+/** A shape check for the file of one post's comments. */
+export function postFileCheck(slug: string) {
+  return (value: unknown): string | null => {
+    if (!isPlainObject(value) || !Array.isArray(value.comments)) return 'expected {"slug": "…", "comments": [...]}';
+    if (value.slug !== slug) return `the file holds the comments of \`${String(value.slug)}\`, not of \`${slug}\``;
+    for (const c of value.comments) {
+      const problem = commentProblem(c);
+      if (problem) return problem;
+      if ((c as Comment).slug !== slug) return `comment \`${(c as Comment).id}\` belongs to \`${(c as Comment).slug}\`, not to this file's post \`${slug}\``;
+    }
+    return null;
+  };
+}

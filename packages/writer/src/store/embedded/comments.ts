@@ -1,0 +1,192 @@
+/**
+ * Comments of the embedded store: one lowdb file per post, `data/comments/<slug file
+ * name>.json` (`{"slug", "comments": [...]}`). A new comment rewrites only its post's
+ * file, so a write costs what that post holds, never what the whole store holds.
+ *
+ * - Concurrent adds are group-committed: the comments waiting when a commit starts are
+ *   written together, one file per post, under the store lock; each caller's promise
+ *   settles when its own post's file is durable (a failing post never fails another).
+ * - Every write re-reads the post's file under the lock, so a moderator's change made
+ *   by another process a moment before is never overwritten.
+ * - Nothing is cached here: the writer's site model holds the visible comments once.
+ */
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import { toFileName, syncDir, type Comment } from '@agora/generator';
+import { DurableJSONFile } from '../durable-adapter.ts';
+import type { CommentChange, CommentStore, ImportResult } from '../types.ts';
+import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { readDataFile, toStoreError } from './data-file.ts';
+import type { FileMutex } from './os-lock.ts';
+import type { ChangeJournal } from './change-journal.ts';
+import { writeFileAtomic } from '@agora/generator';
+
+const FIX = 'Restore it from a backup (`agora comments import` of an export), or move it away to drop that post\'s comments';
+
+/** Oldest first: created_at, then id. */
+export const byCreated = (a: Comment, b: Comment): number =>
+  a.created_at !== b.created_at ? (a.created_at < b.created_at ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+interface Pending {
+  comment: Comment;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class EmbeddedComments implements CommentStore {
+  private pending: Pending[] = [];
+  private committing: Promise<void> | null = null;
+
+  constructor(
+    readonly dir: string,
+    private readonly mutex: FileMutex,
+    /** Where CLI commands announce their changes to a running writer (null in the writer). */
+    private readonly journal: ChangeJournal | null,
+  ) {}
+
+  fileOf(slug: string): string {
+    return join(this.dir, `${toFileName(slug)}.json`);
+  }
+
+  private db(slug: string): Low<PostCommentsFile> {
+    return new Low<PostCommentsFile>(new DurableJSONFile(this.fileOf(slug), postFileCheck(slug), FIX), { slug, comments: [] });
+  }
+
+  add(comment: Comment): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ comment, resolve, reject });
+      this.committing ??= this.commitLoop();
+    });
+  }
+
+  private async commitLoop(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      const bySlug = new Map<string, Pending[]>();
+      for (const p of batch) bySlug.set(p.comment.slug, [...(bySlug.get(p.comment.slug) ?? []), p]);
+      try {
+        await this.mutex.run(async () => {
+          await mkdir(this.dir, { recursive: true });
+          await Promise.all([...bySlug].map(async ([slug, waiting]) => {
+            try {
+              const db = this.db(slug);
+              await db.read();
+              db.data.comments.push(...waiting.map((p) => p.comment));
+              await db.write();
+              for (const p of waiting) p.resolve();
+            } catch (error) {
+              for (const p of waiting) p.reject(toStoreError(error, this.fileOf(slug)));
+            }
+          }));
+        });
+      } catch (error) {
+        // The lock itself failed: nothing of this batch was written.
+        for (const p of batch) p.reject(error);
+      }
+    }
+    this.committing = null;
+  }
+
+  async forSlug(slug: string): Promise<Comment[]> {
+    const file = await readDataFile<PostCommentsFile>(this.fileOf(slug), postFileCheck(slug), FIX);
+    return (file?.comments ?? []).sort(byCreated);
+  }
+
+  async get(id: string): Promise<Comment | null> {
+    for await (const list of this.scan()) {
+      const found = list.find((c) => c.id === id);
+      if (found) return found;
+    }
+    return null;
+  }
+
+  async *scan(): AsyncIterable<Comment[]> {
+    let names: string[];
+    try {
+      names = (await readdir(this.dir)).filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const name of names) {
+      const path = join(this.dir, name);
+      const file = await readDataFile<PostCommentsFile>(path, (v) => {
+        const slug = (v as { slug?: unknown })?.slug;
+        return typeof slug === 'string' && toFileName(slug) + '.json' === name ? postFileCheck(slug)(v) : 'its `slug` does not match the file name';
+      }, FIX);
+      if (file && file.comments.length > 0) yield file.comments.sort(byCreated);
+    }
+  }
+
+  async count(): Promise<number> {
+    let n = 0;
+    for await (const list of this.scan()) n += list.length;
+    return n;
+  }
+
+  async change(id: string, change: CommentChange): Promise<Comment | null> {
+    return this.mutex.run(async () => {
+      const found = await this.get(id);
+      if (!found) return null;
+      const db = this.db(found.slug);
+      await db.read();
+      const index = db.data.comments.findIndex((c) => c.id === id);
+      if (index === -1) return null;
+      const before = { ...db.data.comments[index]! };
+      if (change.action === 'delete') db.data.comments.splice(index, 1);
+      else if (change.action === 'hide') db.data.comments[index] = { ...before, hidden: true, ...(change.reason ? { hidden_reason: change.reason } : {}) };
+      else {
+        const { hidden: _h, hidden_reason: _r, ...rest } = before;
+        db.data.comments[index] = rest;
+      }
+      try {
+        await db.write();
+      } catch (error) {
+        throw toStoreError(error, db.adapter instanceof DurableJSONFile ? db.adapter.path : this.dir);
+      }
+      await this.journal?.append([found.slug]);
+      return before;
+    });
+  }
+
+  /**
+   * Store many comments: every new file is written and fsynced first, then renamed
+   * into place, so a failure before the renames stores nothing. (A crash during the
+   * renames leaves some posts imported; importing again completes it, by id.)
+   */
+  async importMany(comments: readonly Comment[]): Promise<ImportResult> {
+    return this.mutex.run(async () => {
+      const known = new Set<string>();
+      for await (const list of this.scan()) for (const c of list) known.add(c.id);
+      const bySlug = new Map<string, Comment[]>();
+      let existing = 0;
+      for (const c of comments) {
+        if (known.has(c.id)) {
+          existing++;
+          continue;
+        }
+        known.add(c.id);
+        bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
+      }
+      await mkdir(this.dir, { recursive: true });
+      const staged: [string, string][] = [];
+      try {
+        for (const [slug, added] of bySlug) {
+          const current = await this.forSlug(slug);
+          const tmp = join(this.dir, `.import-${process.pid}-${staged.length}.json.tmp`);
+          staged.push([tmp, this.fileOf(slug)]);
+          await writeFileAtomic(tmp, `${JSON.stringify({ slug, comments: [...current, ...added] })}\n`, { durable: true });
+        }
+      } catch (error) {
+        await Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
+        throw toStoreError(error, this.dir);
+      }
+      for (const [tmp, path] of staged) await rename(tmp, path);
+      await syncDir(this.dir);
+      await this.journal?.append(bySlug.keys());
+      return { added: comments.length - existing, existing, slugs: new Set(bySlug.keys()) };
+    });
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Reading and writing the embedded store's JSON files. A file that is not JSON, or is
+ * JSON of the wrong shape (`[]`, `{}`, `null`, `{"comments": {}}`), is never taken
+ * as empty: it stops the caller with the file, the problem and the fix, and it is
+ * never overwritten. Writes are durable (temp file, fsync, rename, fsync folder), and
+ * a full disk becomes `StoreError('disk_full')`.
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '@agora/generator';
+import { StoreError } from '../types.ts';
+
+/** A shape check: returns the problem, or null when `value` is fine. */
+export type ShapeCheck = (value: unknown) => string | null;
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+
+/** Map a file-system error to a `StoreError` where it has a meaning for callers. */
+export function toStoreError(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code && DISK_FULL.has(code)) {
+    return new StoreError('disk_full', `Cannot write \`${path}\`: the disk is full (${code}); free space and the writer continues by itself`, { cause: error });
+  }
+  return error;
+}
+
+function corrupt(path: string, problem: string, fix: string): StoreError {
+  return new StoreError('corrupt', `Cannot read \`${path}\`: ${problem}. ${fix}`);
+}
+
+/**
+ * Read a data file; `null` when it does not exist.
+ *
+ * @param fix What the operator should do when the file is broken (restore a backup, …).
+ */
+export async function readDataFile<T>(path: string, check: ShapeCheck, fix: string): Promise<T | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(path, `not valid JSON (${(error as Error).message})`, fix);
+  }
+  const problem = check(value);
+  if (problem) throw corrupt(path, problem, fix);
+  return value as T;
+}
+
+/** Write a data file durably (`pretty` for the small files an operator may read). */
+export async function writeDataFile(path: string, value: unknown, pretty = false): Promise<void> {
+  try {
+    await writeFileAtomic(path, `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`, { durable: true });
+  } catch (error) {
+    throw toStoreError(error, path);
+  }
+}
+
+/** `{ <key>: <object of T> }` checks, shared by the small files. */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,0 +1,81 @@
+/**
+ * The embedded store: lowdb files under `data/`, the default engine.
+ *
+ *   data/.writer.lock        held by the one writer for its whole life (OS-released lock)
+ *   data/.store.lock         taken for each write, by the writer and by CLI commands
+ *   data/comments/<slug>.json one post's comments (see comments.ts)
+ *   data/changes.jsonl       CLI changes the writer must pick up (see change-journal.ts)
+ *   data/views.json, tokens.json, quotas.json
+ *
+ * Opening as `server` claims the store (a second writer is refused), migrates the old
+ * single-file layout, and checks every file, so a broken one stops the start with
+ * the file and the fix instead of being overwritten later.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Store, StoreRole } from '../types.ts';
+import { claimExclusive, FileMutex, type HeldLock } from './os-lock.ts';
+import { EmbeddedComments } from './comments.ts';
+import { EmbeddedViews } from './views.ts';
+import { EmbeddedTokens } from './tokens.ts';
+import { EmbeddedQuotas } from './quotas.ts';
+import { ChangeJournal } from './change-journal.ts';
+import { migrateV1, type MigrationReport } from './migrate-v1.ts';
+
+export const COMMENTS_DIR = 'comments';
+
+export interface EmbeddedStore extends Store {
+  readonly dataDir: string;
+  /** What the start-up migration did (null: nothing to migrate). */
+  readonly migration: MigrationReport | null;
+}
+
+/** Whether a writer currently holds this data folder (the CLI then leaves rebuilding to it). */
+export async function writerIsRunning(dataDir: string): Promise<boolean> {
+  try {
+    const lock = await claimExclusive(join(dataDir, '.writer.lock'), dataDir);
+    await lock.release();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promise<EmbeddedStore> {
+  await mkdir(dataDir, { recursive: true });
+  const held: HeldLock | null = role === 'server' ? await claimExclusive(join(dataDir, '.writer.lock'), `the data folder \`${dataDir}\``) : null;
+  const mutex = new FileMutex(join(dataDir, '.store.lock'));
+  const journal = new ChangeJournal(join(dataDir, 'changes.jsonl'));
+  try {
+    const commentsDir = join(dataDir, COMMENTS_DIR);
+    const migration = await migrateV1(dataDir, commentsDir, mutex);
+    const comments = new EmbeddedComments(commentsDir, mutex, role === 'server' ? null : journal);
+    const views = new EmbeddedViews(join(dataDir, 'views.json'));
+    const tokens = new EmbeddedTokens(join(dataDir, 'tokens.json'), mutex);
+    const quotas = new EmbeddedQuotas(join(dataDir, 'quotas.json'));
+    if (role === 'server') {
+      // Check every small file now; the comment files are checked as the site loads them.
+      await Promise.all([views.load(), tokens.list(), quotas.load()]);
+      await mutex.run(() => journal.reset());
+    }
+    return {
+      engine: 'files',
+      dataDir,
+      migration,
+      comments,
+      views,
+      tokens,
+      quotas,
+      changes: (onChange) => journal.follow(onChange),
+      async close() {
+        await quotas.flush().catch(() => {});
+        await mutex.close();
+        await held?.release();
+      },
+    };
+  } catch (error) {
+    await mutex.close().catch(() => {});
+    await held?.release();
+    throw error;
+  }
+}

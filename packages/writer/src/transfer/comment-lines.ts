@@ -1,0 +1,114 @@
+/**
+ * The comment export format: JSON Lines, one comment per line, in the record shape of
+ * `GET /api/comments/{slug}` (`id, slug, author, model, date, type, position, body,
+ * created_at`) plus `hidden` (and `hidden_reason` when the writer hid it). It is the
+ * backup and restore path and the way between store engines.
+ *
+ * Import checks every line with the POST rules (the same parser: the fields are put
+ * into a comment document and parsed), so a file can never bring in what the API
+ * would refuse; the first bad line is reported as `file:line` with the reason.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { toCommentRecord, type Comment } from '@agora/generator';
+import { parseCommentDocument } from '../validate/comment-document.ts';
+import { isAppError } from '../errors.ts';
+import type { CommentStore } from '../store/types.ts';
+
+/** One comment as a line (without the newline). */
+export function toLine(c: Comment): string {
+  return JSON.stringify({ ...toCommentRecord(c), hidden: c.hidden === true, ...(c.hidden_reason ? { hidden_reason: c.hidden_reason } : {}) });
+}
+
+/** Write every stored comment, in batches, to `write`; returns how many. */
+export async function exportComments(comments: CommentStore, write: (chunk: string) => Promise<void> | void): Promise<number> {
+  let n = 0;
+  for await (const batch of comments.scan()) {
+    await write(batch.map((c) => `${toLine(c)}\n`).join(''));
+    n += batch.length;
+  }
+  return n;
+}
+
+/** A line that cannot be imported. */
+export class ImportLineError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    reason: string,
+  ) {
+    super(`${file}:${line}: ${reason}`);
+    this.name = 'ImportLineError';
+  }
+}
+
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** The comment document the POST route would have received for these fields. */
+function asDocument(o: Record<string, unknown>): string {
+  const lines = ['---'];
+  for (const key of ['author', 'model', 'date', 'type', 'position'] as const) {
+    if (o[key] !== undefined && o[key] !== null) lines.push(`${key}: ${JSON.stringify(o[key])}`);
+  }
+  return `${lines.join('\n')}\n---\n${typeof o.body === 'string' ? o.body : ''}\n`;
+}
+
+/** Check one parsed line; returns the comment or throws the reason. */
+export function commentFromLine(value: unknown, knownPost: (slug: string) => boolean): Comment {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
+  const o = value as Record<string, unknown>;
+  const allowed = new Set(['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'hidden', 'hidden_reason']);
+  for (const key of Object.keys(o)) if (!allowed.has(key)) throw new Error(`\`${key}\` is not a comment field`);
+  if (typeof o.id !== 'string' || !ID.test(o.id)) throw new Error('`id` must be 1–100 letters, digits, `-` or `_`');
+  if (typeof o.slug !== 'string' || !knownPost(o.slug)) throw new Error(`\`slug\` ${JSON.stringify(o.slug)} is not a post of this site`);
+  if (typeof o.created_at !== 'string' || !INSTANT.test(o.created_at) || Number.isNaN(Date.parse(o.created_at))) throw new Error('`created_at` must be an ISO 8601 UTC instant like 2025-11-20T08:15:00.000Z');
+  if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw new Error('`hidden` must be true or false');
+  if (o.hidden_reason !== undefined && typeof o.hidden_reason !== 'string') throw new Error('`hidden_reason` must be text');
+  if (typeof o.body !== 'string') throw new Error('`body` must be text');
+  if (o.date === undefined || o.date === null) throw new Error('`date` is required (YYYY-MM-DD)');
+  let input;
+  try {
+    input = parseCommentDocument(asDocument(o), o.created_at.slice(0, 10));
+  } catch (error) {
+    if (isAppError(error)) throw new Error(`${error.field ? `\`${error.field}\`: ` : ''}${error.message}`);
+    throw error;
+  }
+  return {
+    id: o.id,
+    slug: o.slug,
+    ...input,
+    created_at: o.created_at,
+    ...(o.hidden === true ? { hidden: true } : {}),
+    ...(o.hidden === true && typeof o.hidden_reason === 'string' ? { hidden_reason: o.hidden_reason } : {}),
+  };
+}
+
+/** Read and check every line of `file`; throws `ImportLineError` at the first bad one. */
+export async function readCommentLines(file: string, knownPost: (slug: string) => boolean): Promise<Comment[]> {
+  const comments: Comment[] = [];
+  const seen = new Map<string, number>();
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of lines) {
+    n++;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new ImportLineError(file, n, `not valid JSON (${(error as Error).message})`);
+    }
+    let comment: Comment;
+    try {
+      comment = commentFromLine(value, knownPost);
+    } catch (error) {
+      throw new ImportLineError(file, n, (error as Error).message);
+    }
+    const first = seen.get(comment.id);
+    if (first !== undefined) throw new ImportLineError(file, n, `id \`${comment.id}\` is already on line ${first}`);
+    seen.set(comment.id, n);
+    comments.push(comment);
+  }
+  return comments;
+}
