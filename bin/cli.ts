@@ -125,8 +125,10 @@ program
 // Store commands load the writer only when run, like serve.
 const { commentsCommand } = await import('../packages/writer/src/commands/comments-command.ts');
 const { tokenCommand } = await import('../packages/writer/src/commands/token-command.ts');
+const { dbCommand } = await import('../packages/writer/src/store/postgres/db-command.ts');
 program.addCommand(commentsCommand(() => config()));
 program.addCommand(tokenCommand(() => config()));
+program.addCommand(dbCommand(() => config()));
 
 // Errors of subcommands defined in the packages are reported here, the same way.
 await program.parseAsync(process.argv).catch(fail);
