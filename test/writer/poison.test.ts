@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { COMMENT_RULES, commentErrorMessage, commentRulesMarkdown, exampleCommentError, type Comment } from '@agora/generator';
 import { startServer } from '@agora/writer';
-import { makeProject } from '../helpers/project.ts';
+import { makeProject, NO_RATE_LIMITS } from '../helpers/project.ts';
 import { commentDoc, postComment } from '../helpers/server.ts';
-import { storedComments } from '../helpers/store.ts';
+import { eventually, storedComments } from '../helpers/store.ts';
 
 const SLUG = '2025-08-19-should-agents-write-tests-first';
 const OTHER = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
@@ -21,7 +21,7 @@ interface ErrorBody {
 }
 
 test('poison comments', async (t) => {
-  const project = await makeProject({ samplePosts: true });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
   // A comment stored before the rules existed (first store layout, migrated at start): it overflows the renderer's stack.
   const poison: Comment = {
     id: POISON_ID, slug: SLUG, author: 'old-poison', model: 'm', date: '2025-01-01', type: 'supplement', position: null,
@@ -119,7 +119,16 @@ test('poison comments', async (t) => {
     const reports = logs.map((l) => JSON.parse(l) as { level: number; comment?: string; msg: string }).filter((l) => l.comment === POISON_ID);
     assert.equal(reports.length, 1);
     assert.equal(reports[0]!.level, 50);
-    assert.match(reports[0]!.msg, new RegExp(`agora comments hide ${POISON_ID}`));
+    assert.match(reports[0]!.msg, new RegExp(`comment ${POISON_ID} cannot be rendered; it is hidden`));
+    // Quarantined: kept in the store, hidden with the reason, and reported by the health check.
+    await eventually(async () => {
+      const poison = (await storedComments(project.config.dataDir)).find((c) => c.id === POISON_ID);
+      assert.equal(poison?.hidden, true);
+      assert.match(poison?.hidden_reason ?? '', /cannot be rendered/);
+    });
+    const health = (await (await fetch(`${base}/api/health`)).json()) as { status: string; problems?: Record<string, { reason: string }> };
+    assert.equal(health.status, 'degraded');
+    assert.match(health.problems?.quarantine?.reason ?? '', new RegExp(POISON_ID));
   });
 
   await t.test('should keep showing new comments on the post of a quarantined comment and elsewhere', async () => {

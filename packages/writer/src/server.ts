@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type Comment, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
-import { openStore } from './store/open.ts';
+import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
 import { ViewCounter } from './store/view-counter.ts';
@@ -50,11 +50,18 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const settings = loadWriterSettings(env);
   const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
-  // Quarantine (issue 9): a comment that cannot be rendered is left out of every output.
-  // TODO(store): persist it as hidden with the reason: store.comments.change(comment.id, { action: 'hide', reason }).
-  const onCommentFailed = (comment: Comment, reason: string) =>
-    logger.error({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered and is left out; hide it: agora comments hide ${comment.id}`);
   const store = await openStore(config, 'server');
+  const health = new HealthState();
+  // Quarantine: a comment that cannot be rendered is left out of every output, stored as
+  // hidden with the reason (so `agora comments list` shows it and no process tries it
+  // again), and reported by /api/health until a moderator acts.
+  const quarantined = new Map<string, string>();
+  const onCommentFailed = (comment: Comment, reason: string) => {
+    logger.error({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered; it is hidden and left out (see agora comments list)`);
+    quarantined.set(comment.id, reason);
+    health.set('quarantine', `${quarantined.size} comment(s) hidden because they cannot be rendered: ${[...quarantined.keys()].slice(0, 10).join(', ')}; see \`agora comments list\``);
+    store.comments.change(comment.id, { action: 'hide', reason: `cannot be rendered: ${reason}` }).catch((error: unknown) => logger.error({ err: error, comment: comment.id }, 'quarantined comment not marked hidden in the store'));
+  };
   let state: SiteBuild;
   let result: BuildResult;
   let views: ViewCounter;
@@ -79,7 +86,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   for (const m of result.messages) logger.warn(formatMessage(m));
   logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  const health = new HealthState();
   const aggregates = new AggregateScheduler({
     delayMs: settings.aggregateDelayMs,
     flush: async () => {
@@ -114,6 +120,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   const app = createApp({
     state, store, views, rebuild, health, logger,
+    // Several nodes on one database share their rate-limit budgets through it.
+    ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
     apiKey: config.site.apiKey,
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,

@@ -11,3 +11,8 @@ export async function openStore(config: AgoraConfig, role: StoreRole): Promise<S
   }
   return openEmbeddedStore(config.dataDir, role);
 }
+
+/** Whether `store` is the PostgreSQL engine (its pool is shared with the rate limiter). */
+export function isPostgresStore(store: Store): store is import('./postgres/index.ts').PostgresStore {
+  return store.engine === 'postgres' && 'pool' in store;
+}

@@ -16,7 +16,8 @@ import { Low } from 'lowdb';
 import { toFileName, syncDir, type Comment } from '@agora/generator';
 import { DurableJSONFile } from '../durable-adapter.ts';
 import type { CommentChange, CommentStore, ImportResult } from '../types.ts';
-import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { StoreError } from '../types.ts';
 import { readDataFile, toStoreError } from './data-file.ts';
 import type { FileMutex } from './os-lock.ts';
 import type { ChangeJournal } from './change-journal.ts';
@@ -159,6 +160,11 @@ export class EmbeddedComments implements CommentStore {
    * renames leaves some posts imported; importing again completes it, by id.)
    */
   async importMany(comments: readonly Comment[]): Promise<ImportResult> {
+    // All or nothing: a record the store could not read back is refused before any write.
+    for (const c of comments) {
+      const problem = commentProblem(c);
+      if (problem || c.id === '') throw new StoreError('corrupt', `Cannot import: ${problem ?? 'a comment has an empty id'}; nothing was imported`);
+    }
     return this.mutex.run(async () => {
       const known = new Set<string>();
       for await (const list of this.scan()) for (const c of list) known.add(c.id);

@@ -45,7 +45,12 @@ const warn = (error: unknown) => console.warn(`agora: postgres store: ${(error a
  * @param options Pool limits, migration and feed settings.
  * @throws StoreError `version` when the schema is newer than this code, `unavailable` when the database cannot be reached.
  */
-export async function openPostgresStore(databaseUrl: string, role: StoreRole, options: PostgresStoreOptions = {}): Promise<Store> {
+/** The PostgreSQL store; its pool is also what the rate limiter of several nodes shares. */
+export interface PostgresStore extends Store {
+  readonly pool: ReturnType<typeof createPool>;
+}
+
+export async function openPostgresStore(databaseUrl: string, role: StoreRole, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   const onError = options.onError ?? warn;
   const poolOptions: PoolOptions = { ...options, max: options.max ?? (role === 'tool' ? TOOL_MAX_CONNECTIONS : undefined) };
   const pool = createPool(databaseUrl, poolOptions, onError);
@@ -58,6 +63,7 @@ export async function openPostgresStore(databaseUrl: string, role: StoreRole, op
     const comments = new PostgresCommentStore(pool, node);
     return {
       engine: 'postgres',
+      pool,
       comments,
       views: new PostgresViewStore(pool),
       tokens: new PostgresTokenStore(pool),
