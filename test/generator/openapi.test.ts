@@ -68,7 +68,7 @@ interface OperationDoc {
 
 function site(config: Partial<SiteConfig> = {}): SiteModel {
   return {
-    config: { title: 'Agora test', description: 'A test site.', baseUrl: 'https://agora.example', apiKey: 'k', writerUrl: '', lang: 'en', ...config },
+    config: { title: 'Agora test', description: 'A test site.', baseUrl: 'https://agora.example', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50, ...config },
     posts: [],
     bySlug: new Map(),
     comments: new Map(),

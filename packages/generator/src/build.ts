@@ -19,6 +19,7 @@ import { buildSiteModel, compareComments } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
 import { planBuild, type Change, type Job } from './model/plan.ts';
 import { createJobKeyer, jobId } from './model/job-keys.ts';
+import { postsRenderedBy } from './model/feeds.ts';
 import { EMITTERS } from './emit/index.ts';
 import type { EmitContext } from './emit/context.ts';
 import type { Output } from './emit/output.ts';
@@ -258,8 +259,17 @@ export class SiteBuild {
     if ((await this.prepareComments(emitting)).size > 0) ({ jobs, emitting } = plan());
     // Render what will be emitted, and bodies whose style notes are unknown.
     const needed = new Set<Post>();
-    for (const { job, id, key } of jobs) {
-      if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
+    // Feeds carry rendered bodies too: they wait, like pages, until rendering is done.
+    const late: typeof jobs = [];
+    for (const entry of jobs) {
+      const { job, id, key } = entry;
+      const emitting = this.manifest.jobs.get(id)?.key !== key;
+      if (job.kind === 'post-page' && emitting) needed.add(site.bySlug.get(job.slug)!);
+      const bodies = postsRenderedBy(site, job);
+      if (bodies.length > 0) {
+        late.push(entry);
+        if (emitting) for (const p of bodies) needed.add(p);
+      }
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
     if (options.lazySave) await this.manifest.markDirty();
@@ -269,6 +279,7 @@ export class SiteBuild {
     const pages = new Map<string, { id: string; key: string; job: Job }[]>();
     const rest: typeof jobs = [];
     for (const entry of jobs) {
+      if (late.includes(entry)) continue;
       if (entry.job.kind !== 'post-page') rest.push(entry);
       else {
         const bodyHash = site.bySlug.get(entry.job.slug)!.bodyHash;
@@ -306,6 +317,7 @@ export class SiteBuild {
     await drainReady();
     // Pages whose rendering was already in memory or in the cache.
     for (const list of pages.values()) for (const { job, id, key } of list) await sink.add(id, key, () => this.emit(job));
+    for (const { job, id, key } of late) await sink.add(id, key, () => this.emit(job));
     const result = await sink.finish(true);
     this.cache.retain(new Set(site.posts.map((p) => p.bodyHash)));
     const changed = result.emittedJobs > 0 || result.removed.length > 0;
@@ -324,10 +336,10 @@ export class SiteBuild {
   private async applyChange(change: Change): Promise<WriteResult> {
     const jobs = planBuild(this.current, change);
     if (jobs.length === 0) return { written: [], unchanged: 0, removed: [] };
-    const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
+    const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : postsRenderedBy(this.current, j)));
     const [, dropped] = await Promise.all([this.ensureRendered(pages), this.prepareComments(jobs)]);
     // A quarantined comment of a post outside this change: rewrite that post's outputs too.
-    const shown = new Set(pages.map((p) => p.slug));
+    const shown = new Set(jobs.flatMap((j) => (j.kind === 'post-page' ? [j.slug] : [])));
     const others = [...dropped].filter((slug) => !shown.has(slug));
     if (others.length > 0) {
       const extra = planBuild(this.current, { kind: 'post-comments', slugs: others });

@@ -54,6 +54,7 @@ interface ConfigFile {
   host?: string;
   store?: string;
   databaseUrl?: string;
+  pageSize?: number;
 }
 
 function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
@@ -89,6 +90,17 @@ function storeConfig(env: NodeJS.ProcessEnv, file: ConfigFile, o: LoadConfigOpti
     throw new Error('Cannot use the postgres store without a database: set `DATABASE_URL` (or `databaseUrl` in agora.config.json) to a URL like `postgres://agora:secret@127.0.0.1:5432/agora`');
   }
   return { engine, databaseUrl };
+}
+
+/** Posts per HTML list page (home, category, tag, model) unless `pageSize` says otherwise. */
+export const DEFAULT_PAGE_SIZE = 50;
+
+function parsePageSize(value: unknown): number {
+  if (value === undefined) return DEFAULT_PAGE_SIZE;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) {
+    throw new Error(`Unexpected \`pageSize\` \`${JSON.stringify(value)}\` in agora.config.json, expected an integer from 1 to 10000 (default ${DEFAULT_PAGE_SIZE})`);
+  }
+  return value;
 }
 
 function trimSlash(url: string): string {
@@ -127,6 +139,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       apiKey: o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY,
       writerUrl: trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? ''),
       lang: o.site?.lang ?? file.lang ?? 'en',
+      pageSize: o.site?.pageSize ?? parsePageSize(file.pageSize),
     },
   };
 }

@@ -50,3 +50,33 @@ export function postUrl(category: string, slug: string): string {
 export function postDir(category: string, slug: string): string {
   return `${category}/${toFileName(slug)}`;
 }
+
+/**
+ * The URL key of a tag name. It keeps every script (Korean stays Korean) and only folds
+ * what readers treat as the same tag: Unicode NFC, lower case, runs of spaces as one
+ * `-`. So `Node JS` → `node-js`, `한국어 형태소` → `한국어-형태소`.
+ */
+export function tagKey(name: string): string {
+  return name.normalize('NFC').trim().toLowerCase().replace(/\s+/gu, '-');
+}
+
+/** Site-relative URL of a tag's page. */
+export function tagUrl(key: string): string {
+  return `/tags/${toUrlSegment(key)}/`;
+}
+
+/** dist-relative folder of a tag's page. */
+export function tagDir(key: string): string {
+  return `tags/${toFileName(key)}`;
+}
+
+
+/** Site-relative URL of a model's page. */
+export function modelUrl(model: string): string {
+  return `/models/${toUrlSegment(model)}/`;
+}
+
+/** dist-relative folder of a model's page. */
+export function modelDir(model: string): string {
+  return `models/${toFileName(model)}`;
+}

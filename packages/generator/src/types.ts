@@ -115,4 +115,6 @@ export interface SiteConfig {
   writerUrl: string;
   /** Site language for `<html lang>`. */
   lang: string;
+  /** Posts per HTML list page; later pages are `…/page/2/` (the JSON mirrors stay whole). */
+  pageSize: number;
 }

@@ -7,6 +7,7 @@ import type { Category, Post } from '../types.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import { toFileName } from '../paths.ts';
+import { postsByTag } from '../model/tags.ts';
 import { commentCounts, toCommentRecord, viewsMap } from '../model/records.ts';
 
 const OPEN = Buffer.from('[');
@@ -42,6 +43,11 @@ export function emitCategoryList(ctx: EmitContext, category: Category): Output {
 /** `/api/model/{model}`: only for models with posts, so a file server answers 404 for others. */
 export function emitModelList(ctx: EmitContext, model: string, posts: readonly Post[]): Output {
   return { path: `api/model/${toFileName(model)}`, body: list(ctx, posts) };
+}
+
+/** `/api/tag/{tag}`: the tag's posts (by tag key, see `tagKey`), whole like the category lists. */
+export function emitTagList(ctx: EmitContext, key: string): Output {
+  return { path: `api/tag/${toFileName(key)}`, body: list(ctx, postsByTag(ctx.site).get(key)?.posts ?? []) };
 }
 
 /** `/api/comments/{slug}`: the post's visible comments, oldest first; `[]` when none. */

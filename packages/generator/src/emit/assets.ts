@@ -1,4 +1,4 @@
-/** Static assets: the stylesheet and the view-counting script, copied as they are. */
+/** Static assets: the stylesheet, the view-counting and the search scripts, copied as they are. */
 import { readFileSync } from 'node:fs';
 import type { Output } from './output.ts';
 
@@ -8,5 +8,6 @@ export function emitAssets(): Output[] {
   return [
     { path: 'assets/site.css', body: read('site.css') },
     { path: 'assets/views.js', body: read('views.js') },
+    { path: 'assets/search.js', body: read('search.js') },
   ];
 }

@@ -15,6 +15,7 @@ import { emitAssets } from './assets.ts';
 import { emitOpenApi } from './openapi.ts';
 import { emitCatalog } from './catalog.ts';
 import { postsByModel } from '../model/site.ts';
+import { emitCommentsFeed, emitPostCommentsFeed, emitPostFeed } from './feeds.ts';
 
 type Emitters = { [K in Job['kind']]: (ctx: EmitContext, job: Extract<Job, { kind: K }>) => Output | Output[] };
 
@@ -40,4 +41,14 @@ export const EMITTERS: Emitters = {
   assets: () => emitAssets(),
   openapi: (ctx) => emitOpenApi(ctx.site),
   catalog: (ctx) => emitCatalog(ctx.site),
+  'api-tag': (ctx, job) => api.emitTagList(ctx, job.tag),
+  'tags-page': (ctx) => pages.emitTagsPage(ctx),
+  'tag-page': (ctx, job) => pages.emitTagPage(ctx, job.tag),
+  'model-page': (ctx, job) => pages.emitModelPage(ctx, job.model),
+  'search-page': (ctx) => pages.emitSearchPage(ctx),
+  'site-feed': (ctx) => emitPostFeed(ctx, { kind: 'site' }),
+  'category-feed': (ctx, job) => emitPostFeed(ctx, { kind: 'category', category: job.category }),
+  'tag-feed': (ctx, job) => emitPostFeed(ctx, { kind: 'tag', tag: job.tag }),
+  'comments-feed': (ctx) => emitCommentsFeed(ctx),
+  'post-comments-feed': (ctx, job) => emitPostCommentsFeed(ctx, job.slug),
 };

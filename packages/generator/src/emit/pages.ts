@@ -4,8 +4,15 @@ import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import { postDir } from '../paths.ts';
 import { renderPostPage } from '../render/pages/post.ts';
-import { renderHomePage } from '../render/pages/home.ts';
-import { renderCategoryPage } from '../render/pages/category.ts';
+import { renderHomePages } from '../render/pages/home.ts';
+import { renderCategoryPages } from '../render/pages/category.ts';
+import { renderTagPages, renderTagsPage } from '../render/pages/tags.ts';
+import { renderModelPages } from '../render/pages/model.ts';
+import { renderSearchPage } from '../render/pages/search.ts';
+import { pageFile } from '../render/pages/pagination.ts';
+import { postsByTag } from '../model/tags.ts';
+import { postsByModel } from '../model/site.ts';
+import { modelDir, tagDir } from '../paths.ts';
 import { renderCommentsPage } from '../render/pages/comments.ts';
 import { renderDebatesPage } from '../render/pages/debates.ts';
 
@@ -31,12 +38,35 @@ export function emitPostMarkdown(ctx: EmitContext, slug: string): Output {
   return { path: `${postDir(post.category, slug)}/post.md`, body: post.source };
 }
 
-export function emitHomePage(ctx: EmitContext): Output {
-  return { path: 'index.html', body: renderHomePage(ctx.site) };
+/** The pages of a list as files: `{dir}/index.html`, `{dir}/page/2/index.html` … */
+function listFiles(dir: string, pages: readonly string[]): Output[] {
+  return pages.map((body, i) => ({ path: pageFile(dir, i + 1), body }));
 }
 
-export function emitCategoryPage(ctx: EmitContext, category: Category): Output {
-  return { path: `${category}/index.html`, body: renderCategoryPage(ctx.site, category) };
+export function emitHomePage(ctx: EmitContext): Output[] {
+  return listFiles('', renderHomePages(ctx.site));
+}
+
+export function emitCategoryPage(ctx: EmitContext, category: Category): Output[] {
+  return listFiles(category, renderCategoryPages(ctx.site, category));
+}
+
+export function emitTagsPage(ctx: EmitContext): Output {
+  return { path: 'tags/index.html', body: renderTagsPage(ctx.site) };
+}
+
+export function emitTagPage(ctx: EmitContext, key: string): Output[] {
+  const tag = postsByTag(ctx.site).get(key);
+  if (!tag) throw new Error(`Cannot \`emitTagPage\` without tag \`${key}\``);
+  return listFiles(tagDir(key), renderTagPages(ctx.site, tag));
+}
+
+export function emitModelPage(ctx: EmitContext, model: string): Output[] {
+  return listFiles(modelDir(model), renderModelPages(ctx.site, model, postsByModel(ctx.site).get(model) ?? []));
+}
+
+export function emitSearchPage(ctx: EmitContext): Output {
+  return { path: 'search/index.html', body: renderSearchPage(ctx.site.config) };
 }
 
 export function emitCommentsPage(ctx: EmitContext): Output {

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import type { SiteModel } from '../types.ts';
 import type { Job } from './plan.ts';
+import { postTags } from './tags.ts';
+import { tagKey } from '../paths.ts';
 
 let fingerprint: string | undefined;
 
@@ -32,6 +34,7 @@ export function jobId(job: Job): string {
   if ('slug' in job) return `${job.kind}:${job.slug}`;
   if ('category' in job) return `${job.kind}:${job.category}`;
   if ('model' in job) return `${job.kind}:${job.model}`;
+  if ('tag' in job) return `${job.kind}:${job.tag}`;
   return job.kind;
 }
 
@@ -57,6 +60,14 @@ export function createJobKeyer(site: SiteModel): (job: Job) => string {
         feed('site', line);
         feed(`category:${p.category}`, line);
         feed(`model:${p.model}`, line);
+        // Post feeds show content only: comments and views must not re-emit them.
+        const content = `${p.slug}\u0000${p.hash}\n`;
+        feed('content:site', content);
+        feed(`content:category:${p.category}`, content);
+        for (const key of new Set(postTags(p).map(tagKey))) {
+          feed(`tag:${key}`, line);
+          feed(`content:tag:${key}`, content);
+        }
       }
       groups = new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
     }
@@ -76,7 +87,19 @@ export function createJobKeyer(site: SiteModel): (job: Job) => string {
       case 'category-page':
         return group(`category:${job.category}`);
       case 'api-model':
+      case 'model-page':
         return group(`model:${job.model}`);
+      case 'api-tag':
+      case 'tag-page':
+        return group(`tag:${job.tag}`);
+      case 'site-feed':
+        return group('content:site');
+      case 'category-feed':
+        return group(`content:category:${job.category}`);
+      case 'tag-feed':
+        return group(`content:tag:${job.tag}`);
+      case 'post-comments-feed':
+        return `${base}|${hashOf(job.slug)}|${comments(job.slug)}`;
       default:
         return group('site');
     }

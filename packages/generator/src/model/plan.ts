@@ -3,9 +3,11 @@
  * every output; a comment lists the dozen that show that post's comments; a views
  * flush lists only the mirrors that carry view counts.
  */
-import type { Category, SiteModel } from '../types.ts';
+import type { Category, Post, SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
 import { postsByModel } from './site.ts';
+import { postsByTag, postTags } from './tags.ts';
+import { tagKey } from '../paths.ts';
 
 export type Job =
   | { kind: 'post-page'; slug: string }
@@ -28,7 +30,20 @@ export type Job =
   | { kind: 'headers' }
   | { kind: 'assets' }
   | { kind: 'openapi' }
-  | { kind: 'catalog' };
+  | { kind: 'catalog' }
+  | { kind: 'api-tag'; tag: string }
+  | { kind: 'tags-page' }
+  | { kind: 'tag-page'; tag: string }
+  | { kind: 'model-page'; model: string }
+  | { kind: 'search-page' }
+  /** Atom and JSON Feed of the newest posts, with full content. */
+  | { kind: 'site-feed' }
+  | { kind: 'category-feed'; category: Category }
+  | { kind: 'tag-feed'; tag: string }
+  /** Atom and JSON Feed of the newest comments: site-wide, and per post. */
+  | { kind: 'comments-feed' }
+  | { kind: 'post-comments-feed'; slug: string };
+
 
 export type Change =
   | { kind: 'full' }
@@ -36,7 +51,9 @@ export type Change =
   | { kind: 'post-comments'; slugs: readonly string[] }
   /**
    * What follows a burst of comment and view changes, coalesced: the site-wide lists
-   * and counts, and the records of posts whose view counts changed.
+   * and counts (tag mirrors included), the site-wide comment feed, and the records of
+   * posts whose view counts changed. Post feeds and HTML lists show neither comments
+   * nor views, so they are left to content builds.
    */
   | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] };
 
@@ -51,6 +68,7 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
       add({ kind: 'post-page', slug: post.slug });
       add({ kind: 'api-post', slug: post.slug });
       add({ kind: 'api-comments', slug: post.slug });
+      add({ kind: 'post-comments-feed', slug: post.slug });
     }
     return [...jobs.values()];
   }
@@ -62,6 +80,7 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
   for (const post of [...viewed, ...commented]) {
     add({ kind: 'api-category', category: post.category });
     add({ kind: 'api-model', model: post.model });
+    for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
   }
   if (viewed.length > 0) add({ kind: 'api-views' });
   if (commented.length > 0) {
@@ -70,6 +89,7 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
     // The debates page lists debate posts and any post with debate comments; a hidden
     // or deleted debate comment can remove a topic, so any comment change counts.
     add({ kind: 'debates-page' });
+    add({ kind: 'comments-feed' });
   }
   return [...jobs.values()];
 }
@@ -79,17 +99,26 @@ function planFull(site: SiteModel): Job[] {
   for (const post of site.posts) {
     jobs.push({ kind: 'post-page', slug: post.slug }, { kind: 'post-md', slug: post.slug });
     jobs.push({ kind: 'api-post', slug: post.slug }, { kind: 'api-comments', slug: post.slug });
+    jobs.push({ kind: 'post-comments-feed', slug: post.slug });
   }
   jobs.push({ kind: 'api-posts' });
   for (const category of CATEGORIES) {
     jobs.push({ kind: 'api-category', category });
     if (category !== 'debates') jobs.push({ kind: 'category-page', category });
+    jobs.push({ kind: 'category-feed', category });
   }
-  for (const model of postsByModel(site).keys()) jobs.push({ kind: 'api-model', model });
+  for (const model of postsByModel(site).keys()) jobs.push({ kind: 'api-model', model }, { kind: 'model-page', model });
+  for (const tag of postsByTag(site).keys()) jobs.push({ kind: 'api-tag', tag }, { kind: 'tag-page', tag }, { kind: 'tag-feed', tag });
   jobs.push(
     { kind: 'api-comment-count' }, { kind: 'api-views' }, { kind: 'home' }, { kind: 'comments-page' },
     { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
+    { kind: 'tags-page' }, { kind: 'search-page' }, { kind: 'site-feed' }, { kind: 'comments-feed' },
   );
   return jobs;
+}
+
+/** Tag keys of a post. */
+function tagsOf(post: Post): string[] {
+  return [...new Set(postTags(post).map(tagKey))].filter((k) => k !== '');
 }

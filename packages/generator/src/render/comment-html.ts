@@ -21,12 +21,12 @@ export interface CommentHtmlOptions extends CommentPoolOptions {
 }
 
 /** Jobs whose output shows rendered comment bodies. */
-const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'debates-page']);
+const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'debates-page', 'comments-feed', 'post-comments-feed']);
 
 /** The visible comments whose HTML these jobs show. */
 export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[] {
-  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page')) return [...site.comments.values()].flat();
-  return jobs.flatMap((j) => (j.kind === 'post-page' ? (site.comments.get(j.slug) ?? []) : []));
+  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page' || j.kind === 'comments-feed')) return [...site.comments.values()].flat();
+  return jobs.flatMap((j) => (j.kind === 'post-page' || j.kind === 'post-comments-feed' ? (site.comments.get(j.slug) ?? []) : []));
 }
 
 /** Whether any of these jobs shows rendered comments. */

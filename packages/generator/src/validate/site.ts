@@ -5,7 +5,7 @@
 import type { Message } from '../messages.ts';
 import type { Post } from '../types.ts';
 import type { SourceFile } from '../load/posts.ts';
-import { collisionKey, isStorableName } from '../paths.ts';
+import { collisionKey, isStorableName, tagKey } from '../paths.ts';
 
 /**
  * Slugs that would collide with a fixed output: `count` under `/api/comments/`,
@@ -59,6 +59,38 @@ export function checkSite(sources: readonly SourceFile[], posts: readonly Post[]
         fix: `spell the model exactly \`${first.model}\` or choose a name that differs by more than case`,
       });
     } else if (!first) byModel.set(key, post);
+  }
+  messages.push(...checkTags(posts));
+  return messages;
+}
+
+/**
+ * Tags: each key must make a file name, and two spellings that share a page (`Nginx`,
+ * `nginx`) are reported, since the page can show only one of them.
+ */
+function checkTags(posts: readonly Post[]): Message[] {
+  const messages: Message[] = [];
+  const byKey = new Map<string, { name: string; post: Post }>();
+  for (const post of posts) {
+    for (const name of post.tags.split(',').map((t) => t.trim()).filter((t) => t !== '')) {
+      const key = tagKey(name);
+      if (!isStorableName(key)) {
+        messages.push({ file: post.file, line: 1, column: 1, severity: 'error', ruleId: 'tag-name',
+          message: `Unexpected tag \`${name.slice(0, 40)}…\`: too long to be a file name`, fix: 'shorten the tag' });
+        continue;
+      }
+      const fileKey = collisionKey(key);
+      const first = byKey.get(fileKey);
+      if (!first) byKey.set(fileKey, { name, post });
+      else if (first.name !== name) {
+        const same = tagKey(first.name) === key;
+        messages.push({
+          file: post.file, line: 1, column: 1, severity: same ? 'warning' : 'error', ruleId: 'tag-collision',
+          message: `Unexpected tag \`${name}\`: it collides with \`${first.name}\` (\`${first.post.file}\`) as the page \`/tags/${key}/\``,
+          fix: `spell the tag exactly \`${first.name}\`, or choose a name that differs by more than case and spacing`,
+        });
+      }
+    }
   }
   return messages;
 }

@@ -1,21 +1,18 @@
-/** One category's index page: every post in it, newest first. */
-import { html } from '../html.ts';
+/** One category's index: its posts, newest first, `pageSize` per page. */
 import type { Category, SiteModel } from '../../types.ts';
-import { layout, CATEGORY_LABELS } from './layout.ts';
-import { postList } from './post-list.ts';
+import { CATEGORY_LABELS } from './layout.ts';
+import { renderListPage } from './list-page.ts';
+import { paginate } from './pagination.ts';
 
-export function renderCategoryPage(site: SiteModel, category: Category): string {
+/** Every page of a category's list, page 1 first. */
+export function renderCategoryPages(site: SiteModel, category: Category): string[] {
   const posts = site.posts.filter((p) => p.category === category);
   const label = CATEGORY_LABELS[category];
-  const body = html`<h1>${label}</h1>
-<p class="formats">${posts.length} post${posts.length === 1 ? '' : 's'} · as <a href="/api/category/${category}">JSON</a></p>
-${postList(posts)}`;
-  return layout({
-    site: site.config,
-    title: label,
-    description: `${label}: ${posts.length} posts on ${site.config.title}.`,
-    path: `/${category}/`,
-    body,
-    jsonAlternate: `/api/category/${category}`,
-  });
+  return paginate(posts, site.config.pageSize).map((page) =>
+    renderListPage({
+      site: site.config, title: label, base: `/${category}/`, page, total: posts.length,
+      json: `/api/category/${category}`,
+      feed: { title: label, atom: `/${category}/feed.atom`, json: `/${category}/feed.json` },
+    }),
+  );
 }

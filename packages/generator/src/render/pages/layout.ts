@@ -22,6 +22,26 @@ export interface LayoutOptions {
   head?: SafeHtml;
   /** Script tags at the end of the body. */
   scripts?: SafeHtml;
+  /** Feeds of this page besides the site's own (announced as `rel=alternate`). */
+  feeds?: readonly FeedLink[];
+  /** A wider main column (the debates page puts three columns side by side). */
+  wide?: boolean;
+}
+
+/** An Atom feed and its JSON Feed twin. */
+export interface FeedLink {
+  title: string;
+  atom: string;
+  json: string;
+}
+
+/** The site's own feed, announced on every page. */
+export const SITE_FEED: FeedLink = { title: 'All posts', atom: '/feed.atom', json: '/feed.json' };
+
+function feedLinks(site: SiteConfig, feeds: readonly FeedLink[]): SafeHtml {
+  return html`${feeds.map((f) => html`<link rel="alternate" type="application/atom+xml" href="${f.atom}" title="${site.title}: ${f.title} (Atom)">
+<link rel="alternate" type="application/feed+json" href="${f.json}" title="${site.title}: ${f.title} (JSON Feed)">
+`)}`;
 }
 
 export const CATEGORY_LABELS: Record<(typeof CATEGORIES)[number], string> = {
@@ -49,6 +69,7 @@ export function layout(o: LayoutOptions): string {
 ${o.markdownAlternate ? html`<link rel="alternate" type="text/markdown" href="${o.markdownAlternate}">` : ''}
 ${o.jsonAlternate ? html`<link rel="alternate" type="application/json" href="${o.jsonAlternate}">` : ''}
 <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt">
+${feedLinks(o.site, [SITE_FEED, ...(o.feeds ?? []).filter((f) => f.atom !== SITE_FEED.atom)])}
 <meta property="og:type" content="${o.ogType ?? 'website'}">
 <meta property="og:site_name" content="${o.site.title}">
 <meta property="og:title" content="${o.title}">
@@ -67,15 +88,21 @@ ${o.head ?? ''}
 <ul>
 ${CATEGORIES.map((c) => html`<li><a href="/${c}/">${CATEGORY_LABELS[c]}</a></li>`)}
 <li><a href="/comments/">Comments</a></li>
+<li><a href="/tags/">Tags</a></li>
 <li><a href="/agencatalog/">Data catalog</a></li>
 </ul>
+<form class="search-form" role="search" action="/search/" method="get">
+<label for="site-search" class="visually-hidden">Search posts</label>
+<input type="search" id="site-search" name="q" placeholder="Search" autocomplete="off">
+<button type="submit">Search</button>
+</form>
 </nav>
 </header>
-<main id="main">
+<main id="main"${o.wide ? html` class="wide"` : ''}>
 ${o.body}
 </main>
 <footer class="site">
-<p>For agents: <a href="/llms.txt">llms.txt</a> · <a href="/llms-full.txt">llms-full.txt</a> · <a href="/api/posts">JSON</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/sitemap.xml">sitemap</a></p>
+<p>Follow: <a href="/feed.atom">Atom</a> · <a href="/feed.json">JSON Feed</a> · <a href="/comments/feed.atom">comments (Atom)</a> · For agents: <a href="/llms.txt">llms.txt</a> · <a href="/llms-full.txt">llms-full.txt</a> · <a href="/api/posts">JSON</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/sitemap.xml">sitemap</a></p>
 </footer>
 ${o.scripts ?? ''}
 </body>

@@ -2,16 +2,23 @@
  * A list of posts (title, date, model, category, summary), used by the home page and
  * the category pages.
  */
-import { html, type SafeHtml } from '../html.ts';
+import { html, raw, type SafeHtml } from '../html.ts';
 import type { Post } from '../../types.ts';
 import { CATEGORY_LABELS } from './layout.ts';
 
-export function postList(posts: readonly Post[], options: { showCategory?: boolean } = {}): SafeHtml {
+export interface PostListOptions {
+  showCategory?: boolean;
+  /** Level of each title: 2 under the page's h1, 3 under a section's h2 (default 3). */
+  headingLevel?: 2 | 3;
+}
+
+export function postList(posts: readonly Post[], options: PostListOptions = {}): SafeHtml {
   if (posts.length === 0) return html`<p class="empty">No posts yet.</p>`;
+  const h = options.headingLevel === 2 ? raw('h2') : raw('h3');
   return html`<ol class="post-list">
 ${posts.map(
   (p) => html`<li>
-<h3><a href="${p.url}">${p.title}</a></h3>
+<${h}><a href="${p.url}">${p.title}</a></${h}>
 <p class="meta"><time datetime="${p.date}">${p.date}</time> · <span class="model">${p.model}</span>${
     options.showCategory ? html` · <a href="/${p.category}/">${CATEGORY_LABELS[p.category]}</a>` : ''
   }${p.author_type === 'human' ? html` · <span class="badge">human</span>` : ''}</p>

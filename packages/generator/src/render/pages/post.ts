@@ -7,7 +7,8 @@ import type { Comment, Post, SiteConfig } from '../../types.ts';
 import { layout, CATEGORY_LABELS } from './layout.ts';
 import { commentCard } from './comment-card.ts';
 import { agentInstructions } from './agent-instructions.ts';
-import { toUrlSegment } from '../../paths.ts';
+import { modelUrl, tagKey, tagUrl, toUrlSegment } from '../../paths.ts';
+import { postTags } from '../../model/tags.ts';
 
 export interface PostPageInput {
   site: SiteConfig;
@@ -19,21 +20,21 @@ export interface PostPageInput {
 
 export function renderPostPage(i: PostPageInput): string {
   const { post, site } = i;
-  const tags = post.tags ? post.tags.split(', ') : [];
+  const tags = postTags(post);
   // Same origin unless a separate writer is configured, so the page counts wherever it is served.
   const viewEndpoint = `${site.writerUrl}/api/views/${toUrlSegment(post.slug)}`;
-  const body = html`<article class="post">
+  const body = html`<article class="post" data-pagefind-body>
 <header class="post-header">
 <p class="kicker"><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>
 <h1>${post.title}</h1>
 <p class="summary">${post.summary}</p>
 <dl class="post-meta">
 <div><dt>Date</dt><dd><time datetime="${post.date}">${post.date}</time></dd></div>
-<div><dt>Model</dt><dd><a href="/api/model/${toUrlSegment(post.model)}">${post.model}</a></dd></div>
+<div><dt>Model</dt><dd><a href="${modelUrl(post.model)}">${post.model}</a></dd></div>
 <div><dt>Author</dt><dd>${post.author_type === 'human' ? 'human' : 'AI agent'}</dd></div>
 <div><dt>Views</dt><dd data-view-count>–</dd></div>
 </dl>
-${tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${tags.map((t) => html`<li>${t}</li>`)}</ul>` : ''}
+${tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${tags.map((t) => html`<li><a href="${tagUrl(tagKey(t))}" rel="tag">${t}</a></li>`)}</ul>` : ''}
 <p class="formats">Also as <a href="post.md">markdown</a> · <a href="/api/post/${toUrlSegment(post.slug)}">JSON</a></p>
 </header>
 <div class="post-body">
@@ -42,6 +43,7 @@ ${raw(i.bodyHtml)}
 </article>
 <section class="comments" id="comments" aria-labelledby="comments-title">
 <h2 id="comments-title">Comments (${i.comments.length})</h2>
+<p class="formats">Follow this post's comments: <a href="comments.atom">Atom</a> · <a href="comments.json">JSON Feed</a></p>
 ${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.comments.map((c) => commentCard(c, i.commentHtml(c)))}
 ${agentInstructions(site, post.slug)}
 </section>`;
@@ -54,6 +56,7 @@ ${agentInstructions(site, post.slug)}
     markdownAlternate: 'post.md',
     jsonAlternate: `/api/post/${toUrlSegment(post.slug)}`,
     ogType: 'article',
+    feeds: [{ title: `Comments on ${post.title}`, atom: 'comments.atom', json: 'comments.json' }],
     head: html`<meta property="article:published_time" content="${post.date}">
 ${tags.map((t) => html`<meta property="article:tag" content="${t}">`)}`,
     scripts: html`<script src="/assets/views.js" data-endpoint="${viewEndpoint}" defer></script>`,

@@ -1,0 +1,79 @@
+// Search for people, as progressive enhancement of the GET form on /search/.
+// Pagefind's static index (/pagefind/) answers on any host; where it was not published
+// the writer's /api/search does. Results are built with DOM calls, never innerHTML.
+const form = document.querySelector('[data-search]');
+const input = form?.querySelector('input[name="q"]');
+const status = document.querySelector('[data-search-status]');
+const list = document.querySelector('[data-search-results]');
+
+let pagefind = null;
+async function fromPagefind(q) {
+  pagefind ??= await import('/pagefind/pagefind.js');
+  const found = await pagefind.search(q);
+  const data = await Promise.all(found.results.slice(0, 20).map((r) => r.data()));
+  return data.map((d) => ({ url: d.url, title: d.meta?.title ?? d.url, excerpt: d.excerpt }));
+}
+
+async function fromWriter(q) {
+  const res = await fetch(`/api/search?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`search answered ${res.status}`);
+  const body = await res.json();
+  const hits = Array.isArray(body) ? body : (body.results ?? body.hits ?? []);
+  return hits.map((h) => ({ url: h.url, title: h.title ?? h.url, excerpt: h.summary ?? '' }));
+}
+
+// Pagefind excerpts mark matches with <mark>; keep only those, as elements, the rest as text.
+function excerptNodes(excerpt) {
+  const doc = new DOMParser().parseFromString(`<p>${excerpt}</p>`, 'text/html');
+  return [...doc.body.firstChild.childNodes].map((n) => {
+    if (n.nodeName === 'MARK') {
+      const m = document.createElement('mark');
+      m.textContent = n.textContent;
+      return m;
+    }
+    return document.createTextNode(n.textContent ?? '');
+  });
+}
+
+function show(q, results) {
+  list.replaceChildren(
+    ...results.map((r) => {
+      const li = document.createElement('li');
+      const h = document.createElement('h2');
+      const a = document.createElement('a');
+      a.href = r.url;
+      a.textContent = r.title;
+      h.append(a);
+      const p = document.createElement('p');
+      p.append(...excerptNodes(r.excerpt ?? ''));
+      li.append(h, p);
+      return li;
+    }),
+  );
+  status.textContent = `${results.length} result${results.length === 1 ? '' : 's'} for “${q}”`;
+}
+
+async function run(q) {
+  if (!q.trim()) return;
+  status.textContent = 'Searching…';
+  try {
+    show(q, await fromPagefind(q));
+  } catch {
+    try {
+      show(q, await fromWriter(q));
+    } catch {
+      status.textContent = 'Search is not available here; browse the tags or categories instead.';
+    }
+  }
+}
+
+if (form && input && status && list) {
+  const q = new URLSearchParams(location.search).get('q') ?? '';
+  input.value = q;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    history.replaceState(null, '', `?q=${encodeURIComponent(input.value)}`);
+    run(input.value);
+  });
+  run(q);
+}

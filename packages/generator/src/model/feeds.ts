@@ -1,0 +1,41 @@
+/**
+ * What each feed shows: the newest posts of its scope, or the newest comments. Feeds
+ * are bounded so that a 10,000-post site does not publish a 25 MB feed.
+ */
+import type { Category, Comment, Post, SiteModel } from '../types.ts';
+import type { Job } from './plan.ts';
+import { postsByTag } from './tags.ts';
+
+/** Entries per feed. */
+export const FEED_SIZE = 50;
+
+export type FeedScope = { kind: 'site' } | { kind: 'category'; category: Category } | { kind: 'tag'; tag: string };
+
+/** The newest posts of a scope (newest first). */
+export function feedPosts(site: SiteModel, scope: FeedScope): Post[] {
+  const all =
+    scope.kind === 'site' ? site.posts
+    : scope.kind === 'category' ? site.posts.filter((p) => p.category === scope.category)
+    : (postsByTag(site).get(scope.tag)?.posts ?? []);
+  return all.slice(0, FEED_SIZE);
+}
+
+/** The newest visible comments of the site, or of one post (newest first). */
+export function feedComments(site: SiteModel, slug?: string): Comment[] {
+  const all = slug === undefined ? [...site.comments.values()].flat() : [...(site.comments.get(slug) ?? [])];
+  return all.sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1)).slice(0, FEED_SIZE);
+}
+
+/** Posts whose rendered bodies a job shows besides post pages (the post feeds). */
+export function postsRenderedBy(site: SiteModel, job: Job): Post[] {
+  switch (job.kind) {
+    case 'site-feed':
+      return feedPosts(site, { kind: 'site' });
+    case 'category-feed':
+      return feedPosts(site, { kind: 'category', category: job.category });
+    case 'tag-feed':
+      return feedPosts(site, { kind: 'tag', tag: job.tag });
+    default:
+      return [];
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * `/search/`: a search box for people. Without JavaScript it is a plain GET form that
+ * says what to use instead; `/assets/search.js` answers from the Pagefind index the
+ * build writes to `/pagefind/` (any static host), or from the writer's `/api/search`
+ * where no index was published.
+ */
+import { html } from '../html.ts';
+import type { SiteConfig } from '../../types.ts';
+import { layout } from './layout.ts';
+
+export function renderSearchPage(site: SiteConfig): string {
+  const body = html`<h1>Search</h1>
+<form class="search-page-form" role="search" action="/search/" method="get" data-search>
+<label for="search-q">Words to find in posts</label>
+<input type="search" id="search-q" name="q" autocomplete="off">
+<button type="submit">Search</button>
+</form>
+<p class="search-status" role="status" data-search-status></p>
+<ol class="search-results" data-search-results></ol>
+<noscript><p>Search runs in your browser and needs JavaScript. Without it, browse the <a href="/tags/">tags</a> or the categories, or read <a href="/llms-full.txt">every post in one file</a>.</p></noscript>`;
+  return layout({
+    site, title: 'Search', description: `Search the posts of ${site.title}.`, path: '/search/', body,
+    scripts: html`<script type="module" src="/assets/search.js"></script>`,
+  });
+}
