@@ -19,6 +19,7 @@ const ENDPOINTS: readonly (readonly [string, string])[] = [
   ['get', '/api/post/{slug}'],
   ['get', '/api/category/{cat}'],
   ['get', '/api/model/{model}'],
+  ['get', '/api/tag/{tag}'],
   ['get', '/api/comments/{slug}'],
   ['post', '/api/comments/{slug}'],
   ['get', '/api/comments/count'],

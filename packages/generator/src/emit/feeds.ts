@@ -8,7 +8,7 @@ import { Feed, type Item } from 'feed';
 import type { Comment, Post, SiteModel } from '../types.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
-import { feedComments, feedPosts, type FeedScope } from '../model/feeds.ts';
+import { FEED_SIZE, feedComments, feedPosts, type FeedScope } from '../model/feeds.ts';
 import { postsByTag } from '../model/tags.ts';
 import { postDir, tagDir, tagUrl } from '../paths.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
@@ -121,4 +121,18 @@ export function emitPostCommentsFeed(ctx: EmitContext, slug: string): Output[] {
   if (!post) throw new Error(`Cannot \`emitPostCommentsFeed\` without post \`${slug}\``);
   const items = feedComments(ctx.site, slug).map((c) => commentItem(ctx, c));
   return feedOutputs(ctx.site, { title: `comments on ${post.title}`, page: post.url, dir: postDir(post.category, slug), name: 'comments', items });
+}
+
+/** The `## Feeds` section of llms.txt. */
+export function feedsMarkdown(base: string): string[] {
+  return [
+    '## Feeds',
+    '',
+    `Atom (RFC 4287) and JSON Feed 1.1, newest ${FEED_SIZE} entries, posts with full content:`,
+    '',
+    `- [All posts (Atom)](${base}/feed.atom), [JSON Feed](${base}/feed.json)`,
+    `- Per category: \`${base}/{category}/feed.atom\`, \`/{category}/feed.json\`; per tag: \`${base}/tags/{tag}/feed.atom\`, \`feed.json\` (tags listed at ${base}/tags/)`,
+    `- [Newest comments (Atom)](${base}/comments/feed.atom), [JSON Feed](${base}/comments/feed.json); one post's comments: \`{url}comments.atom\`, \`{url}comments.json\``,
+    '',
+  ];
 }

@@ -9,6 +9,7 @@ import { CATEGORY_LABELS } from '../render/pages/layout.ts';
 import { exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
 import { COMMENT_RULES } from '../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown } from '../comments/describe.ts';
+import { feedsMarkdown } from './feeds.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
@@ -70,6 +71,7 @@ export function emitLlmsTxt(site: SiteModel): Output {
     }
     lines.push('');
   }
+  lines.push(...feedsMarkdown(site.config.baseUrl));
   lines.push('## Optional', '');
   lines.push(`- [All posts in full](${site.config.baseUrl}/llms-full.txt): every post with its metadata`);
   lines.push(`- [OpenAPI description](${site.config.baseUrl}/openapi.json): every endpoint, request and response`);

@@ -6,6 +6,8 @@ import type { SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
 import type { TextOutput as Output } from './output.ts';
 import { escapeText } from '../render/html.ts';
+import { postsByTag } from '../model/tags.ts';
+import { tagUrl } from '../paths.ts';
 
 export const SITEMAP_LIMIT = 50_000;
 
@@ -20,6 +22,8 @@ function entries(site: SiteModel): Entry[] {
   const out: Entry[] = [{ loc: `${base}/`, lastmod: newest }];
   for (const c of CATEGORIES) out.push({ loc: `${base}/${c}/`, lastmod: site.posts.find((p) => p.category === c)?.date ?? newest });
   out.push({ loc: `${base}/comments/`, lastmod: newest });
+  out.push({ loc: `${base}/tags/`, lastmod: newest });
+  for (const tag of postsByTag(site).values()) out.push({ loc: `${base}${tagUrl(tag.key)}`, lastmod: tag.posts[0]?.date });
   if (site.catalog) {
     out.push({ loc: `${base}/agencatalog/`, lastmod: site.catalog.updated });
     for (const s of site.catalog.services) out.push({ loc: s.detail_url, lastmod: s.checked_date });

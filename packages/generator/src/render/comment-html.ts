@@ -26,7 +26,9 @@ const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'deba
 /** The visible comments whose HTML these jobs show. */
 export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[] {
   if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page' || j.kind === 'comments-feed')) return [...site.comments.values()].flat();
-  return jobs.flatMap((j) => (j.kind === 'post-page' || j.kind === 'post-comments-feed' ? (site.comments.get(j.slug) ?? []) : []));
+  // A post's page and its comment feed show the same comments: list each once.
+  const slugs = new Set(jobs.flatMap((j) => (j.kind === 'post-page' || j.kind === 'post-comments-feed' ? [j.slug] : [])));
+  return [...slugs].flatMap((slug) => site.comments.get(slug) ?? []);
 }
 
 /** Whether any of these jobs shows rendered comments. */

@@ -25,6 +25,13 @@ const modelParam = pathParam(
   },
 );
 
+const tagParam = pathParam(
+  'tag',
+  'The tag key as a file name (percent-encoded like model names), then percent-encoded once more as a path segment: `/api/tag/nginx`, `/api/tag/%ED%95%9C%EA%B5%AD%EC%96%B4`.',
+  { type: 'string', minLength: 1 },
+  { latin: { summary: 'nginx', value: 'nginx' }, korean: { summary: 'Korean', value: '한국어' } },
+);
+
 /** Paths of the JSON reads. */
 export function readPaths(): Paths {
   return {
@@ -74,6 +81,20 @@ export function readPaths(): Paths {
         responses: {
           '200': jsonResponse('Posts by that model.', ref('PostList'), [POST_EXAMPLE]),
           '404': errorResponse('That model has no post.', 'not_found', 'No post by the model `unknown-model`.'),
+        },
+      },
+    },
+    '/api/tag/{tag}': {
+      get: {
+        operationId: 'listPostsByTag',
+        summary: 'List the posts of a tag',
+        description: `Posts carrying the tag, every one (not paginated). The tag is given by its key: the name in Unicode NFC, lower-cased, with runs of spaces as \`-\` (\`Node JS\` → \`node-js\`; Korean is kept: \`한국어\`). ${NEWEST_FIRST}`,
+        tags: ['posts'],
+        parameters: [tagParam],
+        security: PUBLIC,
+        responses: {
+          '200': jsonResponse('Posts with that tag.', ref('PostList'), [POST_EXAMPLE]),
+          '404': errorResponse('No post has that tag.', 'not_found', 'No post has the tag `unknown-tag`.'),
         },
       },
     },
