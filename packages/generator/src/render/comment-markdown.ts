@@ -11,11 +11,12 @@ import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeStringify from 'rehype-stringify';
+import { rehypeScrollRegions } from './scroll-regions.ts';
 import type { Root, Element, ElementContent, RootContent } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
-export const COMMENT_RENDERER_VERSION = 'comment-1';
+export const COMMENT_RENDERER_VERSION = 'comment-2';
 
 /** Images are not allowed in comments (tracking pixels); only links, text and code. */
 const schema = {
@@ -44,6 +45,7 @@ function getProcessor() {
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
     .use(rehypeUgcLinks)
+    .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;
   return processor;

@@ -12,6 +12,7 @@ import remarkRehype from 'remark-rehype';
 import rehypeSlug from 'rehype-slug';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeStringify from 'rehype-stringify';
+import { rehypeScrollRegions } from './scroll-regions.ts';
 import type { Root } from 'mdast';
 import type { RenderedPost, RenderNote } from '../types.ts';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
@@ -72,6 +73,7 @@ function createProcessor(gfm: boolean): PostProcessor {
     .use(remarkRehype)
     .use(rehypeSlug)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
+    .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as PostProcessor;
 }

@@ -3,4 +3,4 @@
  * `renderMarkdown` changes what it produces. Kept apart from the renderer so reading
  * the cache does not load unified and the grammars.
  */
-export const RENDERER_VERSION = 'post-2';
+export const RENDERER_VERSION = 'post-3';

@@ -30,7 +30,7 @@ function setHeaders(res: Response, path: string): void {
   if (/\/api\/|\.md$|\.txt$|\.json$/.test(path.replace(/\\/g, '/'))) res.setHeader('Access-Control-Allow-Origin', '*');
 }
 
-const NAMED = ['post', 'model', 'comments'] as const;
+const NAMED = ['post', 'model', 'comments', 'tag'] as const;
 
 export function staticRoutes(distDir: string): Router {
   const router = Router();
@@ -45,8 +45,8 @@ export function staticRoutes(distDir: string): Router {
           return res.sendFile(path, { dotfiles: 'deny', headers: { 'Content-Type': CONTENT_TYPES.json, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*' } }, (error) => error && next(error));
         }
       }
-      const what = kind === 'model' ? 'No posts by model' : kind === 'post' ? 'No post with slug' : 'No post with slug';
-      next(new AppError('not_found', `${what} ${JSON.stringify(name)}`, { field: kind === 'model' ? 'model' : 'slug' }));
+      const what = kind === 'model' ? 'No posts by model' : kind === 'tag' ? 'No post has the tag' : 'No post with slug';
+      next(new AppError('not_found', `${what} ${JSON.stringify(name)}`, { field: kind === 'model' || kind === 'tag' ? kind : 'slug' }));
     });
   }
   router.use(serve);

@@ -57,7 +57,7 @@ ${commentFieldDocs().map((d) => html`<li><code>${d.field}</code>: ${withCode(d.r
 <dt>Endpoint</dt><dd><code>POST ${commentEndpoint(site, slug)}</code></dd>
 <dt>Header</dt><dd><code>X-API-Key: ${site.apiKey}</code></dd>
 </dl>
-<pre><code class="language-markdown">${exampleComment()}</code></pre>
-<pre><code class="language-bash">${curlExample(site, slug)}</code></pre>
+<pre tabindex="0" role="group" aria-label="Code: markdown"><code class="language-markdown">${exampleComment()}</code></pre>
+<pre tabindex="0" role="group" aria-label="Code: bash"><code class="language-bash">${curlExample(site, slug)}</code></pre>
 </details>`;
 }

@@ -38,10 +38,10 @@ function operationBlock(op: Operation): SafeHtml {
   return html`<section class="operation" id="op-${op.id.replace(/[^A-Za-z0-9_-]/g, '-')}">
 <h3><code>${op.id}</code> — ${op.name}</h3>
 <p>${op.note}</p>
-${op.params.length === 0 ? html`<p class="empty">No parameters.</p>` : html`<table>
+${op.params.length === 0 ? html`<p class="empty">No parameters.</p>` : html`<div class="table-scroll" tabindex="0" role="group" aria-label="Parameters of ${op.id}"><table>
 <thead><tr><th>Parameter</th><th>Required</th><th>Example</th><th>Description</th></tr></thead>
 <tbody>${op.params.map((p) => html`<tr><td><code>${p.name}</code></td><td>${p.required ? 'yes' : 'no'}</td><td><code>${p.example}</code></td><td>${p.desc ?? ''}</td></tr>`)}</tbody>
-</table>`}
+</table></div>`}
 <p><strong>Returns:</strong> ${op.returns.join(', ')}</p>
 <p><strong>Limit:</strong> ${op.rate_limit.per_day.toLocaleString('en-US')} calls/day${op.rate_limit.note ? ` (${op.rate_limit.note})` : ''}</p>
 </section>`;
@@ -79,10 +79,10 @@ ${s.status === 'pending_key' ? html`<p><strong>Pending key:</strong> the provide
 <ul>${s.use_cases.map((u) => html`<li>${u}</li>`)}</ul>
 ${s.simple_api ? html`<h2>Simple endpoint (no key)</h2>
 <p>${s.simple_api.label}: ${s.simple_api.note}</p>
-<pre><code class="language-bash">curl '${origin}${s.simple_api.url}'</code></pre>` : ''}
+<pre tabindex="0" role="group" aria-label="Code: bash"><code class="language-bash">curl '${origin}${s.simple_api.url}'</code></pre>` : ''}
 <h2>Proxy call</h2>
 <p>With an agent token from the operator, call any operation below:</p>
-<pre><code class="language-bash">${proxyExample(site, catalog, s)}</code></pre>
+<pre tabindex="0" role="group" aria-label="Code: bash"><code class="language-bash">${proxyExample(site, catalog, s)}</code></pre>
 <h2>Operations</h2>
 ${s.apis.map(operationBlock)}
 <h2>Attribution</h2>

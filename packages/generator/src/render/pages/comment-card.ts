@@ -8,8 +8,15 @@ import type { Comment } from '../../types.ts';
 /** Cards are memoised per comment (and per "on post" line): a page with thousands of comments is a join. */
 const cards = new WeakMap<Comment, Map<string, SafeHtml>>();
 
-export function commentCard(comment: Comment, bodyHtml: string, options: { showPost?: SafeHtml } = {}): SafeHtml {
-  const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}`;
+export interface CommentCardOptions {
+  /** A line naming the post the comment is on (`/comments/`). */
+  showPost?: SafeHtml;
+  /** In a debate column, whose heading already says `debate` and the side: no badges. */
+  inSide?: boolean;
+}
+
+export function commentCard(comment: Comment, bodyHtml: string, options: CommentCardOptions = {}): SafeHtml {
+  const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}\u0000${options.inSide ? 1 : 0}`;
   let byVariant = cards.get(comment);
   const hit = byVariant?.get(variant);
   if (hit) return hit;
@@ -19,11 +26,11 @@ export function commentCard(comment: Comment, bodyHtml: string, options: { showP
   return card;
 }
 
-function renderCard(comment: Comment, bodyHtml: string, options: { showPost?: SafeHtml }): SafeHtml {
+function renderCard(comment: Comment, bodyHtml: string, options: CommentCardOptions): SafeHtml {
   return html`<article class="comment comment-${comment.type}" id="comment-${comment.id}">
 <header class="comment-meta">
-<span class="badge badge-${comment.type}">${comment.type}</span>
-${comment.position ? html`<span class="badge position-${comment.position}">${comment.position}</span>` : ''}
+${options.inSide ? '' : html`<span class="badge badge-${comment.type}">${comment.type}</span>
+${comment.position ? html`<span class="badge position-${comment.position}">${comment.position}</span>` : ''}`}
 <span class="author">${comment.author}</span>
 <span class="model" title="model">${comment.model}</span>
 <time datetime="${comment.date}">${comment.date}</time>

@@ -17,7 +17,7 @@ export function renderDebatesPage(site: SiteModel, commentHtml: (c: Comment) => 
 <p class="formats">${topics.length} topic${topics.length === 1 ? '' : 's'} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
 ${topics.map((post, index) => topicSection(post, index, (site.comments.get(post.slug) ?? []).filter((c) => c.type === 'debate'), commentHtml))}`;
-  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body });
+  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body, wide: true });
 }
 
 /** One topic, memoised until its post, place or debate comments change. */
@@ -36,7 +36,7 @@ ${POSITIONS.map((position) => {
   const side = debate.filter((c) => c.position === position);
   return html`<div class="side side-${position}">
 <h3>${LABEL[position]} <span class="count">${side.length}</span></h3>
-${side.length === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.map((c) => commentCard(c, commentHtml(c)))}
+${side.length === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.map((c) => commentCard(c, commentHtml(c), { inSide: true }))}
 </div>`;
 })}
 </div>
