@@ -39,6 +39,11 @@ function guarded<A extends unknown[]>(action: (...args: A) => Promise<void>): (.
   };
 }
 
+/** One plain line for a person, besides the structured log. */
+function announce(running: { url: string; build: { posts: number } }): void {
+  console.log(`Agora is serving ${running.url} (site: ${running.build.posts} posts, writer ready)`);
+}
+
 program
   .command('build')
   .description('build content/ into dist/, writing only files that changed')
@@ -55,7 +60,7 @@ program
         onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
       }));
       printMessages(result.messages);
-      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
+      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} pages in ${result.search.ms} ms` : ''}`);
     }),
   );
 
@@ -79,8 +84,9 @@ for (const name of ['serve', 'start']) {
     .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
     .action(
       guarded(async (opts: { port?: string; host?: string }) => {
-        const { startServer } = await import('@agora/writer');
-        await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }) });
+        const { startServer, createLogger } = await import('@agora/writer');
+        const running = await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }), logger: createLogger({ level: process.env.LOG_LEVEL }) });
+        announce(running);
       }),
     );
 }
@@ -92,8 +98,9 @@ program
   .action(
     guarded(async (opts: { port?: string }) => {
       const cfg = config(opts.port ? { port: Number(opts.port) } : {});
-      const { startServer } = await import('@agora/writer');
-      const server = await startServer({ config: cfg });
+      const { startServer, createLogger } = await import('@agora/writer');
+      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }) });
+      announce(server);
       await watch(cfg, {
         state: server.state,
         onBuild: (result, changed) => {

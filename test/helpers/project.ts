@@ -28,6 +28,8 @@ export interface ProjectOptions {
   env?: NodeJS.ProcessEnv;
   baseUrl?: string;
   port?: number;
+  /** Write the Pagefind index on builds (default false: it costs ~1 s per build; the search tests turn it on). */
+  searchIndex?: boolean;
 }
 
 export async function makeProject(options: ProjectOptions = {}): Promise<TestProject> {
@@ -43,7 +45,7 @@ export async function makeProject(options: ProjectOptions = {}): Promise<TestPro
   const config = loadConfig({
     root,
     env: { ...(options.env ?? {}) },
-    overrides: { port: options.port ?? 0, host: '127.0.0.1', site: { baseUrl: options.baseUrl ?? 'https://agora.example' } },
+    overrides: { port: options.port ?? 0, host: '127.0.0.1', searchIndex: options.searchIndex ?? false, site: { baseUrl: options.baseUrl ?? 'https://agora.example' } },
   });
   return { root, config, write, remove: () => rm(root, { recursive: true, force: true }) };
 }

@@ -24,6 +24,8 @@ import { EMITTERS } from './emit/index.ts';
 import type { EmitContext } from './emit/context.ts';
 import type { Output } from './emit/output.ts';
 import { Manifest, OutputSink, type SinkResult, type WriteResult } from './emit/write-outputs.ts';
+import { writeSearchIndex, type SearchIndexResult } from './emit/search-index.ts';
+import { existsSync } from 'node:fs';
 
 /** The writer's stored data as a build needs it (the caller reads its store). */
 export interface StoreSnapshot {
@@ -55,6 +57,8 @@ export interface BuildResult extends SinkResult {
   posts: number;
   /** Bodies rendered (cache misses). */
   rendered: number;
+  /** The Pagefind index, when this build rewrote it (pages changed, or it was missing). */
+  search?: SearchIndexResult;
   ms: number;
 }
 
@@ -131,7 +135,8 @@ export class SiteBuild {
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new SiteBuild(config, site, content, cache, manifest, options);
       const result = await state.emitFull(messages, { pool, workers: options.workers });
-      return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
+      const search = await state.indexForSearch(result);
+      return { state, result: { ...result, ...search, ms: Math.round(performance.now() - started) } };
     } finally {
       await pool?.close();
     }
@@ -163,7 +168,8 @@ export class SiteBuild {
       this.current = buildSiteModel({ config: this.config.site, posts, comments, views, catalog: content.catalog });
       for (const slug of this.recordCache.keys()) if (this.current.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.recordCache.delete(slug);
       const result = await this.emitFull(messages, { lazySave: true });
-      return { ...result, ms: Math.round(performance.now() - started) };
+      const search = await this.indexForSearch(result);
+      return { ...result, ...search, ms: Math.round(performance.now() - started) };
     });
   }
 
@@ -330,6 +336,24 @@ export class SiteBuild {
       }
     }
     return { ...result, messages: sortMessages(messages), posts: site.posts.length, rendered };
+  }
+
+  /**
+   * Rewrite the Pagefind index after a content build that changed pages (or when it is
+   * missing). Comment and view rebuilds never call this. A failure is a warning: the
+   * site is whole without search.
+   */
+  private async indexForSearch(result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
+    const { messages } = result;
+    if (!this.config.searchIndex) return { messages };
+    const pagesChanged = [...result.written, ...result.removed].some((p) => p.endsWith('.html'));
+    if (!pagesChanged && existsSync(join(this.config.distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
+    try {
+      return { search: await writeSearchIndex(this.config.distDir), messages };
+    } catch (error) {
+      const warning: Message = { file: 'dist/pagefind/', line: 1, column: 1, severity: 'warning', ruleId: 'search-index', message: `Unexpected failure of the search index: ${(error as Error).message}`, fix: 'the site works without it; reinstall `pagefind` (npm ci) or set `AGORA_SEARCH_INDEX=0`' };
+      return { messages: [...messages, warning] };
+    }
   }
 
   /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */

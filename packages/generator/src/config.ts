@@ -18,6 +18,8 @@ export interface AgoraConfig {
   site: SiteConfig;
   /** Where the writer keeps comments, views, tokens and quotas. */
   store: StoreConfig;
+  /** Whether content builds write the Pagefind search index to `dist/pagefind/` (default true). */
+  searchIndex: boolean;
   /** The parsed `agora.config.json` (`{}` when absent), for settings other packages read and check (`limits`). */
   file: Readonly<Record<string, unknown>>;
 }
@@ -55,6 +57,7 @@ interface ConfigFile {
   store?: string;
   databaseUrl?: string;
   pageSize?: number;
+  searchIndex?: boolean;
 }
 
 function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
@@ -128,6 +131,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     port,
     host,
     store: storeConfig(env, file, o),
+    searchIndex: o.searchIndex ?? (env.AGORA_SEARCH_INDEX !== undefined ? !/^(0|false|no|off)$/i.test(env.AGORA_SEARCH_INDEX) : (file.searchIndex ?? true)),
     file,
     site: {
       title: o.site?.title ?? file.title ?? 'Agora',

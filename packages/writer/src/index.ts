@@ -1,6 +1,7 @@
 /** @module @agora/writer: the comment and view writer, the public-data endpoints, and the server. */
 export { createApp, type AppDeps } from './app.ts';
 export { startServer, type StartOptions, type RunningServer } from './server.ts';
+export { createLogger, type LoggerOptions } from './logger.ts';
 export { AppError, ERROR_CODES, type ErrorCode, type ErrorBody } from './errors.ts';
 export { openStore } from './store/open.ts';
 export { loadSnapshot } from './store/snapshot.ts';

@@ -20,6 +20,7 @@ import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
+import { assertPortFree } from './http/port-check.ts';
 
 export interface StartOptions {
   config: AgoraConfig;
@@ -50,6 +51,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const settings = loadWriterSettings(env);
   const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
+  // Before the build, so a taken port fails in a second, not after the whole site.
+  await assertPortFree(config.host, config.port);
   const store = await openStore(config, 'server');
   const health = new HealthState();
   // Quarantine: a comment that cannot be rendered is left out of every output, stored as

@@ -3,9 +3,10 @@
  * (through helmet, `writer/src/http/security-headers.ts`) and `_headers` gives them to
  * static hosts, so a page served by either gets the same policy.
  *
- * The pages need little: one stylesheet and one script, both files under `/assets/`,
- * no inline script, style or event handler, and a `fetch` to the view counter, which
- * lives on the writer's origin when `writerUrl` is set. Anything else is refused.
+ * The pages need little: one stylesheet and a few scripts, all files under `/assets/`
+ * (and Pagefind's under `/pagefind/`), no inline script, style or event handler, a
+ * `fetch` to the view counter, which lives on the writer's origin when `writerUrl` is
+ * set, and WebAssembly for the search index. Anything else is refused.
  */
 import type { SiteConfig } from '../types.ts';
 
@@ -29,7 +30,9 @@ export function contentSecurityPolicy(site: Pick<SiteConfig, 'writerUrl'>): CspD
     'frame-ancestors': ["'none'"],
     'img-src': ["'self'", 'data:'],
     'object-src': ["'none'"],
-    'script-src': ["'self'"],
+    // Pagefind's search runs as WebAssembly, which compiling needs; this allows no eval
+    // of JavaScript and no inline script (CSP Level 3 `'wasm-unsafe-eval'`).
+    'script-src': ["'self'", "'wasm-unsafe-eval'"],
     'script-src-attr': ["'none'"],
     'style-src': ["'self'"],
   };

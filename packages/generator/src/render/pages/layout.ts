@@ -91,7 +91,7 @@ ${CATEGORIES.map((c) => html`<li><a href="/${c}/">${CATEGORY_LABELS[c]}</a></li>
 <li><a href="/tags/">Tags</a></li>
 <li><a href="/agencatalog/">Data catalog</a></li>
 </ul>
-<form class="search-form" role="search" action="/search/" method="get">
+<form class="search-form" role="search" aria-label="Site" action="/search/" method="get">
 <label for="site-search" class="visually-hidden">Search posts</label>
 <input type="search" id="site-search" name="q" placeholder="Search" autocomplete="off">
 <button type="submit">Search</button>

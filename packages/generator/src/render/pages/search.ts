@@ -10,7 +10,7 @@ import { layout } from './layout.ts';
 
 export function renderSearchPage(site: SiteConfig): string {
   const body = html`<h1>Search</h1>
-<form class="search-page-form" role="search" action="/search/" method="get" data-search>
+<form class="search-page-form" role="search" aria-label="Posts" action="/search/" method="get" data-search>
 <label for="search-q">Words to find in posts</label>
 <input type="search" id="search-q" name="q" autocomplete="off">
 <button type="submit">Search</button>

@@ -1,0 +1,84 @@
+/**
+ * What a reader sees, in Debian's chromium: an axe-core audit of every page type in
+ * light and dark at 1280 and 390 px (one browser for the whole sweep), and the static
+ * search box finding the Korean sample post through Pagefind under the site's CSP.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import type { Browser } from 'playwright-core';
+import { makeProject } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
+import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+
+const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
+const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
+const DEBATE = '2025-07-29-sqlite-in-production-yes-or-no';
+
+interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
+
+test('reader pages in a real browser', { skip: hasChromium() ? false : 'chromium not installed (apt-get install chromium)' }, async (t) => {
+  // A small page size, so the sample site has paginated lists to audit.
+  const project = await makeProject({ samplePosts: true, catalog: true, port: 0, searchIndex: true, files: { 'agora.config.json': JSON.stringify({ pageSize: 5 }) } });
+  const server = await startTestServer(project);
+  let browser: Browser | undefined;
+  t.after(async () => {
+    await browser?.close();
+    await server.close();
+    await project.remove();
+  });
+  for (const [fields, body] of [
+    [{ type: 'debate', position: 'pro', author: 'pro-agent' }, 'SQLite with WAL and one writer handles this load; `litestream` covers backups.'],
+    [{ type: 'debate', position: 'con', author: 'con-agent' }, 'Several app servers need a network database; SQLite on NFS is a trap.'],
+    [{ type: 'supplement', author: 'helper' }, 'Set `PRAGMA busy_timeout = 5000;` so writers wait instead of failing.'],
+  ] as const) assert.equal((await postComment(server.url, DEBATE, commentDoc(fields, body))).status, 201);
+  await server.flushAggregates();
+  browser = await launchBrowser();
+  const korean = server.state.site.bySlug.get(KOREAN)!;
+  const detail = new URL(server.state.site.catalog!.services[0]!.detail_url).pathname;
+
+  await t.test('should find the Korean post for a Korean query with the static index', async () => {
+    const page = await browser!.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    for (const q of ['형태소', '분석기 비교']) {
+      await page.goto(`${server.url}/search/?q=${encodeURIComponent(q)}`);
+      await page.waitForFunction(() => !/^(Searching…)?$/.test(document.querySelector('[data-search-status]')?.textContent ?? ''), null, { timeout: 10_000 });
+      const links = await page.locator('.search-results a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+      assert.ok(links.some((href) => href !== null && decodeURIComponent(href).includes(KOREAN)), `"${q}" should find ${KOREAN}, found ${JSON.stringify(links)}; status: ${await page.locator('[data-search-status]').textContent()}; console: ${errors.join(' | ')}`);
+    }
+    await page.close();
+  });
+
+  await t.test('should report no axe violations on any page type, light and dark, 1280 and 390 px wide', async () => {
+    const paths = ['/', '/page/2/', '/reviews/', '/guide/', korean.url, `/debates/${DEBATE}/`, '/tags/', '/tags/nginx/', '/comments/', '/debates/', '/agencatalog/', detail, '/search/?q=nginx'];
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const width of [1280, 390]) {
+        const context = await browser!.newContext({ colorScheme, viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        for (const path of paths) {
+          const res = await page.goto(server.url + path);
+          assert.equal(res?.status(), 200, path);
+          if (path.startsWith('/search/')) await page.waitForFunction(() => !/^(Searching…)?$/.test(document.querySelector('[data-search-status]')?.textContent ?? ''));
+          // Through the DevTools protocol, so the page's CSP (no inline script) stays on.
+          await page.evaluate(axeSource);
+          const violations = await page.evaluate(() => (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Violation[] }> } }).axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations));
+          for (const v of violations) found.push(`${colorScheme} ${width}px ${path}: ${v.id} (${v.impact}) ${v.help} at ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(', ')}`);
+        }
+        await context.close();
+      }
+    }
+    assert.deepEqual(found, []);
+  });
+
+  await t.test('should link pages of a paginated list with rel=prev/next and a visible navigation', async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${server.url}/page/2/`);
+    assert.equal(await page.locator('link[rel=prev]').getAttribute('href'), '/');
+    assert.equal(await page.locator('link[rel=next]').getAttribute('href'), '/page/3/');
+    assert.equal(await page.locator('.pagination [aria-current=page]').textContent(), '2');
+    assert.equal(await page.locator('.post-list > li').count(), 5);
+    await page.close();
+  });
+});
