@@ -13,7 +13,7 @@ export type { WriteResult } from './emit/write-outputs.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
 export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
-export { toFileName, toUrlSegment, postDir } from './paths.ts';
+export { toFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './paths.ts';
 export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
 export * from './comments/index.ts';
 export * from './types.ts';
