@@ -69,7 +69,7 @@ function writerRows(w: WriterScaleResults): Row[] {
   return [
     [`agora build ${n} posts (CLI, cold, empty store): wall / peak RSS`, `${s(w.cliBuild.wallMs)} / ${mb(w.cliBuild.peakRssMB)}`, verdict('≤ 500 MB', w.cliBuild.peakRssMB <= 500)],
     [`agora comments import ${k} comments (${mb(w.importFile.bytes / 1048576)} JSONL; with its rebuild): wall / peak RSS`, `${s(w.import.wallMs)} / ${mb(w.import.peakRssMB)}`],
-    [`  import said`, w.import.said.slice(0, 60)],
+    [`  import said`, w.import.said.slice(0, 48)],
     [`comment → page+mirror, empty store (${at}): p50 / p99 (max)`, `${ms(e.diskP50Ms)} / ${ms(e.diskP99Ms)} (${ms(e.diskMaxMs)})`, verdict('p99 ≤ 50 ms', e.diskP99Ms <= 50)],
     [`comment → page+mirror, ${w.full.storedComments.toLocaleString('en-US')} stored: p50 / p99 (max)`, `${ms(f.diskP50Ms)} / ${ms(f.diskP99Ms)} (${ms(f.diskMaxMs)})`, verdict('p99 ≤ 50 ms', f.diskP99Ms <= 50)],
     [`p99 full ÷ p99 empty`, x(w.latencyRatio), verdict('≤ 1.5×', w.latencyRatio <= 1.5)],
