@@ -4,7 +4,7 @@
  * old-format `<dir>/data/comments.json`.
  * The same seed and n always give byte-identical files.
  *
- *   node --import tsx bench/corpus.ts <dir> <n>     (then: agora check -C <dir>)
+ *   node --import tsx bench/corpus.ts <dir> <n> [<comments>]   (then: agora check -C <dir>)
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -190,11 +190,16 @@ export async function generateCorpus(dir: string, count: number, { legacyComment
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  const [dir, n] = process.argv.slice(2);
+  const [dir, n, comments] = process.argv.slice(2);
   if (!dir || !n) {
-    console.error('usage: node --import tsx bench/corpus.ts <dir> <posts>');
+    console.error('usage: node --import tsx bench/corpus.ts <dir> <posts> [<comments>]   (comments: <dir>/comments.jsonl for `agora comments import`)');
     process.exit(2);
   }
-  const c = await generateCorpus(dir, Number(n));
+  const c = await generateCorpus(dir, Number(n), { legacyComments: !comments });
   console.log(`${c.posts.length} posts (${(c.bytes / c.posts.length / 1024).toFixed(2)} KB avg), ${c.comments} comments in ${dir}`);
+  if (comments) {
+    const { writeCommentLines } = await import('./comment-corpus.ts');
+    const bytes = await writeCommentLines(join(dir, 'comments.jsonl'), c.posts, Number(comments));
+    console.log(`${comments} comments (${(bytes / 1048576).toFixed(1)} MB) in ${join(dir, 'comments.jsonl')}: agora --root ${dir} comments import ${join(dir, 'comments.jsonl')}`);
+  }
 }
