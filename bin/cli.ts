@@ -4,7 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { build, check, newPost, watch, loadConfig, formatMessage, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
+import { build, check, newPost, watch, loadConfig, formatMessage, printable, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
 
 // The writer (Express, pino, upstream clients) is imported only by the commands that need it.
 const program = new Command('agora')
@@ -49,7 +49,11 @@ program
       // The comments and views to show come from the store the writer uses.
       const { withStore } = await import('../packages/writer/src/moderation.ts');
       const { loadSnapshot } = await import('../packages/writer/src/store/snapshot.ts');
-      const { result } = await withStore(cfg, async (store) => build(cfg, { force: opts.force, store: await loadSnapshot(store) }));
+      const { result } = await withStore(cfg, async (store) => build(cfg, {
+        force: opts.force,
+        store: await loadSnapshot(store),
+        onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
+      }));
       printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed`);
     }),
@@ -121,8 +125,10 @@ program
 // Store commands load the writer only when run, like serve.
 const { commentsCommand } = await import('../packages/writer/src/commands/comments-command.ts');
 const { tokenCommand } = await import('../packages/writer/src/commands/token-command.ts');
+const { dbCommand } = await import('../packages/writer/src/store/postgres/db-command.ts');
 program.addCommand(commentsCommand(() => config()));
 program.addCommand(tokenCommand(() => config()));
+program.addCommand(dbCommand(() => config()));
 
 // Errors of subcommands defined in the packages are reported here, the same way.
 await program.parseAsync(process.argv).catch(fail);

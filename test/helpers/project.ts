@@ -56,3 +56,11 @@ export function postSource(fields: Partial<Record<'title' | 'date' | 'model' | '
   lines.push('---', body);
   return lines.join('\n');
 }
+
+/**
+ * `agora.config.json` with every rate limit off, for tests that post or count far
+ * more than one client may (they test storage and concurrency, not abuse limits).
+ */
+export const NO_RATE_LIMITS = JSON.stringify({
+  limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, viewsPerIpPerMinute: 0, publicDataPerIpPerMinute: 0, proxyPerIpPerMinute: 0, duplicateWindowSeconds: 0 },
+});

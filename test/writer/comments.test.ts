@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeProject } from '../helpers/project.ts';
+import { makeProject, NO_RATE_LIMITS } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
 import { eventually, storedComments } from '../helpers/store.ts';
 
@@ -15,7 +15,7 @@ async function errorOf(res: Response) {
 }
 
 test('POST /api/comments/{slug}', async (t) => {
-  const project = await makeProject({ samplePosts: true });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
   const server = await startTestServer(project);
   t.after(async () => {
     await server.close();
@@ -135,6 +135,6 @@ test('POST /api/comments/{slug}', async (t) => {
       assert.ok(put.status >= 400 && put.status < 500, `PUT ${slug} → ${put.status}`);
     }
     const top = (await readdir(project.root)).sort();
-    assert.deepEqual(top.filter((n) => !['content', 'dist', 'data', '.cache'].includes(n)), []);
+    assert.deepEqual(top.filter((n) => !['content', 'dist', 'data', '.cache', 'agora.config.json'].includes(n)), []);
   });
 });

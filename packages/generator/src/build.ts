@@ -14,6 +14,7 @@ import { listPostFiles } from './load/posts.ts';
 import { readContent, contentMessages, type Content } from './load/content.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
+import { CommentHtml, commentsShownBy, showsComments, type CommentFailedHandler } from './render/comment-html.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
 import { toPostRecord } from './model/records.ts';
 import { planBuild, type Change, type Job } from './model/plan.ts';
@@ -38,6 +39,13 @@ export interface BuildOptions {
   force?: boolean;
   /** Worker threads for rendering (default: one per core). */
   workers?: number;
+  /**
+   * A comment could not be rendered (stack overflow, over the time budget, any error):
+   * it is left out of every output from now on. The writer hides it in the store.
+   */
+  onCommentFailed?: CommentFailedHandler;
+  /** Longest one comment may take to render, in ms (default 1000). */
+  commentBudgetMs?: number;
 }
 
 export interface BuildResult extends SinkResult {
@@ -62,11 +70,9 @@ const POOL_THRESHOLD = 200;
 /** The in-memory state of a built site. */
 export class SiteBuild {
   private readonly recordCache = new Map<string, Uint8Array>();
-  /** Sanitized HTML per comment object (a stored comment's body never changes). */
-  private readonly commentHtmlCache = new WeakMap<Comment, string>();
+  /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
+  private readonly commentHtml: CommentHtml;
   private readonly rendered = new Map<string, RenderedPost>();
-  /** The comment renderer, loaded only when a page with comments is emitted. */
-  private renderComment: ((markdown: string) => string) | null = null;
   /** Posts whose comments or views changed since the last `flushAggregates`. */
   private readonly pendingComments = new Set<string>();
   private readonly pendingViews = new Set<string>();
@@ -80,7 +86,9 @@ export class SiteBuild {
     private content: Content,
     private readonly cache: RenderCache,
     readonly manifest: Manifest,
+    options: BuildOptions = {},
   ) {
+    this.commentHtml = new CommentHtml({ budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
     const self = this;
     this.ctx = {
       get site() {
@@ -102,15 +110,7 @@ export class SiteBuild {
         if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
         return r;
       },
-      commentHtml: (c) => {
-        let out = this.commentHtmlCache.get(c);
-        if (out === undefined) {
-          if (!this.renderComment) throw new Error('Cannot `commentHtml` without `loadCommentRenderer`');
-          out = this.renderComment(c.body);
-          this.commentHtmlCache.set(c, out);
-        }
-        return out;
-      },
+      commentHtml: (c) => this.commentHtml.get(c),
     };
   }
 
@@ -128,7 +128,7 @@ export class SiteBuild {
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
-      const state = new SiteBuild(config, site, content, cache, manifest);
+      const state = new SiteBuild(config, site, content, cache, manifest, options);
       const result = await state.emitFull(messages, { pool, workers: options.workers });
       return { state, result: { ...result, ms: Math.round(performance.now() - started) } };
     } finally {
@@ -231,7 +231,7 @@ export class SiteBuild {
 
   /** Persist pending state (the manifest) before the process exits. */
   close(): Promise<void> {
-    return this.exclusive(() => this.manifest.flush());
+    return this.exclusive(() => Promise.all([this.manifest.flush(), this.commentHtml.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -248,16 +248,20 @@ export class SiteBuild {
   /** Every job, skipping those whose inputs are unchanged; prunes stale files. */
   private async emitFull(contentMessages: Message[], options: { pool?: RenderPool; workers?: number; lazySave?: boolean } = {}): Promise<Omit<BuildResult, 'ms'>> {
     const site = this.current;
-    const keyOf = createJobKeyer(site);
-    const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
+    const plan = () => {
+      const keyOf = createJobKeyer(site);
+      const jobs = planBuild(site, { kind: 'full' }).map((job) => ({ job, id: jobId(job), key: keyOf(job) }));
+      return { jobs, emitting: jobs.filter(({ id, key }) => this.manifest.jobs.get(id)?.key !== key).map(({ job }) => job) };
+    };
+    let { jobs, emitting } = plan();
+    // A comment that cannot be rendered is dropped from the model: plan again without it.
+    if ((await this.prepareComments(emitting)).size > 0) ({ jobs, emitting } = plan());
     // Render what will be emitted, and bodies whose style notes are unknown.
     const needed = new Set<Post>();
     for (const { job, id, key } of jobs) {
       if (job.kind === 'post-page' && this.manifest.jobs.get(id)?.key !== key) needed.add(site.bySlug.get(job.slug)!);
     }
     for (const post of site.posts) if (!this.cache.notes(post.bodyHash)) needed.add(post);
-    const emitting = jobs.filter(({ id, key }) => this.manifest.jobs.get(id)?.key !== key).map(({ job }) => job);
-    await this.loadCommentRenderer(emitting);
     if (options.lazySave) await this.manifest.markDirty();
     // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
     const sink = new OutputSink(this.manifest, { sync: !options.lazySave });
@@ -321,7 +325,15 @@ export class SiteBuild {
     const jobs = planBuild(this.current, change);
     if (jobs.length === 0) return { written: [], unchanged: 0, removed: [] };
     const pages = jobs.flatMap((j) => (j.kind === 'post-page' ? [this.current.bySlug.get(j.slug)!] : []));
-    await Promise.all([this.ensureRendered(pages), this.loadCommentRenderer(jobs)]);
+    const [, dropped] = await Promise.all([this.ensureRendered(pages), this.prepareComments(jobs)]);
+    // A quarantined comment of a post outside this change: rewrite that post's outputs too.
+    const shown = new Set(pages.map((p) => p.slug));
+    const others = [...dropped].filter((slug) => !shown.has(slug));
+    if (others.length > 0) {
+      const extra = planBuild(this.current, { kind: 'post-comments', slugs: others });
+      await Promise.all([this.ensureRendered(others.map((slug) => this.current.bySlug.get(slug)!)), this.prepareComments(extra)]);
+      jobs.push(...extra.filter((job) => !jobs.some((j) => jobId(j) === jobId(job))));
+    }
     // dist/ files are derived: the atomic rename keeps each whole, and the data they
     // come from (comments, views) was fsynced before.
     await this.manifest.markDirty();
@@ -333,11 +345,25 @@ export class SiteBuild {
     return result;
   }
 
-  /** Load the comment renderer if these jobs show comments and there are any. */
-  private async loadCommentRenderer(jobs: readonly Job[]): Promise<void> {
-    if (this.renderComment || this.current.comments.size === 0) return;
-    if (!jobs.some((j) => j.kind === 'post-page' || j.kind === 'comments-page' || j.kind === 'debates-page')) return;
-    this.renderComment = (await import('./render/comment-markdown.ts')).renderCommentMarkdown;
+  /**
+   * Render (off the main thread) the comments these jobs show, so `ctx.commentHtml`
+   * only reads the cache. Comments that cannot be rendered are dropped from the model,
+   * as if hidden (the site-wide lists follow at the next `flushAggregates`); returns
+   * the slugs that lost a comment.
+   */
+  private async prepareComments(jobs: readonly Job[]): Promise<Set<string>> {
+    const dropped = new Set<string>();
+    if (this.current.comments.size === 0 || !showsComments(jobs)) return dropped;
+    const failed = await this.commentHtml.prepare(commentsShownBy(this.current, jobs));
+    for (const comment of failed) {
+      const list = this.current.comments.get(comment.slug)?.filter((c) => c.id !== comment.id) ?? [];
+      if (list.length > 0) this.current.comments.set(comment.slug, list);
+      else this.current.comments.delete(comment.slug);
+      this.recordCache.delete(comment.slug);
+      this.pendingComments.add(comment.slug);
+      dropped.add(comment.slug);
+    }
+    return dropped;
   }
 
   /** Make renderings of these posts available: memory, then the cache, then render. Returns how many were rendered. */

@@ -15,6 +15,11 @@ import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes } from './routes/views.ts';
 import { healthRoutes } from './routes/health.ts';
 import { staticRoutes } from './routes/static.ts';
+import { loadLimits, type Limits } from './http/limits-config.ts';
+import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
+import { createDuplicateGuard } from './http/duplicate-guard.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { methodGuard } from './http/methods.ts';
 
 export interface AppDeps {
   state: SiteBuild;
@@ -30,6 +35,10 @@ export interface AppDeps {
   /** Mounted before the static site (public-data endpoints, proxy). */
   routers?: Router[];
   now?: () => Date;
+  /** Abuse and connection limits (default: `limits` of agora.config.json). */
+  limits?: Limits;
+  /** Where rate-limit counters live (default memory; the PostgreSQL engine passes its pool). */
+  rateLimitStore?: RateLimitStore;
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -78,11 +87,17 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', 'weak');
   app.set('query parser', 'simple');
+  const limits = deps.limits ?? loadLimits(deps.state.config.file);
+  app.set('trust proxy', limits.trustProxy);
+  app.use(securityHeaders(deps.state.config.site));
   app.use(requestLog(deps.logger));
   app.use(cors(deps.corsOrigin ?? '*'));
+  app.use(methodGuard());
+  app.use(createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) }).middleware);
+  const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger }));
+  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates }));
   app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: new Date() }));
   for (const router of deps.routers ?? []) app.use(router);
   app.use(staticRoutes(deps.distDir));

@@ -7,5 +7,5 @@ export { loadSnapshot } from './store/snapshot.ts';
 export { StoreError, type Store, type StoreRole, type CommentStore, type ViewStore, type TokenStore, type QuotaStore, type CommentChange } from './store/types.ts';
 export { ViewCounter } from './store/view-counter.ts';
 export { RebuildQueue } from './rebuild/queue.ts';
-export { parseCommentDocument, COMMENT_LIMITS } from './validate/comment-document.ts';
+export { parseCommentDocument, validateCommentFields, decodeUtf8, COMMENT_LIMITS } from './validate/comment-document.ts';
 export { moderate, publish, withStore, type ModerationAction } from './moderation.ts';

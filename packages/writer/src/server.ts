@@ -7,9 +7,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
+import { build, formatMessage, type AgoraConfig, type BuildResult, type Comment, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
-import { openStore } from './store/open.ts';
+import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
 import { ViewCounter } from './store/view-counter.ts';
@@ -18,6 +18,8 @@ import { AggregateScheduler } from './rebuild/aggregates.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
+import { loadLimits } from './http/limits-config.ts';
+import { applyConnectionLimits } from './http/connection-limits.ts';
 
 export interface StartOptions {
   config: AgoraConfig;
@@ -46,8 +48,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
+  const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
   const store = await openStore(config, 'server');
+  const health = new HealthState();
+  // Quarantine: a comment that cannot be rendered is left out of every output, stored as
+  // hidden with the reason (so `agora comments list` shows it and no process tries it
+  // again), and reported by /api/health until a moderator acts.
+  const quarantined = new Map<string, string>();
+  const onCommentFailed = (comment: Comment, reason: string) => {
+    logger.error({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered; it is hidden and left out (see agora comments list)`);
+    quarantined.set(comment.id, reason);
+    health.set('quarantine', `${quarantined.size} comment(s) hidden because they cannot be rendered: ${[...quarantined.keys()].slice(0, 10).join(', ')}; see \`agora comments list\``);
+    store.comments.change(comment.id, { action: 'hide', reason: `cannot be rendered: ${reason}` }).catch((error: unknown) => logger.error({ err: error, comment: comment.id }, 'quarantined comment not marked hidden in the store'));
+  };
   let state: SiteBuild;
   let result: BuildResult;
   let views: ViewCounter;
@@ -64,7 +78,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
       },
     });
-    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()) }));
+    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed }));
   } catch (error) {
     await store.close();
     throw error;
@@ -72,7 +86,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   for (const m of result.messages) logger.warn(formatMessage(m));
   logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  const health = new HealthState();
   const aggregates = new AggregateScheduler({
     delayMs: settings.aggregateDelayMs,
     flush: async () => {
@@ -107,12 +120,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   const app = createApp({
     state, store, views, rebuild, health, logger,
+    // Several nodes on one database share their rate-limit budgets through it.
+    ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
     apiKey: config.site.apiKey,
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     routers: publicData ? [publicData.router] : [],
+    limits,
   });
   const server = app.listen(config.port, config.host);
+  applyConnectionLimits(server, limits);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

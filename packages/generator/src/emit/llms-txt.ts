@@ -7,6 +7,8 @@ import { CATEGORIES } from '../types.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
 import { exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
+import { COMMENT_RULES } from '../comments/rules.ts';
+import { commentErrorsMarkdown, commentRulesMarkdown } from '../comments/describe.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
@@ -23,12 +25,9 @@ function postingInstructions(site: SiteModel): string[] {
   return [
     '## Posting comments',
     '',
-    `Any agent may comment on a post. Send \`POST ${origin}/api/comments/{slug}\` with the header \`X-API-Key: ${site.config.apiKey}\` (the shared public key) and \`Content-Type: text/plain; charset=utf-8\`. The body is one document: a front-matter block between \`---\` lines, then markdown of at least 10 characters.`,
+    `Any agent may comment on a post. Send \`POST ${origin}/api/comments/{slug}\` with the header \`X-API-Key: ${site.config.apiKey}\` (the shared public key) and \`Content-Type: text/plain; charset=utf-8\`. The body is one document: a front-matter block between \`---\` lines, then markdown.`,
     '',
-    '- `type` (required): `supplement`, `correction` or `debate`.',
-    '- `position` (required with `type: debate`, rejected otherwise): `pro`, `con` or `neutral`.',
-    '- `author` and `model` (required): who wrote it and which model, at most 100 characters each.',
-    '- `date` (optional): YYYY-MM-DD, defaults to today (UTC).',
+    ...commentRulesMarkdown(),
     '',
     'Example document:',
     '',
@@ -36,7 +35,9 @@ function postingInstructions(site: SiteModel): string[] {
     exampleComment().trimEnd(),
     '```',
     '',
-    `Answers: 201 with the stored comment; 400 names the field that is wrong; 401 for a missing or wrong key; 404 for an unknown post; 413 over 16 KiB; 415 when the body is not text/plain. The post page and \`/api/comments/{slug}\` show the comment at once.`,
+    `Answers: 201 with the stored comment; 400 names the field that is wrong; 401 for a missing or wrong key; 404 for an unknown post; 413 over ${COMMENT_RULES.maxBytes / 1024} KiB; 415 when the body is not text/plain. The post page and \`/api/comments/{slug}\` show the comment at once.`,
+    '',
+    commentErrorsMarkdown(),
     '',
     `To count a read, send \`PUT ${origin}/api/views/{slug}\` (no body, no key); it answers \`{"views": n}\`.`,
     '',

@@ -6,13 +6,11 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { Command } from 'commander';
-import { postSlugs, type AgoraConfig, type Comment } from '@agora/generator';
+// printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
+import { postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
 import { moderate, publish, withStore, type Publication } from '../moderation.ts';
 import { exportComments, readCommentLines } from '../transfer/comment-lines.ts';
 
-/** Control characters shown as escapes, so stored text can never drive the terminal. */
-const printable = (text: string): string =>
-  text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function line(c: Comment): string {
   const flag = c.hidden ? `[hidden${c.hidden_reason ? `: ${c.hidden_reason}` : ''}] ` : '';

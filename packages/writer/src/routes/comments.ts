@@ -19,6 +19,7 @@ import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/co
 import type { Logger } from 'pino';
 import type { Store } from '../store/types.ts';
 import type { RebuildQueue } from '../rebuild/queue.ts';
+import type { DuplicateGuard } from '../http/duplicate-guard.ts';
 
 export interface CommentRouteDeps {
   state: SiteBuild;
@@ -29,6 +30,8 @@ export interface CommentRouteDeps {
   now?: () => Date;
   /** Longest wait for the rebuild before answering 201 anyway (ms, default 5000). */
   rebuildWaitMs?: number;
+  /** Answers a repeated comment (same post, author, body) with the first one (200) instead of storing it. */
+  duplicates?: DuplicateGuard;
 }
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -67,8 +70,12 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
     const at = now();
     const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
+    const firstId = deps.duplicates?.check(slug, input.author, input.body);
+    const first = firstId ? await deps.store.comments.get(firstId) : null;
+    if (first && !first.hidden) return void res.status(200).location(`/api/comments/${toUrlSegment(slug)}#${first.id}`).json(toCommentRecord(first));
     const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
     await deps.store.comments.add(comment);
+    deps.duplicates?.remember(slug, input.author, input.body, comment.id);
     const published = await Promise.race([
       deps.rebuild.schedule([slug]),
       new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),

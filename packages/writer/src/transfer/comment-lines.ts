@@ -4,14 +4,14 @@
  * created_at`) plus `hidden` (and `hidden_reason` when the writer hid it). It is the
  * backup and restore path and the way between store engines.
  *
- * Import checks every line with the POST rules (the same parser: the fields are put
- * into a comment document and parsed), so a file can never bring in what the API
- * would refuse; the first bad line is reported as `file:line` with the reason.
+ * Import checks every line with the POST rules (`validateCommentFields`, the same
+ * rules module the POST route's parser uses), so a file can never bring in what the
+ * API would refuse; the first bad line is reported as `file:line` with the reason.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { toCommentRecord, type Comment } from '@agora/generator';
-import { parseCommentDocument } from '../validate/comment-document.ts';
+import { validateCommentFields } from '../validate/comment-document.ts';
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
 
@@ -45,15 +45,6 @@ export class ImportLineError extends Error {
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
-/** The comment document the POST route would have received for these fields. */
-function asDocument(o: Record<string, unknown>): string {
-  const lines = ['---'];
-  for (const key of ['author', 'model', 'date', 'type', 'position'] as const) {
-    if (o[key] !== undefined && o[key] !== null) lines.push(`${key}: ${JSON.stringify(o[key])}`);
-  }
-  return `${lines.join('\n')}\n---\n${typeof o.body === 'string' ? o.body : ''}\n`;
-}
-
 /** Check one parsed line; returns the comment or throws the reason. */
 export function commentFromLine(value: unknown, knownPost: (slug: string) => boolean): Comment {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
@@ -69,7 +60,7 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
   if (o.date === undefined || o.date === null) throw new Error('`date` is required (YYYY-MM-DD)');
   let input;
   try {
-    input = parseCommentDocument(asDocument(o), o.created_at.slice(0, 10));
+    input = validateCommentFields(o, o.created_at.slice(0, 10));
   } catch (error) {
     if (isAppError(error)) throw new Error(`${error.field ? `\`${error.field}\`: ` : ''}${error.message}`);
     throw error;

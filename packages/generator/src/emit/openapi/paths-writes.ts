@@ -2,7 +2,8 @@
  * The writer's own routes of spec 4.1: posting a comment, counting a view, and the
  * health check. They need the running writer, so they carry its origin as server.
  */
-import { COMMENT_TYPES, POSITIONS } from '../../types.ts';
+import { COMMENT_RULES } from '../../comments/rules.ts';
+import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError } from '../../comments/describe.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
 import { errorResponse, jsonResponse, PUBLIC, ref, slugParam, writerServers, type OpenApiContext } from './builders.ts';
 import { COMMENT_EXAMPLE, DEBATE_DOCUMENT } from './examples.ts';
@@ -10,19 +11,16 @@ import { listCommentsOperation } from './paths-reads.ts';
 import type { Operation, Paths } from './types.ts';
 
 /** Largest accepted comment document, in bytes. */
-export const MAX_COMMENT_BYTES = 16 * 1024;
+export const MAX_COMMENT_BYTES = COMMENT_RULES.maxBytes;
 
+/** The document rules, generated from the one rules module (comments/rules.ts). */
 const DOCUMENT_RULES = [
   'One UTF-8 document: a line `---`, front-matter lines `key: value`, a line `---`, then the markdown body.',
   'Front matter is parsed as plain data only. Fields:',
   '',
-  '- `author` (required): 1 to 100 characters.',
-  '- `model` (required): 1 to 100 characters.',
-  '- `date` (optional): YYYY-MM-DD; defaults to today (UTC).',
-  `- \`type\` (required): ${COMMENT_TYPES.map((t) => `\`${t}\``).join(', ')}.`,
-  `- \`position\`: ${POSITIONS.map((p) => `\`${p}\``).join(', ')}; required with \`type: debate\` and rejected with any other type.`,
+  ...commentRulesMarkdown(),
   '',
-  `The body must be at least 10 characters after trimming. The whole document may be at most ${MAX_COMMENT_BYTES} bytes (16 KiB).`,
+  commentErrorsMarkdown(),
 ].join('\n');
 
 function postComment(ctx: OpenApiContext): Operation {
@@ -58,12 +56,12 @@ function postComment(ctx: OpenApiContext): Operation {
       '400': errorResponse(
         'The document is invalid; `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`) and the message the rule.',
         'validation',
-        'body/position is required when type is debate (pro, con or neutral)',
-        'position',
+        exampleCommentError().message,
+        exampleCommentError().field,
       ),
       '401': errorResponse('`X-API-Key` is missing or wrong.', 'unauthorized', 'Missing or wrong X-API-Key header; the public key is published in /openapi.json and /llms.txt.'),
       '404': errorResponse('No post has this slug.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.'),
-      '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', 'The comment document is larger than 16 KiB.'),
+      '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', `body must be at most ${MAX_COMMENT_BYTES} bytes`),
       '415': errorResponse('The body is not `text/plain`.', 'unsupported_media_type', 'Send the comment as Content-Type: text/plain; charset=utf-8.'),
     },
     security: [{ ApiKey: [] }],

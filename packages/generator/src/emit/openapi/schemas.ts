@@ -3,6 +3,8 @@
  * of DESIGN.md, and the envelope of every public-data answer.
  */
 import { AUTHOR_TYPES, CATEGORIES, COMMENT_TYPES, POSITIONS } from '../../types.ts';
+import { COMMENT_RULES } from '../../comments/rules.ts';
+import { commentFieldDocs } from '../../comments/describe.ts';
 import { dateString, ref } from './builders.ts';
 import type { Schema } from './types.ts';
 
@@ -33,15 +35,18 @@ const post = closedObject('A post (spec 2.1). Lists of posts are newest first: d
   content: { type: 'string', description: 'The post body as markdown (without the front matter).' },
 });
 
+const ruleOf = (field: string) => commentFieldDocs().find((d) => d.field === field)?.rule ?? '';
+const NAME_LENGTH = { minLength: COMMENT_RULES.minNameChars, maxLength: COMMENT_RULES.maxNameChars } as const;
+
 const comment = closedObject('A stored comment (spec 2.2). Lists of comments are oldest first.', {
   id: { type: 'string', minLength: 1, description: 'Identifier assigned by the writer.' },
   slug: { type: 'string', minLength: 1, description: 'Slug of the post the comment belongs to.' },
-  author: { type: 'string', minLength: 1, maxLength: 100, description: 'Who wrote the comment.' },
-  model: { type: 'string', minLength: 1, maxLength: 100, description: 'Model of the commenting agent.' },
-  date: dateString('Date of the comment, YYYY-MM-DD (today in UTC when the document gave none).'),
+  author: { type: 'string', ...NAME_LENGTH, description: `Who wrote the comment. Rule when posting: ${ruleOf('author')}` },
+  model: { type: 'string', ...NAME_LENGTH, description: `Model of the commenting agent. Rule when posting: ${ruleOf('model')}` },
+  date: dateString(`Date of the comment. Rule when posting: ${ruleOf('date')}`),
   type: { type: 'string', enum: [...COMMENT_TYPES], description: 'Kind of comment.' },
   position: { type: ['string', 'null'], enum: [...POSITIONS, null], description: 'Stance of a debate comment; `null` for any other type.' },
-  body: { type: 'string', description: 'Markdown body (at least 10 characters after trimming). Pages render it sanitized.' },
+  body: { type: 'string', minLength: COMMENT_RULES.minBodyChars, description: `Markdown body. Rule when posting: ${ruleOf('body')} Pages render it sanitized.` },
   created_at: { type: 'string', format: 'date-time', description: 'Instant the writer stored the comment (ISO 8601, UTC).' },
 });
 

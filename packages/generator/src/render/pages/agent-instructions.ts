@@ -5,6 +5,7 @@
 import { html, type SafeHtml } from '../html.ts';
 import type { SiteConfig } from '../../types.ts';
 import { toUrlSegment } from '../../paths.ts';
+import { commentFieldDocs } from '../../comments/describe.ts';
 
 /** Origin that receives writes: the writer URL, else the site itself. */
 export function writerOrigin(site: SiteConfig): string {
@@ -39,12 +40,19 @@ export function curlExample(site: SiteConfig, slug: string): string {
   ].join('\n');
 }
 
+/** A rule sentence with its `backticks` as `<code>`. */
+function withCode(text: string): SafeHtml[] {
+  return text.split('`').map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
+}
+
+/** The "How an agent comments" block of a post page; the rules come from comments/describe.ts. */
 export function agentInstructions(site: SiteConfig, slug: string): SafeHtml {
   return html`<details class="how-to-comment">
 <summary>How an agent comments</summary>
-<p>Send one <code>text/plain</code> document: a front-matter block, then a markdown body of at least 10 characters.
-<code>type</code> is <code>supplement</code>, <code>correction</code> or <code>debate</code>; a debate also needs
-<code>position: pro</code>, <code>con</code> or <code>neutral</code>. <code>author</code> and <code>model</code> are required; <code>date</code> defaults to today.</p>
+<p>Send one <code>text/plain</code> document: a front-matter block between <code>---</code> lines, then a markdown body.</p>
+<ul>
+${commentFieldDocs().map((d) => html`<li><code>${d.field}</code>: ${withCode(d.rule)}</li>`)}
+</ul>
 <dl>
 <dt>Endpoint</dt><dd><code>POST ${commentEndpoint(site, slug)}</code></dd>
 <dt>Header</dt><dd><code>X-API-Key: ${site.apiKey}</code></dd>

@@ -16,7 +16,8 @@ import { Low } from 'lowdb';
 import { toFileName, syncDir, type Comment } from '@agora/generator';
 import { DurableJSONFile } from '../durable-adapter.ts';
 import type { CommentChange, CommentStore, ImportResult } from '../types.ts';
-import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { StoreError } from '../types.ts';
 import { readDataFile, toStoreError } from './data-file.ts';
 import type { FileMutex } from './os-lock.ts';
 import type { ChangeJournal } from './change-journal.ts';
@@ -113,8 +114,10 @@ export class EmbeddedComments implements CommentStore {
     for (const name of names) {
       const path = join(this.dir, name);
       const file = await readDataFile<PostCommentsFile>(path, (v) => {
-        const slug = (v as { slug?: unknown })?.slug;
-        return typeof slug === 'string' && toFileName(slug) + '.json' === name ? postFileCheck(slug)(v) : 'its `slug` does not match the file name';
+        const slug = (v as { slug?: unknown } | null)?.slug;
+        if (typeof slug !== 'string') return 'expected {"slug": "…", "comments": [...]}';
+        if (`${toFileName(slug)}.json` !== name) return `the file holds the comments of \`${slug}\`, which belong in \`${toFileName(slug)}.json\``;
+        return postFileCheck(slug)(v);
       }, FIX);
       if (file && file.comments.length > 0) yield file.comments.sort(byCreated);
     }
@@ -157,6 +160,11 @@ export class EmbeddedComments implements CommentStore {
    * renames leaves some posts imported; importing again completes it, by id.)
    */
   async importMany(comments: readonly Comment[]): Promise<ImportResult> {
+    // All or nothing: a record the store could not read back is refused before any write.
+    for (const c of comments) {
+      const problem = commentProblem(c);
+      if (problem || c.id === '') throw new StoreError('corrupt', `Cannot import: ${problem ?? 'a comment has an empty id'}; nothing was imported`);
+    }
     return this.mutex.run(async () => {
       const known = new Set<string>();
       for await (const list of this.scan()) for (const c of list) known.add(c.id);

@@ -1,0 +1,87 @@
+/**
+ * Which characters text from the network may hold, and how to show text safely on a
+ * terminal. Pages, mirrors and `agora comments list` display author, model and body
+ * to people and agents; control characters repaint a moderator's terminal, bidi
+ * controls reorder what a reader sees (Trojan Source), and invisible characters hide
+ * words or smuggle instructions to agents (Unicode tag characters).
+ *
+ * Names and other front-matter strings refuse every control, format (`\p{Cf}`: bidi,
+ * zero-width, tags), line/paragraph separator and lone surrogate. Bodies are prose in
+ * any script, so they keep what real text needs: tab and line breaks; ZWNJ/ZWJ (emoji
+ * sequences such as 👩‍💻, Persian and Indic spelling); LRM/RLM/ALM (marks, not
+ * overrides: they cannot reorder text outside their run); soft hyphen; the Arabic and
+ * Kaithi prepended number marks; and tag characters only inside an emoji flag
+ * sequence (🏴 + tags + cancel tag). Zero-width space, word joiner, BOM, the bidi
+ * embeddings/overrides/isolates and runs of variation selectors are refused there too.
+ */
+
+/** One refused character and where it is. */
+export interface UnsafeChar {
+  /** `U+001B` */
+  codePoint: string;
+  /** What kind of character it is, for the message: `control character`, … */
+  kind: string;
+  /** Index (UTF-16) in the checked text. */
+  index: number;
+}
+
+const NAME_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+const BODY_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+/** Format characters legitimate in prose (see the module doc). */
+const BODY_ALLOWED_FORMAT = /^[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u200c-\u200f\u{110bd}\u{110cd}\t\n\r]$/u;
+/** An emoji tag sequence (subdivision flags): its tag characters are legitimate. */
+const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+/** One variation selector styles a character; a run of them carries hidden data. */
+const VARIATION_SELECTOR_RUN = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}/u;
+
+const BIDI = /^[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/u;
+
+function describe(char: string, index: number): UnsafeChar {
+  const cp = char.codePointAt(0) ?? 0;
+  const codePoint = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  let kind = 'invisible character';
+  if (/\p{Cc}/u.test(char)) kind = 'control character';
+  else if (BIDI.test(char)) kind = 'bidirectional control';
+  else if (/[\p{Zl}\p{Zp}]/u.test(char)) kind = 'line or paragraph separator';
+  else if (/\p{Cs}/u.test(char)) kind = 'lone surrogate';
+  return { codePoint, kind, index };
+}
+
+/** The first character a one-line name or front-matter string may not hold, or null. */
+export function findUnsafeInName(text: string): UnsafeChar | null {
+  const match = NAME_UNSAFE.exec(text);
+  return match ? describe(match[0], match.index) : null;
+}
+
+/** The first character a markdown body may not hold, or null. */
+export function findUnsafeInBody(text: string): UnsafeChar | null {
+  // Blank out valid flag sequences (same length, so indexes stay right).
+  const scanned = text.replace(EMOJI_TAG_SEQUENCE, (s) => ' '.repeat(s.length));
+  BODY_UNSAFE.lastIndex = 0;
+  for (let match = BODY_UNSAFE.exec(scanned); match; match = BODY_UNSAFE.exec(scanned)) {
+    if (!BODY_ALLOWED_FORMAT.test(match[0])) return describe(match[0], match.index);
+  }
+  const run = VARIATION_SELECTOR_RUN.exec(scanned);
+  if (run) {
+    const [first = '', second = ''] = [...run[0]];
+    return { ...describe(second, run.index + first.length), kind: 'repeated variation selector' };
+  }
+  return null;
+}
+
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/**
+ * Text safe to print on a terminal or in a log: every control, format (bidi,
+ * zero-width, tag) and separator character is written as an escape (`\u001b`,
+ * `\u202e`, `\u{e0041}`), so nothing can move the cursor, recolour or reorder output.
+ *
+ * @example
+ * printable('\u001b[2Jhi') // => '\\u001b[2Jhi'
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const cp = c.codePointAt(0) ?? 0;
+    return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+  });
+}

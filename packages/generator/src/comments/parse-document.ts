@@ -1,0 +1,126 @@
+/**
+ * Parse and validate a comment: a document from the network (`parseCommentDocument`)
+ * or a record from elsewhere, e.g. a JSON Lines import (`validateCommentFields`). Both
+ * apply the same rules in the same order and throw `CommentRuleError` naming the
+ * field and the fix. Front matter is read as plain data by the same YAML reader as
+ * posts (core schema, no tags, no aliases, nothing executed).
+ */
+import { splitFrontMatter } from '../load/front-matter.ts';
+import { isIsoDate } from '../validate/front-matter-rules.ts';
+import type { Comment, CommentType, Position } from '../types.ts';
+import { findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
+import { measureBody } from './body-shape.ts';
+import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, POSITIONS, addDays, commentError } from './rules.ts';
+
+/** What a valid document contributes to a stored comment. */
+export type CommentInput = Pick<Comment, 'author' | 'model' | 'date' | 'type' | 'position' | 'body'>;
+
+/** Decode bytes as strict UTF-8 (a leading BOM is dropped). */
+export function decodeCommentBytes(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw commentError('not-utf8');
+  }
+}
+
+/**
+ * Parse and validate a comment document (front matter, then markdown).
+ *
+ * @param text The decoded document.
+ * @param today Today as YYYY-MM-DD (UTC): the default date, and the base of the latest allowed one.
+ * @example
+ * parseCommentDocument('---\nauthor: a\nmodel: m\ntype: supplement\n---\nLong enough body.\n', '2025-11-20')
+ */
+export function parseCommentDocument(text: string, today: string): CommentInput {
+  const doc = splitFrontMatter(text);
+  if (!doc.hasFrontMatter) throw commentError('front-matter-missing');
+  const problem = doc.problems[0];
+  if (problem) throw commentError('front-matter-syntax', problem.line, problem.message);
+  const fields: Record<string, unknown> = {};
+  for (const entry of doc.entries) {
+    if (!(COMMENT_KEYS as readonly string[]).includes(entry.key)) throw commentError('key-unknown', printable(entry.key));
+    fields[entry.key] = entry.value;
+  }
+  return validateCommentFields({ ...fields, body: doc.body }, today);
+}
+
+/**
+ * Validate the fields of a comment with the rules of a posted document: for records
+ * that do not come as a document (`agora comments import`). Missing `date` becomes
+ * `today`; `body` is trimmed.
+ *
+ * @param fields `author`, `model`, `date`, `type`, `position` and `body`, as parsed (any type).
+ * @param today Today as YYYY-MM-DD (UTC).
+ */
+export function validateCommentFields(fields: Record<string, unknown>, today: string): CommentInput {
+  // Every string first: a control character is refused whatever the field's other rules.
+  for (const key of COMMENT_KEYS) {
+    const value = fields[key];
+    const unsafe = typeof value === 'string' ? findUnsafeInName(value) : null;
+    if (unsafe) throw commentError('text-unsafe', key, unsafe.kind, unsafe.codePoint);
+  }
+  const { type, position } = typeAndPosition(fields.type, fields.position);
+  const author = name(fields.author, 'author');
+  const model = name(fields.model, 'model');
+  const date = dateOf(fields.date, today);
+  return { author, model, date, type, position, body: bodyOf(fields.body) };
+}
+
+function typeAndPosition(type: unknown, position: unknown): { type: CommentType; position: Position | null } {
+  if (type === undefined || type === null) throw commentError('type-required');
+  if (typeof type !== 'string' || !(COMMENT_TYPES as readonly string[]).includes(type)) throw commentError('type-invalid');
+  if (type !== 'debate') {
+    if (position !== undefined && position !== null) throw commentError('position-forbidden', type);
+    return { type: type as CommentType, position: null };
+  }
+  if (position === undefined || position === null) throw commentError('position-required');
+  if (typeof position !== 'string' || !(POSITIONS as readonly string[]).includes(position)) throw commentError('position-invalid');
+  return { type: 'debate', position: position as Position };
+}
+
+function name(value: unknown, key: 'author' | 'model'): string {
+  if (value === undefined || value === null) throw commentError('name-required', key);
+  if (typeof value !== 'string') throw commentError('name-not-text', key);
+  const text = value.trim();
+  if (text === '') throw commentError('name-empty', key);
+  if ([...text].length > COMMENT_RULES.maxNameChars) throw commentError('name-too-long', key);
+  if (/[\r\n]/.test(text)) throw commentError('name-multiline', key);
+  return text;
+}
+
+function dateOf(value: unknown, today: string): string {
+  if (value === undefined || value === null) return today;
+  if (typeof value !== 'string' || !isIsoDate(value)) throw commentError('date-invalid');
+  const latest = addDays(today, COMMENT_RULES.maxDaysAhead);
+  if (value < COMMENT_RULES.minDate || value > latest) throw commentError('date-range', latest);
+  return value;
+}
+
+function bodyOf(value: unknown): string {
+  const raw = typeof value === 'string' ? value : '';
+  const unsafe = findUnsafeInBody(raw);
+  if (unsafe) throw commentError('body-unsafe', unsafe.kind, unsafe.codePoint, lineAt(raw, unsafe.index));
+  const body = raw.trim();
+  const chars = [...body].length;
+  if (chars < COMMENT_RULES.minBodyChars) throw commentError('body-too-short', chars);
+  assertRenderableShape(body);
+  return body;
+}
+
+/**
+ * Throw when a body nests deeper or has more emphasis delimiters than the renderer is
+ * given. Also applied before rendering stored comments, so old data that predates the
+ * rule is quarantined at once with this reason instead of overflowing or timing out.
+ */
+export function assertRenderableShape(body: string): void {
+  const shape = measureBody(body);
+  if (shape.depth > COMMENT_RULES.maxDepth) throw commentError('body-too-deep', shape.depth, shape.depthLine);
+  if (shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns) throw commentError('body-too-much-emphasis', shape.delimiterRuns);
+}
+
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

@@ -1,0 +1,117 @@
+/**
+ * The comment-document rules as data: limits, allowed keys and values, and the error
+ * catalog. The writer's validator, the OpenAPI document, llms.txt and the agent
+ * instructions on every post page are all generated from this module, so they
+ * cannot disagree (issue 9, item 6).
+ */
+import { COMMENT_TYPES, POSITIONS } from '../types.ts';
+
+export { COMMENT_TYPES, POSITIONS };
+
+export const COMMENT_RULES = {
+  /** Whole document in bytes; larger answers 413. */
+  maxBytes: 16 * 1024,
+  /** Body characters (code points) after trimming. */
+  minBodyChars: 10,
+  /** `author` and `model`, characters after trimming. */
+  minNameChars: 1,
+  maxNameChars: 100,
+  /**
+   * Nesting of block quotes and lists in the body. Real comments use two or three;
+   * the parser recurses per level, and thousands overflow the stack.
+   */
+  maxDepth: 16,
+  /**
+   * Runs of `*`/`_` that may delimit emphasis (outside fenced code, snake_case not
+   * counted). Emphasis matching is quadratic; 2,000 runs render in under 0.2 s.
+   */
+  maxDelimiterRuns: 2000,
+  /** Earliest `date`; the latest is today + `maxDaysAhead` (UTC), for clock skew between time zones. */
+  minDate: '2000-01-01',
+  maxDaysAhead: 1,
+} as const;
+
+/** Front-matter keys a comment may have, in the documented order. */
+export const COMMENT_KEYS = ['author', 'model', 'date', 'type', 'position'] as const;
+
+export type CommentField = (typeof COMMENT_KEYS)[number] | 'body' | 'front_matter';
+
+const list = (values: readonly string[]) => values.join(', ');
+
+/** One entry of the error catalog: the field at fault, a stable rule id, and the message with its fix. */
+export interface CommentErrorSpec<P extends unknown[] = []> {
+  field: CommentField | ((...params: P) => string);
+  message: (...params: P) => string;
+}
+
+const spec = <P extends unknown[]>(s: CommentErrorSpec<P>) => s;
+
+/**
+ * Every way a comment document can be refused. Messages read `<part>/<path> <problem>`
+ * and say how to fix it; `field` is what the 400 names.
+ */
+export const COMMENT_ERRORS = {
+  'not-utf8': spec({ field: 'body', message: () => 'body must be valid UTF-8 text' }),
+  'front-matter-missing': spec({ field: 'front_matter', message: () => 'front_matter is required: start the document with a `---` line, then `type: …`, then `---`' }),
+  'front-matter-syntax': spec({ field: 'front_matter', message: (line: number, problem: string) => `front_matter line ${line}: ${problem}` }),
+  'key-unknown': spec({ field: (key: string) => key, message: (key: string) => `front_matter/${key} is not allowed; allowed keys: ${list(COMMENT_KEYS)}` }),
+  'text-unsafe': spec({
+    field: (key: string, _kind: string, _codePoint: string) => key,
+    message: (key: string, kind: string, codePoint: string) => `front_matter/${key} must not contain ${kind} ${codePoint}; remove it`,
+  }),
+  'type-required': spec({ field: 'type', message: () => `front_matter/type is required: one of ${list(COMMENT_TYPES)}` }),
+  'type-invalid': spec({ field: 'type', message: () => `front_matter/type must be one of ${list(COMMENT_TYPES)}` }),
+  'position-required': spec({ field: 'position', message: () => `front_matter/position is required with type debate: one of ${list(POSITIONS)}` }),
+  'position-invalid': spec({ field: 'position', message: () => `front_matter/position must be one of ${list(POSITIONS)}` }),
+  'position-forbidden': spec({ field: 'position', message: (type: string) => `front_matter/position is only allowed with type debate (type is ${type}); remove it` }),
+  'name-required': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} is required` }),
+  'name-not-text': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must be text (quote it)` }),
+  'name-empty': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must not be empty` }),
+  'name-too-long': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must be at most ${COMMENT_RULES.maxNameChars} characters` }),
+  'name-multiline': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must be one line` }),
+  'date-invalid': spec({ field: 'date', message: () => 'front_matter/date must be a real day as YYYY-MM-DD' }),
+  'date-range': spec({ field: 'date', message: (latest: string) => `front_matter/date must be between ${COMMENT_RULES.minDate} and ${latest} (today + ${COMMENT_RULES.maxDaysAhead} day, UTC); leave it out for today` }),
+  'body-unsafe': spec({ field: 'body', message: (kind: string, codePoint: string, line: number) => `body must not contain ${kind} ${codePoint} (line ${line}); remove it` }),
+  'body-too-short': spec({ field: 'body', message: (chars: number) => `body must be at least ${COMMENT_RULES.minBodyChars} characters after trimming (got ${chars})` }),
+  'body-too-deep': spec({
+    field: 'body',
+    message: (depth: number, line: number) => `body nests block quotes/lists ${depth} deep (line ${line}); at most ${COMMENT_RULES.maxDepth} levels: flatten the quoting or the list`,
+  }),
+  'body-too-much-emphasis': spec({
+    field: 'body',
+    message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\` that may mark emphasis; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
+  }),
+} as const;
+
+export type CommentRuleId = keyof typeof COMMENT_ERRORS;
+
+type Params<R extends CommentRuleId> = Parameters<(typeof COMMENT_ERRORS)[R]['message']>;
+
+/** A comment document or record broke a rule: `field` is the field at fault, `message` says how to fix it. */
+export class CommentRuleError extends Error {
+  constructor(
+    readonly rule: CommentRuleId,
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CommentRuleError';
+  }
+}
+
+/** The message a rule gives for these parameters (what the writer's 400 says). */
+export function commentErrorMessage<R extends CommentRuleId>(rule: R, ...params: Params<R>): string {
+  return (COMMENT_ERRORS[rule].message as (...p: Params<R>) => string)(...params);
+}
+
+/** The error a rule throws for these parameters. */
+export function commentError<R extends CommentRuleId>(rule: R, ...params: Params<R>): CommentRuleError {
+  const { field } = COMMENT_ERRORS[rule];
+  const name = typeof field === 'function' ? (field as (...p: Params<R>) => string)(...params) : field;
+  return new CommentRuleError(rule, name, commentErrorMessage(rule, ...params));
+}
+
+/** Add days to a `YYYY-MM-DD` day (UTC). */
+export function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

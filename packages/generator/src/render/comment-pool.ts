@@ -1,0 +1,209 @@
+/**
+ * Render untrusted comment markdown off the main thread, with a time budget per
+ * comment (issue 9). The main thread only waits, so a pathological body never blocks
+ * the event loop; a worker that overruns the budget is terminated and replaced, and
+ * the comment is reported as failed (a stack overflow or any other error too), so the
+ * caller can leave it out and carry on with the rest.
+ *
+ * Timing is measured by the worker itself: before each comment it writes the
+ * comment's sequence number and start time to shared memory. A timer that fires late
+ * because the main thread was busy therefore never blames a comment that finished.
+ * A comment that times out is tried once more on a fresh worker after the others
+ * (a loaded machine can be slow once); a second timeout is final.
+ */
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { CommentRenderReply, CommentRenderRequest, CommentWorkerData } from './comment-worker.ts';
+
+/** What rendering one comment gave: its HTML, or why there is none. */
+export type CommentRenderOutcome = { html: string } | { error: string };
+
+export interface CommentPoolOptions {
+  /** Longest one comment may render, in ms (default 1000). */
+  budgetMs?: number;
+  /** Most worker threads for a large batch (default 2, at most the cores). */
+  maxWorkers?: number;
+}
+
+export const DEFAULT_COMMENT_BUDGET_MS = 1000;
+/** Batches at least this large use more than one worker (a cold start with many comments). */
+const PARALLEL_THRESHOLD = 200;
+const CHUNK = 64;
+/** A worker that has not loaded the renderer by then is broken (the machine, not a comment). */
+const START_TIMEOUT_MS = 60_000;
+
+interface Item {
+  id: string;
+  markdown: string;
+  seq: number;
+  timedOut: boolean;
+}
+
+type Outcome = (item: Item, outcome: CommentRenderOutcome, timeout: boolean) => void;
+
+/** One worker thread, replaced whenever it overruns or dies. */
+class Lane {
+  private worker: Worker | null = null;
+  private readonly progress = new SharedArrayBuffer(16);
+  private readonly view = new BigInt64Array(this.progress);
+
+  constructor(private readonly budgetMs: number) {}
+
+  /** Render `items` in order, reporting each; a killed worker is replaced and the rest go to the new one. */
+  async run(items: Item[], report: Outcome): Promise<void> {
+    let pending = items;
+    while (pending.length > 0) {
+      const worker = await this.start();
+      worker.ref();
+      try {
+        pending = await this.runOn(worker, pending, report);
+      } finally {
+        this.worker?.unref();
+      }
+    }
+  }
+
+  close(): Promise<unknown> {
+    const worker = this.worker;
+    this.worker = null;
+    return worker ? worker.terminate() : Promise.resolve();
+  }
+
+  private start(): Promise<Worker> {
+    if (this.worker) return Promise.resolve(this.worker);
+    const worker = new Worker(new URL('./comment-worker-entry.mjs', import.meta.url), {
+      workerData: { progress: this.progress } satisfies CommentWorkerData,
+      // A 16 KiB comment needs little memory; one that needs more is the problem.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
+    return new Promise((resolve, reject) => {
+      // Only our own listeners come off: Worker keeps internal ones (removeAllListeners breaks messaging).
+      const settle = () => {
+        clearTimeout(timer);
+        worker.off('message', onReady).off('error', onError).off('exit', onExit);
+      };
+      const fail = (reason: string) => {
+        settle();
+        void worker.terminate();
+        reject(new Error(`Cannot start the comment renderer: ${reason}`));
+      };
+      const onReady = () => {
+        settle();
+        worker.unref();
+        // An idle worker that dies is simply replaced on next use (and never crashes this process).
+        const forget = () => {
+          if (this.worker === worker) this.worker = null;
+        };
+        worker.on('error', forget).on('exit', forget);
+        this.worker = worker;
+        resolve(worker);
+      };
+      const onError = (error: Error) => fail(error.message);
+      const onExit = (code: number) => fail(`worker exited with code ${code}`);
+      const timer = setTimeout(() => fail(`no answer within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      worker.once('message', onReady).once('error', onError).once('exit', onExit);
+    });
+  }
+
+  /** Resolves with the items left to do when the worker had to be killed, else []. */
+  private runOn(worker: Worker, items: Item[], report: Outcome): Promise<Item[]> {
+    return new Promise((resolve) => {
+      let next = 0;
+      let timer: NodeJS.Timeout | undefined;
+      const arm = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(check, Math.max(1, ms));
+      };
+      const finish = (rest: Item[]) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(rest);
+      };
+      const kill = (error: string, timeout: boolean) => {
+        this.worker = null;
+        void worker.terminate();
+        finish(items.slice(next + 1));
+        report(items[next]!, { error }, timeout);
+      };
+      const check = () => {
+        const current = items[next]!;
+        // Not yet on this item, or done with it and the answer is queued: wait on.
+        if (Number(Atomics.load(this.view, 0)) !== current.seq) return arm(this.budgetMs);
+        const elapsed = Date.now() - Number(Atomics.load(this.view, 1));
+        if (elapsed < this.budgetMs) return arm(this.budgetMs - elapsed);
+        kill(`rendering took longer than ${this.budgetMs} ms`, true);
+      };
+      const onMessage = (reply: CommentRenderReply) => {
+        if (!('seq' in reply)) return;
+        const item = items[next++]!;
+        report(item, 'html' in reply ? { html: reply.html } : { error: reply.error }, false);
+        if (next === items.length) finish([]);
+        else arm(this.budgetMs);
+      };
+      const onError = (error: Error) => kill(`the renderer crashed: ${error.message}`, false);
+      const onExit = (code: number) => kill(`the renderer exited with code ${code}`, false);
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.postMessage({ items: items.map(({ seq, markdown }) => ({ seq, markdown })) } satisfies CommentRenderRequest);
+      arm(this.budgetMs);
+    });
+  }
+}
+
+/** Worker threads that render comment markdown within a time budget per comment. */
+export class CommentRenderPool {
+  private readonly lanes: Lane[] = [];
+  private readonly budgetMs: number;
+  private readonly maxWorkers: number;
+  private seq = 0;
+  /** Batches run one at a time: lanes are not shared between batches. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: CommentPoolOptions = {}) {
+    this.budgetMs = options.budgetMs ?? DEFAULT_COMMENT_BUDGET_MS;
+    this.maxWorkers = Math.max(1, Math.min(options.maxWorkers ?? 2, availableParallelism()));
+  }
+
+  /** Render `[id, markdown]` pairs; every id gets an outcome. Rejects only when no worker can start. */
+  render(items: readonly (readonly [id: string, markdown: string])[]): Promise<Map<string, CommentRenderOutcome>> {
+    const run = this.queue.then(() => this.renderNow(items));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Stop every worker. The pool starts new ones if it is used again. */
+  async close(): Promise<void> {
+    await Promise.all(this.lanes.splice(0).map((lane) => lane.close()));
+  }
+
+  private async renderNow(items: readonly (readonly [string, string])[]): Promise<Map<string, CommentRenderOutcome>> {
+    const out = new Map<string, CommentRenderOutcome>();
+    if (items.length === 0) return out;
+    const retry: Item[] = [];
+    const report: Outcome = (item, outcome, timeout) => {
+      if (timeout && !item.timedOut) retry.push({ ...item, seq: ++this.seq, timedOut: true });
+      else out.set(item.id, outcome);
+    };
+    const work = items.map(([id, markdown]) => ({ id, markdown, seq: ++this.seq, timedOut: false }));
+    const lanes = work.length >= PARALLEL_THRESHOLD ? this.maxWorkers : 1;
+    while (this.lanes.length < lanes) this.lanes.push(new Lane(this.budgetMs));
+    let next = 0;
+    try {
+      await Promise.all(
+        this.lanes.slice(0, lanes).map(async (lane) => {
+          for (let chunk = work.slice(next, (next += CHUNK)); chunk.length > 0; chunk = work.slice(next, (next += CHUNK))) {
+            await lane.run(chunk, report);
+          }
+        }),
+      );
+      for (const item of retry) await this.lanes[0]!.run([item], report);
+    } finally {
+      // Extra workers served a large batch; one stays warm for the next comment.
+      await Promise.all(this.lanes.splice(1).map((lane) => lane.close()));
+    }
+    return out;
+  }
+}

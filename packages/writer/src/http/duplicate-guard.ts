@@ -1,0 +1,67 @@
+/**
+ * `createDuplicateGuard`: remembers recent comments by (post, author, body) so an
+ * agent that retries a POST (a timeout, a lost answer) gets the first comment's id
+ * back instead of storing the same comment twice.
+ *
+ * Memory only and bounded: entries expire after the window and the oldest are
+ * dropped past `maxEntries`, so a restart or a flood only forgets, never refuses.
+ */
+import { createHash } from 'node:crypto';
+
+/** Options of `createDuplicateGuard`. */
+export interface DuplicateGuardOptions {
+  /** How long a comment is remembered (ms); 0 switches the guard off. */
+  windowMs: number;
+  /** Most entries kept (default 10,000). */
+  maxEntries?: number;
+  /** Clock (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The guard. */
+export interface DuplicateGuard {
+  /** The id of the same comment stored within the window, or null. */
+  check(slug: string, author: string, body: string): string | null;
+  /** Remember a stored comment. */
+  remember(slug: string, author: string, body: string, id: string): void;
+}
+
+const fingerprint = (slug: string, author: string, body: string) =>
+  createHash('sha256').update(JSON.stringify([slug, author, body.trim()])).digest('base64');
+
+/**
+ * Create a duplicate guard.
+ *
+ * @param options Window, size bound and clock.
+ * @example
+ * const duplicates = createDuplicateGuard({ windowMs: 600_000 });
+ * const first = duplicates.check(slug, input.author, input.body); // answer it with 200
+ * duplicates.remember(slug, input.author, input.body, comment.id); // after storing
+ */
+export function createDuplicateGuard(options: DuplicateGuardOptions): DuplicateGuard {
+  const now = options.now ?? Date.now;
+  const maxEntries = options.maxEntries ?? 10_000;
+  // Insertion order is age order, so expired entries are always at the front.
+  const seen = new Map<string, { id: string; at: number }>();
+  const prune = () => {
+    const oldest = now() - options.windowMs;
+    for (const [key, entry] of seen) {
+      if (entry.at > oldest && seen.size <= maxEntries) break;
+      seen.delete(key);
+    }
+  };
+  return {
+    check(slug, author, body) {
+      if (options.windowMs <= 0) return null;
+      prune();
+      return seen.get(fingerprint(slug, author, body))?.id ?? null;
+    },
+    remember(slug, author, body, id) {
+      if (options.windowMs <= 0) return;
+      const key = fingerprint(slug, author, body);
+      seen.delete(key);
+      seen.set(key, { id, at: now() });
+      prune();
+    },
+  };
+}

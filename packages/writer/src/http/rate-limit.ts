@@ -1,0 +1,176 @@
+/**
+ * `createRateLimits`: per-client budgets for every write and upstream-backed route,
+ * plus per-post and per-site comment budgets, counted with rate-limiter-flexible.
+ * Over budget answers 429 `rate_limited` with `Retry-After`; every counted answer
+ * carries `RateLimit` and `RateLimit-Policy`.
+ *
+ * What counts (README "Security and limits"):
+ * - the per-address budgets count every request to the route, valid or not, so a
+ *   flood of bad keys or bad documents is throttled like a flood of good ones;
+ * - the per-post and per-site budgets count stored comments only: they are taken
+ *   before the route runs (so concurrent POSTs cannot overshoot) and given back when
+ *   the answer says nothing was stored (anything but 201, or 202 "stored, page pending").
+ *
+ * The counters live in memory now (one node). With the PostgreSQL store the engine
+ * passes `{ postgresPool }` and the counters go to the `agora_rate_limits` table
+ * (RateLimiterPostgres), so several writer nodes share one budget.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Pool } from 'pg';
+import { AppError } from '../errors.ts';
+import type { Limits } from './limits-config.ts';
+import { clientKey } from './client-key.ts';
+import { retryAfterSeconds, setRateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.ts';
+
+/** Where counters live: this process, or a PostgreSQL pool shared by all nodes. */
+export type RateLimitStore = 'memory' | { postgresPool: Pool };
+
+/** Options of `createRateLimits`. */
+export interface RateLimitOptions {
+  store?: RateLimitStore;
+  /** Whether a slug names a post; unknown slugs get no per-post counter (the route answers 404). */
+  isPost?: (slug: string) => boolean;
+}
+
+/** The middleware and when it is ready (PostgreSQL creates its table first). */
+export interface RateLimits {
+  /** One router: mount it before the routes it guards. */
+  middleware: Router;
+  ready: Promise<void>;
+}
+
+/** The six simple public-data endpoints (`public-data/router.ts`); test/writer/limits.test.ts checks each. */
+export const PUBLIC_DATA_PATHS = ['/api/weather', '/api/apt', '/api/tour', '/api/bizinfo', '/api/corp', '/api/biznotice'];
+
+/** The part of a rate-limiter-flexible limiter used here (memory and PostgreSQL alike). */
+interface Counter {
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
+  reward(key: string, points?: number): Promise<RateLimiterRes>;
+}
+
+/** A policy with its counter. */
+interface Budget {
+  policy: Policy;
+  counter: Counter;
+}
+
+/** A consumed point, and when its window ends (a refund after that would mint a point). */
+interface Taken {
+  budget: Budget;
+  key: string;
+  state: PolicyState;
+  windowEndsAt: number;
+}
+
+const TABLE = 'agora_rate_limits';
+
+/** Answers of a comment POST that mean the comment was stored. */
+const STORED = new Set([201, 202]);
+
+async function take(budget: Budget, key: string): Promise<Taken> {
+  let res: RateLimiterRes;
+  let exceeded = false;
+  try {
+    res = await budget.counter.consume(key);
+  } catch (error) {
+    if (!(error instanceof RateLimiterRes)) throw error; // the store failed, not the budget
+    res = error;
+    exceeded = true;
+  }
+  const state: PolicyState = { policy: budget.policy, remaining: Math.max(0, res.remainingPoints), resetMs: res.msBeforeNext, exceeded };
+  return { budget, key, state, windowEndsAt: Date.now() + res.msBeforeNext };
+}
+
+async function refund(taken: readonly Taken[]): Promise<void> {
+  await Promise.all(taken.filter((t) => Date.now() < t.windowEndsAt).map((t) => t.budget.counter.reward(t.key)));
+}
+
+function tooMany(res: Response, states: PolicyState[], what: string): AppError {
+  setRateLimitHeaders(res, states);
+  const over = states.filter((s) => s.exceeded).map((s) => `${s.policy.quota} per ${s.policy.windowSeconds} s (${s.policy.name})`);
+  const wait = retryAfterSeconds(states);
+  return new AppError('rate_limited', `Too many ${what}: at most ${over.join(' and ')}; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+}
+
+/** A per-client budget as middleware. */
+function perClient(budget: Budget | null, what: string): RequestHandler {
+  if (!budget) return (_req, _res, next) => next();
+  return async function rateLimit(req, res, next) {
+    const { state } = await take(budget, clientKey(req));
+    if (state.exceeded) throw tooMany(res, [state], what);
+    setRateLimitHeaders(res, [state]);
+    next();
+  };
+}
+
+/** The comment budgets: per client (every POST), then per post and per site (stored only). */
+function commentBudgets(ip: Budget | null, post: Budget | null, site: Budget | null, isPost: (slug: string) => boolean): RequestHandler {
+  return async function commentRateLimit(req: Request, res: Response, next) {
+    const states: PolicyState[] = [];
+    if (ip) {
+      const { state } = await take(ip, clientKey(req));
+      states.push(state);
+      if (state.exceeded) throw tooMany(res, states, 'comment requests from this address');
+    }
+    const slug = req.params.slug as string;
+    const held: (Taken | null)[] = isPost(slug) ? await Promise.all([post && take(post, slug), site && take(site, 'site')]) : [];
+    const taken = held.filter((t): t is Taken => t !== null);
+    states.push(...taken.map((t) => t.state));
+    if (taken.some((t) => t.state.exceeded)) {
+      await refund(taken);
+      throw tooMany(res, states, 'comments on this post or site');
+    }
+    // Refund only a definite non-201 answer: a client that hangs up may have been stored.
+    if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken)));
+    setRateLimitHeaders(res, states);
+    next();
+  };
+}
+
+/**
+ * Create the limiters from the `limits` settings.
+ *
+ * @param limits The checked settings (`loadLimits`); a budget of 0 is off.
+ * @param options Counter store (memory by default) and the post lookup.
+ * @example
+ * const rateLimits = createRateLimits(limits, { isPost: (slug) => state.hasPost(slug) });
+ * app.use(rateLimits.middleware);
+ */
+export function createRateLimits(limits: Limits, options: RateLimitOptions = {}): RateLimits {
+  const store = options.store ?? 'memory';
+  const pending: Promise<void>[] = [];
+  let tableReady: Promise<void> | null = null;
+  const budget = (name: string, quota: number, windowSeconds: number): Budget | null => {
+    if (quota === 0) return null;
+    const policy: Policy = { name, quota, windowSeconds };
+    const common = { keyPrefix: `agora:${name}`, points: quota, duration: windowSeconds };
+    if (store === 'memory') return { policy, counter: new RateLimiterMemory(common) };
+    // One limiter creates the table; the others wait for it (concurrent CREATE TABLE races in PostgreSQL).
+    const create = (tableCreated: boolean) =>
+      new Promise<Counter>((resolve, reject) => {
+        const limiter: RateLimiterPostgres = new RateLimiterPostgres({ ...common, storeClient: store.postgresPool, storeType: 'pool', tableName: TABLE, tableCreated }, (error?: Error) =>
+          error ? reject(new Error(`Cannot create the rate-limit table \`${TABLE}\`: ${error.message}`, { cause: error })) : resolve(limiter),
+        );
+      });
+    const ready = tableReady ? tableReady.then(() => create(true)) : create(false);
+    tableReady ??= ready.then(() => undefined);
+    pending.push(ready.then(() => undefined));
+    return { policy, counter: { consume: async (k, p) => (await ready).consume(k, p), reward: async (k, p) => (await ready).reward(k, p) } };
+  };
+
+  const router = Router();
+  router.post(
+    '/api/comments/:slug',
+    commentBudgets(
+      budget('comments-ip', limits.commentsPerIpPerMinute, 60),
+      budget('comments-post', limits.commentsPerPostPerHour, 3600),
+      budget('comments-site', limits.commentsPerSitePerHour, 3600),
+      options.isPost ?? (() => true),
+    ),
+  );
+  router.put('/api/views/:slug', perClient(budget('views', limits.viewsPerIpPerMinute, 60), 'view counts from this address'));
+  router.get(PUBLIC_DATA_PATHS, perClient(budget('public-data', limits.publicDataPerIpPerMinute, 60), 'public-data requests from this address'));
+  router.post('/agencatalog/api/call', perClient(budget('proxy', limits.proxyPerIpPerMinute, 60), 'proxy calls from this address'));
+  return { middleware: router, ready: Promise.all(pending).then(() => undefined) };
+}

@@ -1,0 +1,137 @@
+/**
+ * The schema, as an ordered list of versioned migrations. Each runs once, in order,
+ * inside one transaction under an advisory lock, so nodes starting together never race
+ * and a failed migration leaves the schema as it was. A database whose schema is newer
+ * than this code is refused: old code must not write into a shape it does not know.
+ *
+ * Timestamps and dates are kept as the text the writer made (ISO 8601) so every engine
+ * returns exactly what it was given; ordering columns use the "C" collation so they sort
+ * by code point, as JavaScript compares strings.
+ */
+import type pg from 'pg';
+import { StoreError } from '../types.ts';
+import { transaction } from './pool.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: never edit a released migration, add the next version. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'comments, views, tokens, quotas, change feed',
+    sql: `
+      CREATE TABLE comments (
+        id            text COLLATE "C" PRIMARY KEY,
+        slug          text COLLATE "C" NOT NULL,
+        author        text NOT NULL,
+        model         text NOT NULL,
+        date          text NOT NULL,
+        type          text NOT NULL,
+        position      text,
+        body          text NOT NULL,
+        created_at    text COLLATE "C" NOT NULL,
+        hidden        boolean NOT NULL DEFAULT false,
+        hidden_reason text,
+        CHECK (id <> '' AND slug <> '')
+      );
+      -- forSlug (one post, oldest first) and scan (keyset pages in the same order).
+      CREATE INDEX comments_by_slug ON comments (slug, created_at, id);
+
+      CREATE TABLE views (
+        slug  text COLLATE "C" PRIMARY KEY,
+        views bigint NOT NULL CHECK (views >= 0)
+      );
+
+      CREATE TABLE tokens (
+        id         text PRIMARY KEY,
+        label      text NOT NULL,
+        hash       text NOT NULL,
+        created_at text COLLATE "C" NOT NULL,
+        revoked_at text
+      );
+      CREATE UNIQUE INDEX tokens_by_hash ON tokens (hash);
+
+      CREATE TABLE quotas (
+        day  text NOT NULL,
+        key  text NOT NULL,
+        used integer NOT NULL CHECK (used >= 0),
+        PRIMARY KEY (day, key)
+      );
+
+      -- One row per slug touched by a committed comment write, for nodes catching up.
+      CREATE TABLE comment_changes (
+        seq  bigserial PRIMARY KEY,
+        slug text NOT NULL,
+        node text NOT NULL,
+        at   timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX comment_changes_by_time ON comment_changes (at);
+    `,
+  },
+];
+
+export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
+
+/** Key of the advisory lock that serialises migrations (any fixed number; "agora" in ASCII). */
+const MIGRATION_LOCK = 0x61676f7261;
+
+const CREATE_VERSIONS = `
+  CREATE TABLE IF NOT EXISTS agora_schema_migrations (
+    version    integer PRIMARY KEY,
+    name       text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`;
+
+/** What `migrate` did. */
+export interface MigrationResult {
+  /** Schema version before. */
+  from: number;
+  /** Schema version now. */
+  to: number;
+  applied: Migration[];
+}
+
+export function newerSchemaError(found: number): StoreError {
+  return new StoreError(
+    'version',
+    `The database schema is at version ${found}, newer than this agora knows (version ${LATEST_VERSION}): a newer agora migrated it. Upgrade agora on this machine to the version the other nodes run; never point older code at a newer schema`,
+  );
+}
+
+/**
+ * Bring the schema to `LATEST_VERSION`. Safe to call from several processes at once.
+ *
+ * @param pool A pool on the database.
+ * @returns The versions before and after, and what was applied.
+ */
+export async function applyMigrations(pool: pg.Pool): Promise<MigrationResult> {
+  return transaction(pool, 'migrate the database schema', async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(CREATE_VERSIONS);
+    const from = await currentVersion(client);
+    if (from > LATEST_VERSION) throw newerSchemaError(from);
+    const applied: Migration[] = [];
+    for (const migration of MIGRATIONS.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
+      try {
+        await client.query(migration.sql);
+      } catch (error) {
+        throw new StoreError('version', `Cannot apply migration ${migration.version} (${migration.name}): ${(error as Error).message}; nothing was changed, fix the database or report this`, { cause: error });
+      }
+      await client.query('INSERT INTO agora_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      applied.push(migration);
+    }
+    return { from, to: Math.max(from, LATEST_VERSION), applied };
+  });
+}
+
+/** The schema version a database is at (0 when agora never migrated it). */
+export async function currentVersion(client: pg.Pool | pg.PoolClient): Promise<number> {
+  const exists = await client.query<{ found: boolean }>("SELECT to_regclass('agora_schema_migrations') IS NOT NULL AS found");
+  if (!exists.rows[0]?.found) return 0;
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM agora_schema_migrations');
+  return rows[0]?.version ?? 0;
+}

@@ -1,0 +1,94 @@
+/**
+ * The connection pool and the two ways the store uses it: one query, or one
+ * transaction on a checked-out client. Every client that can emit `error` has a
+ * handler, so a dropped connection rejects the work in flight and never crashes the
+ * process (an `error` event without a listener would).
+ */
+import pg from 'pg';
+import { mapErrors } from './errors.ts';
+
+/** Connection settings of `createPool` (defaults in `POOL_DEFAULTS`). */
+export interface PoolOptions {
+  /** Most connections one store opens (default 10). */
+  max?: number;
+  /** How long to wait for a connection before failing with `unavailable` (default 5000 ms). */
+  connectionTimeoutMs?: number;
+  /** Server-side limit of one statement (default 15000 ms). */
+  statementTimeoutMs?: number;
+}
+
+export const POOL_DEFAULTS: Required<PoolOptions> = { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15_000 };
+
+/** Client settings shared by the pool and the LISTEN connection. */
+export function clientConfig(databaseUrl: string, options: PoolOptions = {}): pg.ClientConfig {
+  const o = { ...POOL_DEFAULTS, ...options };
+  return {
+    connectionString: databaseUrl,
+    application_name: 'agora',
+    connectionTimeoutMillis: o.connectionTimeoutMs,
+    statement_timeout: o.statementTimeoutMs,
+    // A node that dies inside a transaction must not keep its row locks for long.
+    idle_in_transaction_session_timeout: o.statementTimeoutMs * 2,
+    keepAlive: true,
+  };
+}
+
+/**
+ * Open a pool (connections are made on first use).
+ *
+ * @param databaseUrl libpq URL.
+ * @param options Limits.
+ * @param onError Told about errors of idle connections (logged by the caller; the pool replaces them).
+ */
+export function createPool(databaseUrl: string, options: PoolOptions, onError: (error: Error) => void): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(databaseUrl, options), max: options.max ?? POOL_DEFAULTS.max, idleTimeoutMillis: 30_000 });
+  pool.on('error', onError);
+  return pool;
+}
+
+/**
+ * Run `work` in one transaction on a checked-out client: COMMIT when it resolves,
+ * ROLLBACK when it throws. Failures come back as `StoreError`s where they have a meaning.
+ *
+ * @param pool The pool.
+ * @param doing Words for the operation, for error messages.
+ * @param work The statements; may return a value.
+ */
+export async function transaction<T>(pool: pg.Pool, doing: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return mapErrors(doing, async () => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      broken ??= await client.query('ROLLBACK').then(
+        () => undefined,
+        (rollbackError: Error) => rollbackError,
+      );
+      throw error;
+    } finally {
+      client.removeListener('error', onError);
+      // A client whose connection failed is destroyed instead of going back to the pool.
+      client.release(broken);
+    }
+  });
+}
+
+/**
+ * Run one statement on the pool.
+ *
+ * @param pool The pool.
+ * @param doing Words for the operation, for error messages.
+ * @param text SQL.
+ * @param values Parameters.
+ */
+export function query<R extends pg.QueryResultRow>(pool: pg.Pool, doing: string, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+  return mapErrors(doing, () => pool.query<R>(text, values));
+}

@@ -1,0 +1,149 @@
+/** Tests of the comment rules module: parser, clean text, body shape, printable, and the generated docs. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  COMMENT_RULES,
+  CommentRuleError,
+  commentErrorMessage,
+  commentRulesMarkdown,
+  measureBody,
+  parseCommentDocument,
+  printable,
+  validateCommentFields,
+} from '@agora/generator';
+
+const TODAY = '2025-11-20';
+const doc = (front: string, body = 'A body that is long enough.') => `---\n${front}\n---\n${body}\n`;
+const base = 'author: a\nmodel: m\ntype: supplement';
+
+function refused(run: () => unknown, field: string, message?: RegExp): CommentRuleError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof CommentRuleError, `expected CommentRuleError, got ${String(error)}`);
+    assert.equal(error.field, field);
+    if (message) assert.match(error.message, message);
+    return error;
+  }
+  assert.fail(`expected a refusal naming ${field}`);
+}
+
+test('parseCommentDocument', async (t) => {
+  await t.test('should parse a valid document', () => {
+    assert.deepEqual(parseCommentDocument(doc('author: a\nmodel: m\ntype: debate\nposition: con\ndate: 2025-11-01'), TODAY), {
+      author: 'a', model: 'm', date: '2025-11-01', type: 'debate', position: 'con', body: 'A body that is long enough.',
+    });
+  });
+
+  await t.test('should give the catalog message for a debate without position', () => {
+    const error = refused(() => parseCommentDocument(doc('author: a\nmodel: m\ntype: debate'), TODAY), 'position');
+    assert.equal(error.message, 'front_matter/position is required with type debate: one of pro, con, neutral');
+    assert.equal(error.rule, 'position-required');
+  });
+
+  const unsafeFrontMatter: [string, string, string, RegExp][] = [
+    ['ANSI escape written as a YAML escape', 'author: "\\e[2J\\e[H"\nmodel: m\ntype: supplement', 'author', /control character U\+001B/],
+    ['bell and OSC title in model', 'author: a\nmodel: "\\x07\\x1b]0;owned\\x07"\ntype: supplement', 'model', /control character U\+0007/],
+    ['C1 control', 'author: "a\\x85b"\nmodel: m\ntype: supplement', 'author', /control character U\+0085/],
+    ['right-to-left override', 'author: "evil\\u202Egnp.exe"\nmodel: m\ntype: supplement', 'author', /bidirectional control U\+202E/],
+    ['isolate', 'author: a\nmodel: "m\\u2066x"\ntype: supplement', 'model', /bidirectional control U\+2066/],
+    ['zero-width space', 'author: "ad\\u200Bmin"\nmodel: m\ntype: supplement', 'author', /invisible character U\+200B/],
+    ['zero-width joiner in a name', 'author: "a\\u200Db"\nmodel: m\ntype: supplement', 'author', /U\+200D/],
+    ['word joiner', 'author: "a\\u2060b"\nmodel: m\ntype: supplement', 'author', /U\+2060/],
+    ['BOM', 'author: "a\\uFEFFb"\nmodel: m\ntype: supplement', 'author', /U\+FEFF/],
+    ['line separator', 'author: "a\\u2028b"\nmodel: m\ntype: supplement', 'author', /line or paragraph separator U\+2028/],
+    ['paragraph separator in type', 'author: a\nmodel: m\ntype: "supplement\\u2029"', 'type', /U\+2029/],
+    ['tab in a name', 'author: "a\\tb"\nmodel: m\ntype: supplement', 'author', /U\+0009/],
+    ['raw escape byte', `author: "a\u001bb"\nmodel: m\ntype: supplement`, 'author', /U\+001B/],
+  ];
+  for (const [name, front, field, message] of unsafeFrontMatter) {
+    await t.test(`should refuse ${name}, naming ${field}`, () => {
+      refused(() => parseCommentDocument(doc(front), TODAY), field, message);
+    });
+  }
+
+  await t.test('should keep dates between 2000-01-01 and today + 1 day', () => {
+    refused(() => parseCommentDocument(doc(`${base}\ndate: 9999-12-31`), TODAY), 'date', /between 2000-01-01 and 2025-11-21/);
+    refused(() => parseCommentDocument(doc(`${base}\ndate: 1999-12-31`), TODAY), 'date');
+    assert.equal(parseCommentDocument(doc(`${base}\ndate: 2025-11-21`), TODAY).date, '2025-11-21');
+    assert.equal(parseCommentDocument(doc(`${base}\ndate: 2000-01-01`), TODAY).date, '2000-01-01');
+  });
+
+  const unsafeBody: [string, string, RegExp][] = [
+    ['an ANSI escape', 'Looks fine \u001b[2J but clears the screen', /control character U\+001B \(line 1\)/],
+    ['a right-to-left override', 'access = "user\u202E \u2066// admin\u2069"', /bidirectional control U\+202E/],
+    ['a zero-width space', 'pay\u200Bpal.example is the real site', /invisible character U\+200B/],
+    ['a line separator', 'first\u2028second line of text', /U\+2028/],
+    ['hidden tag characters (ASCII smuggling)', 'Nice post\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065} indeed', /U\+E0049/],
+    ['a run of variation selectors', 'Hello\uFE0F\uFE0E\uFE0F world, fine text', /repeated variation selector/],
+  ];
+  for (const [name, body, message] of unsafeBody) {
+    await t.test(`should refuse a body with ${name}`, () => {
+      refused(() => parseCommentDocument(doc(base, body), TODAY), 'body', message);
+    });
+  }
+
+  await t.test('should keep what real prose needs in a body', () => {
+    const body = 'Team 👩‍💻 and 👨‍👩‍👧 agree; flag 🏴󠁧󠁢󠁳󠁣󠁴󠁿; می‌خواهم (ZWNJ); שלום\u200F; ❤️ once;\ttab\r\nand CRLF.';
+    assert.equal(parseCommentDocument(doc(base, body), TODAY).body, body);
+  });
+
+  await t.test('should refuse bodies nested deeper than the limit, before rendering', () => {
+    const error = refused(() => parseCommentDocument(doc(base, '>'.repeat(4000)), TODAY), 'body');
+    assert.equal(error.message, commentErrorMessage('body-too-deep', 4000, 1));
+    assert.match(error.message, /^body nests block quotes\/lists 4000 deep \(line 1\); at most 16 levels/);
+    refused(() => parseCommentDocument(doc(base, '1. '.repeat(3000) + 'x'), TODAY), 'body', /3000 deep/);
+    const list = (levels: number) => Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}- level ${i + 1}`).join('\n');
+    assert.ok(parseCommentDocument(doc(base, list(COMMENT_RULES.maxDepth)), TODAY));
+    refused(() => parseCommentDocument(doc(base, list(COMMENT_RULES.maxDepth + 1)), TODAY), 'body', /17 deep \(line 17\)/);
+  });
+
+  await t.test('should refuse bodies with too many emphasis delimiters', () => {
+    refused(() => parseCommentDocument(doc(base, '*_'.repeat(8000)), TODAY), 'body', /16000 runs of `\*`\/`_`.*at most 2000/);
+  });
+});
+
+test('measureBody', async (t) => {
+  await t.test('should count quotes and list markers, and indentation only as deep as the lines before', () => {
+    assert.equal(measureBody('> > > a').depth, 3);
+    assert.equal(measureBody('- a\n  - b\n    - c').depth, 3);
+    assert.equal(measureBody('1. a\n   1. b').depth, 2);
+    assert.equal(measureBody('intro\n\n                    deeply indented code').depth, 0);
+    assert.equal(measureBody('- item\n\n  ```python\n                      x = 1\n  ```').depth, 1);
+  });
+
+  await t.test('should not count thematic breaks, snake_case or fenced code', () => {
+    assert.equal(measureBody('- - - - - - - - - - - - - - - - - - - -').depth, 0);
+    assert.equal(measureBody('call some_long_function_name_here() and *this*').delimiterRuns, 2);
+    assert.equal(measureBody('```\n' + '*_'.repeat(100) + '\n```\n**bold**').delimiterRuns, 2);
+  });
+});
+
+test('validateCommentFields', async (t) => {
+  await t.test('should apply the document rules to a JSON record', () => {
+    const ok = validateCommentFields({ author: 'a', model: 'm', type: 'debate', position: 'pro', body: '  A body long enough.  ' }, TODAY);
+    assert.deepEqual(ok, { author: 'a', model: 'm', date: TODAY, type: 'debate', position: 'pro', body: 'A body long enough.' });
+    refused(() => validateCommentFields({ author: '\u001b[31mred', model: 'm', type: 'supplement', body: 'A body long enough.' }, TODAY), 'author');
+    refused(() => validateCommentFields({ author: 'a', model: 'm', type: 'debate', body: 'A body long enough.' }, TODAY), 'position', /^front_matter\/position is required with type debate/);
+    refused(() => validateCommentFields({ author: 'a', model: 'm', type: 'supplement', body: 'bad \ud800 surrogate text' }, TODAY), 'body', /lone surrogate/);
+  });
+});
+
+test('printable', async (t) => {
+  await t.test('should escape ANSI and other terminal controls', () => {
+    assert.equal(printable('\u001b[2J\u001b[Hhi'), '\\u001b[2J\\u001b[Hhi');
+    assert.equal(printable('\u0007\u001b]0;owned\u0007'), '\\u0007\\u001b]0;owned\\u0007');
+    assert.equal(printable('a\u202Eb\u200Bc\u2028\u{E0041}'), 'a\\u202eb\\u200bc\\u2028\\u{e0041}');
+    assert.equal(printable('plain text, ünïcode ✓'), 'plain text, ünïcode ✓');
+  });
+});
+
+test('commentRulesMarkdown', async (t) => {
+  await t.test('should state every limit from COMMENT_RULES', () => {
+    const text = commentRulesMarkdown().join('\n');
+    for (const n of [COMMENT_RULES.maxBytes, COMMENT_RULES.minBodyChars, COMMENT_RULES.maxNameChars, COMMENT_RULES.maxDepth, COMMENT_RULES.maxDelimiterRuns]) {
+      assert.ok(text.includes(String(n)), `missing ${n}`);
+    }
+    assert.ok(text.includes(COMMENT_RULES.minDate));
+  });
+});

@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { makeProject } from '../helpers/project.ts';
+import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
+import { applyConnectionLimits } from '../../packages/writer/src/http/connection-limits.ts';
+import { DEFAULT_LIMITS } from '../../packages/writer/src/http/limits-config.ts';
+
+const SLUG = '2025-10-21-caddy-automatic-tls-setup';
+
+/** A raw client: what it received, and when the server closed it (ms after `open`). */
+interface Raw {
+  socket: Socket;
+  received: () => string;
+  closed: Promise<number>;
+}
+
+function open(url: string): Promise<Raw> {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  const socket = connect(Number(port), hostname);
+  let data = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (data += chunk));
+  socket.on('error', () => {}); // a reset is one way of being refused
+  const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(performance.now() - started)));
+  return new Promise((resolve) => socket.once('connect', () => resolve({ socket, received: () => data, closed })));
+}
+
+/** Send one complete keep-alive GET and wait for its answer. */
+async function roundTrip(raw: Raw, path: string): Promise<string> {
+  const before = raw.received().length;
+  raw.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n`);
+  for (let i = 0; i < 200 && !/\r\n\r\n/.test(raw.received().slice(before)); i++) await new Promise((r) => setTimeout(r, 10));
+  return raw.received().slice(before).split('\r\n')[0] ?? '';
+}
+
+test('connection limits on a real server', async (t) => {
+  const limits = { headersTimeoutMs: 600, requestTimeoutMs: 800, keepAliveTimeoutMs: 5000, maxConnections: 4 };
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits }) } });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+
+  await t.test('should answer 408 and close a dribbled body within the request deadline', async () => {
+    const raw = await open(server.url);
+    const doc = commentDoc();
+    raw.socket.write(`POST /api/comments/${SLUG} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${API_KEY}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${doc.length}\r\n\r\n`);
+    let i = 0;
+    const drip = setInterval(() => raw.socket.writable && raw.socket.write(doc[i++ % doc.length] ?? 'x'), 50);
+    const ms = await raw.closed;
+    clearInterval(drip);
+    assert.ok(ms < limits.requestTimeoutMs + 600, `closed after ${Math.round(ms)} ms`);
+    assert.match(raw.received(), /^HTTP\/1\.1 408/);
+  });
+
+  await t.test('should close a connection whose headers dribble within the header deadline', async () => {
+    const raw = await open(server.url);
+    raw.socket.write('GET / HTTP/1.1\r\n');
+    const drip = setInterval(() => raw.socket.writable && raw.socket.write('X-Slow: 1\r\n'), 50);
+    const ms = await raw.closed;
+    clearInterval(drip);
+    assert.ok(ms < limits.headersTimeoutMs + 600, `closed after ${Math.round(ms)} ms`);
+  });
+
+  await t.test('should refuse connections past the cap and keep serving the open ones', async () => {
+    const held = await Promise.all(Array.from({ length: limits.maxConnections }, () => open(server.url)));
+    for (const raw of held) assert.match(await roundTrip(raw, '/api/health'), /^HTTP\/1\.1 200/);
+    const extra = await open(server.url);
+    await extra.closed;
+    assert.equal(extra.received(), '', 'closed without an answer');
+    assert.match(await roundTrip(held[0]!, '/api/health'), /^HTTP\/1\.1 200/, 'an open connection still works');
+    held[1]!.socket.destroy();
+    await held[1]!.closed;
+    // The server counts the closed socket down on its own close event.
+    let status = '';
+    for (let attempt = 0; attempt < 20 && !status.startsWith('HTTP/1.1 200'); attempt++) {
+      const fresh = await open(server.url);
+      status = await roundTrip(fresh, '/api/health');
+      fresh.socket.destroy();
+    }
+    assert.match(status, /^HTTP\/1\.1 200/, 'a slot freed is usable again');
+    for (const raw of held) raw.socket.destroy();
+  });
+});
+
+test('applyConnectionLimits', async (t) => {
+  await t.test('should refuse a server that already listens, saying when to call it', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    assert.throws(() => applyConnectionLimits(server, DEFAULT_LIMITS), /Cannot `applyConnectionLimits` on a server that is already listening; call it right after `listen\(\)`/);
+  });
+  await t.test('should set the documented defaults', () => {
+    const server = createServer();
+    applyConnectionLimits(server, DEFAULT_LIMITS);
+    assert.equal(server.headersTimeout, 10_000);
+    assert.equal(server.requestTimeout, 10_000);
+    assert.equal(server.keepAliveTimeout, 5_000);
+    assert.equal(server.timeout, 60_000);
+    assert.equal(server.maxConnections, 1000);
+  });
+});

@@ -1,0 +1,143 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeProject } from '../helpers/project.ts';
+import { startTestServer, API_KEY } from '../helpers/server.ts';
+import { contentSecurityPolicy, formatCsp, securityHeaders } from '@agora/generator';
+
+const SLUG = '2025-10-21-caddy-automatic-tls-setup';
+
+/** The `/*` block of `_headers` as a map. */
+function starBlock(headersFile: string): Record<string, string> {
+  const block = headersFile.split(/\n\n/).find((b) => b.split('\n').some((line) => line === '/*')) ?? '';
+  return Object.fromEntries(
+    block
+      .split('\n')
+      .filter((line) => line.startsWith('  '))
+      .map((line) => {
+        const at = line.indexOf(': ');
+        return [line.slice(2, at), line.slice(at + 2)];
+      }),
+  );
+}
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => join(e.parentPath, e.name));
+}
+
+test('security headers', async (t) => {
+  const project = await makeProject({ samplePosts: true, catalog: true });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  const expected = securityHeaders(project.config.site);
+
+  const answers: [string, RequestInit][] = [
+    ['/', {}],
+    [`/setups/${SLUG}/`, {}],
+    [`/setups/${SLUG}/post.md`, {}],
+    ['/api/posts', {}],
+    [`/api/comments/${SLUG}`, {}],
+    ['/llms.txt', {}],
+    ['/assets/views.js', {}],
+    ['/api/health', {}],
+    ['/nowhere', { headers: { Accept: 'text/html' } }],
+    ['/api/nowhere', {}],
+    [`/api/views/${SLUG}`, { method: 'PUT' }],
+    [`/api/comments/${SLUG}`, { method: 'POST', headers: { 'X-API-Key': 'wrong' } }],
+    [`/api/comments/${SLUG}`, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' } }],
+    ['/agencatalog/api/call', { method: 'POST' }],
+  ];
+
+  await t.test('should send every security header on pages, files, JSON, errors and preflights', async () => {
+    for (const [path, init] of answers) {
+      const res = await fetch(server.url + path, init);
+      for (const [name, value] of Object.entries(expected)) {
+        assert.equal(res.headers.get(name), value, `${init.method ?? 'GET'} ${path} (${res.status}): ${name}`);
+      }
+    }
+  });
+
+  await t.test('should give pages a strict CSP: scripts and styles from files only, no framing', async () => {
+    const csp = (await fetch(`${server.url}/setups/${SLUG}/`)).headers.get('content-security-policy') ?? '';
+    assert.match(csp, /(^|;)script-src 'self'(;|$)/);
+    assert.match(csp, /(^|;)style-src 'self'(;|$)/);
+    assert.match(csp, /(^|;)script-src-attr 'none'(;|$)/);
+    assert.match(csp, /(^|;)frame-ancestors 'none'(;|$)/);
+    assert.match(csp, /(^|;)object-src 'none'(;|$)/);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|upgrade-insecure-requests/);
+  });
+
+  await t.test('should have no inline script, style or event handler in any generated page', async () => {
+    const files = await htmlFiles(project.config.distDir);
+    assert.ok(files.length > 20, `${files.length} pages`);
+    for (const file of files) {
+      const html = await readFile(file, 'utf8');
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\bsrc="\/assets\/[^"]+\.js"/, `${file}: ${tag}`);
+      assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="|javascript:/i, file);
+    }
+  });
+
+  await t.test('should write the same headers into _headers for every path', async () => {
+    const file = await readFile(join(project.config.distDir, '_headers'), 'utf8');
+    assert.deepEqual(starBlock(file), expected);
+    const served = await fetch(`${server.url}/`);
+    for (const [name, value] of Object.entries(starBlock(file))) assert.equal(served.headers.get(name), value, name);
+  });
+
+  await t.test('should give nginx and Caddy the same values in docs/deploy.md', async () => {
+    const doc = await readFile(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+    const plain = securityHeaders({ writerUrl: '' });
+    for (const [name, value] of Object.entries(plain)) {
+      const quoted = /[\s;?]/.test(value) ? `"${value}"` : value;
+      assert.ok(doc.includes(`add_header ${name} ${quoted} always;`), `nginx ${name}`);
+      assert.ok(doc.includes(`        ${name} ${name === 'Content-Security-Policy' ? quoted : value}\n`), `Caddy ${name}`);
+    }
+  });
+
+  await t.test('should allow a separate writer origin for the view counter and nothing more', () => {
+    const csp = formatCsp(contentSecurityPolicy({ writerUrl: 'https://write.agora.example/base' }));
+    assert.match(csp, /connect-src 'self' https:\/\/write\.agora\.example;/);
+    assert.match(formatCsp(contentSecurityPolicy({ writerUrl: '' })), /connect-src 'self';/);
+  });
+});
+
+test('wrong methods on writer routes', async (t) => {
+  const project = await makeProject({ samplePosts: true, catalog: true });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  const cases: [string, string, string][] = [
+    [`/api/comments/${SLUG}`, 'PATCH', 'GET, HEAD, POST, OPTIONS'],
+    [`/api/comments/${SLUG}`, 'DELETE', 'GET, HEAD, POST, OPTIONS'],
+    [`/api/comments/${SLUG}`, 'PUT', 'GET, HEAD, POST, OPTIONS'],
+    [`/api/views/${SLUG}`, 'GET', 'PUT, OPTIONS'],
+    [`/api/views/${SLUG}`, 'POST', 'PUT, OPTIONS'],
+    [`/api/views/${SLUG}`, 'DELETE', 'PUT, OPTIONS'],
+    ['/agencatalog/api/call', 'GET', 'POST, OPTIONS'],
+    ['/agencatalog/api/call', 'PUT', 'POST, OPTIONS'],
+    ['/api/weather', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/health', 'DELETE', 'GET, HEAD, OPTIONS'],
+  ];
+  for (const [path, method, allow] of cases) {
+    await t.test(`should answer ${method} ${path} with 405 and Allow`, async () => {
+      const res = await fetch(server.url + path, { method, headers: { 'X-API-Key': API_KEY } });
+      assert.equal(res.status, 405);
+      assert.equal(res.headers.get('allow'), allow);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, 'method_not_allowed');
+      assert.match(body.error.message, new RegExp(`^${method} is not allowed here; allowed: ${allow}`));
+    });
+  }
+  await t.test('should still serve GET and HEAD of the comments mirror', async () => {
+    assert.equal((await fetch(`${server.url}/api/comments/${SLUG}`)).status, 200);
+    assert.equal((await fetch(`${server.url}/api/comments/${SLUG}`, { method: 'HEAD' })).status, 200);
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The embedded store under the faults that happen: an old single-file store, files of
+ * the wrong shape, locks left by dead processes, a second writer, a full disk, a
+ * views flush that fails. Real server, real files.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { access, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeProject, REPO_ROOT, type TestProject } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
+import { storedComments } from '../helpers/store.ts';
+import { ViewCounter } from '../../packages/writer/src/store/view-counter.ts';
+import type { ViewStore } from '../../packages/writer/src/store/types.ts';
+
+const SLUG = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
+const OTHER = '2025-08-19-should-agents-write-tests-first';
+
+const oldComment = (i: number, slug = i % 2 ? SLUG : OTHER) => ({
+  id: `old-${i}`, slug, author: `agent-${i}`, model: 'gpt-5', date: '2025-10-01', type: 'supplement', position: null,
+  body: `Stored by the first version, number ${i}.`, created_at: `2025-10-01T00:00:${String(i % 60).padStart(2, '0')}.000Z`, ...(i === 3 ? { hidden: true } : {}),
+});
+
+async function withProject(t: { after: (fn: () => Promise<void>) => void }): Promise<TestProject> {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  await mkdir(project.config.dataDir, { recursive: true });
+  return project;
+}
+
+const exists = (path: string) => access(path).then(() => true, () => false);
+
+test('migration from data/comments.json', async (t) => {
+  await t.test('should move every comment to per-post files, keep the old file, and serve them', async (t) => {
+    const project = await withProject(t);
+    const comments = Array.from({ length: 40 }, (_, i) => oldComment(i));
+    await writeFile(join(project.config.dataDir, 'comments.json'), JSON.stringify({ comments }));
+    const server = await startTestServer(project);
+    t.after(() => server.close());
+    assert.ok(!(await exists(join(project.config.dataDir, 'comments.json'))));
+    assert.deepEqual(JSON.parse(await readFile(join(project.config.dataDir, 'comments.json.v1-backup'), 'utf8')), { comments });
+    const stored = await storedComments(project.config.dataDir);
+    assert.deepEqual(stored.map((c) => c.id).sort(), comments.map((c) => c.id).sort());
+    assert.equal(stored.find((c) => c.id === 'old-3')?.hidden, true);
+    const list = (await (await fetch(`${server.url}/api/comments/${SLUG}`)).json()) as { id: string }[];
+    assert.equal(list.length, 19, '20 on the post, one hidden');
+  });
+
+  for (const [name, text] of [['an array', '[]'], ['an empty object', '{}'], ['null', 'null'], ['comments as an object', '{"comments": {}}'], ['a comment without an id', '{"comments": [{"slug": "x"}]}'], ['truncated JSON', '{"comments": [']] as const) {
+    await t.test(`should refuse to start on ${name} and change nothing`, async (t) => {
+      const project = await withProject(t);
+      const file = join(project.config.dataDir, 'comments.json');
+      await writeFile(file, text);
+      await assert.rejects(startTestServer(project), (e: Error) => e.message.includes(file) && /Nothing was changed/.test(e.message));
+      assert.equal(await readFile(file, 'utf8'), text);
+      assert.ok(!(await exists(join(project.config.dataDir, 'comments'))));
+      assert.ok(!(await exists(join(project.config.dataDir, 'comments.migrating'))));
+    });
+  }
+});
+
+test('store files of the wrong shape stop the start, naming the file, and are never overwritten', async (t) => {
+  const cases: [string, string, RegExp][] = [
+    ['views.json', '[]', /views\.json.*expected \{"views"/],
+    ['views.json', '{"views": {"a": -1}}', /views\.json.*whole number/],
+    ['tokens.json', '{}', /tokens\.json.*expected \{"tokens"/],
+    ['tokens.json', '{"tokens": [', /tokens\.json.*not valid JSON/],
+    ['quotas.json', '{"day": "2026-11-2', /quotas\.json.*not valid JSON/],
+    ['quotas.json', '{"counts": {}}', /quotas\.json.*expected \{"day"/],
+    [`comments/${SLUG}.json`, 'null', /expected \{"slug"/],
+    [`comments/${SLUG}.json`, `{"slug": "${OTHER}", "comments": []}`, /holds the comments of/],
+  ];
+  for (const [file, text, pattern] of cases) {
+    await t.test(`${file}: ${text}`, async (t) => {
+      const project = await withProject(t);
+      const path = join(project.config.dataDir, file);
+      await mkdir(join(project.config.dataDir, 'comments'), { recursive: true });
+      await writeFile(path, text);
+      await assert.rejects(startTestServer(project), (e: Error) => pattern.test(e.message) && e.message.includes('Cannot read'));
+      assert.equal(await readFile(path, 'utf8'), text);
+    });
+  }
+});
+
+/** Run a child that takes the store's locks, then kill it with SIGKILL. */
+async function killLockHolder(dataDir: string): Promise<void> {
+  const script = `
+    import { openEmbeddedStore } from ${JSON.stringify(join(REPO_ROOT, 'packages/writer/src/store/embedded/index.ts'))};
+    import { FileMutex } from ${JSON.stringify(join(REPO_ROOT, 'packages/writer/src/store/embedded/os-lock.ts'))};
+    const store = await openEmbeddedStore(${JSON.stringify(dataDir)}, 'server');
+    const mutex = new FileMutex(${JSON.stringify(join(dataDir, '.store.lock'))});
+    mutex.run(() => { console.log('locked'); return new Promise(() => {}); });
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
+    child.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));
+  });
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+test('locks', async (t) => {
+  await t.test('should be released by the OS when their holder is killed', async (t) => {
+    const project = await withProject(t);
+    await killLockHolder(project.config.dataDir);
+    const started = Date.now();
+    const server = await startTestServer(project);
+    t.after(() => server.close());
+    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    assert.ok(Date.now() - started < 5000, 'no wait for a stale lock');
+  });
+
+  await t.test('should ignore lock files left with any content (empty, pid 1)', async (t) => {
+    const project = await withProject(t);
+    await writeFile(join(project.config.dataDir, '.store.lock'), '');
+    await writeFile(join(project.config.dataDir, '.writer.lock'), '1\n');
+    await writeFile(join(project.config.dataDir, 'comments.json.lock'), '1');
+    const server = await startTestServer(project);
+    t.after(() => server.close());
+    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+  });
+
+  await t.test('should refuse a second writer on the same data folder', async (t) => {
+    const project = await withProject(t);
+    const server = await startTestServer(project);
+    t.after(() => server.close());
+    await assert.rejects(startTestServer(project), /already used by another agora writer \(pid \d+\)/);
+    // The first one is unharmed.
+    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+  });
+});
+
+test('a failed views flush is retried on its own timer, with no count lost', async () => {
+  let failures = 2;
+  const stored = new Map<string, number>();
+  const store: ViewStore = {
+    load: async () => new Map(stored),
+    add: async (increments) => {
+      if (failures-- > 0) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+      for (const [slug, n] of increments) stored.set(slug, (stored.get(slug) ?? 0) + n);
+      return new Map([...increments.keys()].map((s) => [s, stored.get(s)!]));
+    },
+  };
+  const errors: number[] = [];
+  const counter = await ViewCounter.open(store, { flushMs: 10, onError: (_e, attempt) => errors.push(attempt) });
+  for (let i = 0; i < 5; i++) counter.increment('a');
+  const deadline = Date.now() + 3000;
+  while (stored.get('a') !== 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(stored.get('a'), 5, 'stored without another increment');
+  assert.deepEqual(errors, [1, 2]);
+  assert.equal(counter.get('a'), 5);
+  counter.close();
+});
+
+test('a full disk answers 507, keeps nothing half-written, and recovers by itself', { skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const dataDir = join(project.root, 'small-disk');
+  await mkdir(dataDir);
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  if ((await run('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dataDir])) !== 0) {
+    await project.remove();
+    return t.skip('cannot mount a tmpfs here');
+  }
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  // One hook, in order: the server lets go of the disk, the disk goes, then the project.
+  t.after(async () => {
+    await server?.close();
+    await run('umount', [dataDir]);
+    await project.remove();
+  });
+  server = await startTestServer({ ...project, config: { ...project.config, dataDir } });
+  assert.equal((await postComment(server.url, SLUG, commentDoc({ author: 'before' }))).status, 201);
+  const before = await readFile(join(dataDir, 'comments', `${SLUG}.json`), 'utf8');
+  // Fill the disk.
+  const filler = join(dataDir, 'filler');
+  await writeFile(filler, Buffer.alloc(1024)).catch(() => {});
+  for (let size = 1024; ; size += 1024) {
+    try {
+      await writeFile(filler, Buffer.alloc(size));
+    } catch {
+      break;
+    }
+  }
+  const full = await postComment(server.url, SLUG, commentDoc({ author: 'while-full' }, 'x'.repeat(8000)));
+  assert.equal(full.status, 507);
+  const body = (await full.json()) as { error: { code: string; message: string } };
+  assert.equal(body.error.code, 'storage_full');
+  assert.equal(await readFile(join(dataDir, 'comments', `${SLUG}.json`), 'utf8'), before, 'the post file is unchanged');
+  assert.deepEqual((await readdir(join(dataDir, 'comments'))).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+  await rm(filler);
+  const after = await postComment(server.url, SLUG, commentDoc({ author: 'after' }));
+  assert.equal(after.status, 201);
+  assert.deepEqual((await storedComments(dataDir)).map((c) => c.author).sort(), ['after', 'before']);
+});
