@@ -15,7 +15,10 @@ export async function procMemory(pid: number): Promise<ProcMemory | null> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     const kB = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssMB: kB('VmRSS') / 1024, hwmMB: kB('VmHWM') / 1024 };
+    const rss = kB('VmRSS');
+    const hwm = kB('VmHWM');
+    // A zombie (exited, not yet reaped) has a status without memory lines.
+    return Number.isNaN(rss) || Number.isNaN(hwm) ? null : { rssMB: rss / 1024, hwmMB: hwm / 1024 };
   } catch {
     return null;
   }
