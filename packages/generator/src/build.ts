@@ -143,6 +143,15 @@ export class SiteBuild {
     }
   }
 
+  /**
+   * Start the comment render worker now (a writer, after its start-up build), so the
+   * first comment is not answered a second late. A failure here is not fatal: the
+   * worker is started again when a comment needs it.
+   */
+  warmCommentRenderer(): Promise<void> {
+    return this.commentHtml.warm().catch(() => {});
+  }
+
   /** The current site model. */
   get site(): SiteModel {
     return this.current;
