@@ -88,6 +88,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   for (const m of result.messages) logger.warn(formatMessage(m));
   logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
+  await state.warmCommentRenderer();
 
   const aggregates = new AggregateScheduler({
     delayMs: settings.aggregateDelayMs,

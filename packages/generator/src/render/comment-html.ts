@@ -12,6 +12,8 @@ import type { Comment, SiteModel } from '../types.ts';
 import type { Job } from '../model/plan.ts';
 import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
 import { assertRenderableShape } from '../comments/parse-document.ts';
+import { commentsOnSitePages } from '../model/comment-views.ts';
+import { feedComments } from '../model/feeds.ts';
 
 /** Called once per comment that cannot be rendered; the writer hides it (quarantine). */
 export type CommentFailedHandler = (comment: Comment, reason: string) => void;
@@ -25,10 +27,13 @@ const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'deba
 
 /** The visible comments whose HTML these jobs show. */
 export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[] {
-  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page' || j.kind === 'comments-feed')) return [...site.comments.values()].flat();
   // A post's page and its comment feed show the same comments: list each once.
   const slugs = new Set(jobs.flatMap((j) => (j.kind === 'post-page' || j.kind === 'post-comments-feed' ? [j.slug] : [])));
-  return [...slugs].flatMap((slug) => site.comments.get(slug) ?? []);
+  const shown = [...slugs].flatMap((slug) => site.comments.get(slug) ?? []);
+  // The site-wide pages and the comment feed show bounded selections, so only those need HTML.
+  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page')) shown.push(...commentsOnSitePages(site));
+  if (jobs.some((j) => j.kind === 'comments-feed')) shown.push(...feedComments(site));
+  return [...new Set(shown)];
 }
 
 /** Whether any of these jobs shows rendered comments. */
@@ -89,9 +94,22 @@ export class CommentHtml {
     return this.failed.get(id);
   }
 
+  /** Keep only the `max` most recently rendered HTML strings (memory stays bounded). */
+  trim(max: number): void {
+    for (const id of this.html.keys()) {
+      if (this.html.size <= max) break;
+      this.html.delete(id);
+    }
+  }
+
   /** Forget the HTML of comments that are gone (deleted), to keep memory to the stored ones. */
   retain(ids: ReadonlySet<string>): void {
     for (const id of this.html.keys()) if (!ids.has(id)) this.html.delete(id);
+  }
+
+  /** Start the render worker before it is needed. */
+  warm(): Promise<void> {
+    return this.pool.warm();
   }
 
   close(): Promise<void> {
