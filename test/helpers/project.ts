@@ -47,7 +47,9 @@ export async function makeProject(options: ProjectOptions = {}): Promise<TestPro
     env: { ...(options.env ?? {}) },
     overrides: { port: options.port ?? 0, host: '127.0.0.1', searchIndex: options.searchIndex ?? false, site: { baseUrl: options.baseUrl ?? 'https://agora.example' } },
   });
-  return { root, config, write, remove: () => rm(root, { recursive: true, force: true }) };
+  // Retries: a test's `after` hooks run in order, so the project may be removed while its
+  // server still writes a last aggregate (ENOTEMPTY); the retry outlasts that write.
+  return { root, config, write, remove: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 /** A valid post source. */

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface SearchIndexResult {
-  /** Pages indexed. */
+  /** HTML files Pagefind read (only post pages carry `data-pagefind-body`, so only they are indexed). */
   pages: number;
   ms: number;
 }
