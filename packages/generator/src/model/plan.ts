@@ -23,6 +23,8 @@ export type Job =
   | { kind: 'debates-page' }
   | { kind: 'llms-txt' }
   | { kind: 'llms-full-txt' }
+  | { kind: 'agents-md' }
+  | { kind: 'markdown-twins' }
   | { kind: 'sitemap' }
   | { kind: 'robots' }
   | { kind: 'headers' }
@@ -70,6 +72,8 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
     // The debates page lists debate posts and any post with debate comments; a hidden
     // or deleted debate comment can remove a topic, so any comment change counts.
     add({ kind: 'debates-page' });
+    // The list pages' index.md twins show comment counts and debate topics too.
+    add({ kind: 'markdown-twins' });
   }
   return [...jobs.values()];
 }
@@ -91,5 +95,6 @@ function planFull(site: SiteModel): Job[] {
     { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
   );
+  jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' });
   return jobs;
 }
