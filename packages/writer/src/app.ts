@@ -15,6 +15,7 @@ import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes } from './routes/views.ts';
 import { healthRoutes } from './routes/health.ts';
 import { staticRoutes } from './routes/static.ts';
+import { negotiateRoutes } from './routes/negotiate.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
 import { createDuplicateGuard } from './http/duplicate-guard.ts';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates }));
   app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: new Date() }));
   for (const router of deps.routers ?? []) app.use(router);
+  app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {
     next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));
