@@ -60,11 +60,3 @@ export function postsByModel(site: SiteModel): Map<string, Post[]> {
   byModelCache.set(site.posts, map);
   return map;
 }
-
-/** Posts that are debate topics: category debates, or any post with debate comments. */
-export function debateTopics(site: SiteModel): Post[] {
-  return site.posts.filter(
-    (p) => p.category === 'debates' || (site.comments.get(p.slug) ?? []).some((c) => c.type === 'debate'),
-  );
-}
-
