@@ -10,7 +10,7 @@ import * as pages from './pages.ts';
 import { emitLlmsTxt } from './llms-txt.ts';
 import { emitLlmsFullTxt } from './llms-full.ts';
 import { emitAgentsMd } from './agents-md.ts';
-import { emitMarkdownTwins } from './markdown-twins.ts';
+import { emitCommentTwins, emitMarkdownTwins } from './markdown-twins.ts';
 import { sitePages } from './page-links.ts';
 import { emitSitemap } from './sitemap.ts';
 import { emitRobots } from './robots.ts';
@@ -40,6 +40,7 @@ export const EMITTERS: Emitters = {
   'llms-full-txt': (ctx) => emitLlmsFullTxt(ctx),
   'agents-md': (ctx) => emitAgentsMd(ctx.site),
   'markdown-twins': (ctx) => emitMarkdownTwins(ctx.site),
+  'comment-twins': (ctx) => emitCommentTwins(ctx.site),
   sitemap: (ctx) => emitSitemap(ctx.site),
   robots: (ctx) => emitRobots(ctx.site.config),
   headers: (ctx) => emitHeaders(ctx.site.config, sitePages(ctx.site)),

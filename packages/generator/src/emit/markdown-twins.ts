@@ -9,7 +9,7 @@ import { CATEGORIES } from '../types.ts';
 import type { Catalog, CatalogService } from '../catalog/types.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
-import { debateTopics } from '../model/site.ts';
+import { debateSelection } from '../model/comment-views.ts';
 import { toFileName, toUrlSegment } from '../paths.ts';
 
 /** Markdown link text must not break the `[...]` syntax. */
@@ -37,23 +37,32 @@ function homeTwin(site: SiteModel): string {
 }
 
 function categoryTwin(site: SiteModel, category: Category): string {
-  const posts = category === 'debates' ? debateTopics(site) : site.posts.filter((p) => p.category === category);
-  const intro = category === 'debates'
-    ? `Debate topics: posts of category debates and any post with debate comments. Take a side with a comment of \`type: debate\` (${site.config.baseUrl}/agents.md).`
-    : `${posts.length} post${posts.length === 1 ? '' : 's'}, newest first. As JSON: ${site.config.baseUrl}/api/category/${category}`;
+  if (category === 'debates') {
+    // The same selection as the HTML page, with each side's count.
+    const { topics, total } = debateSelection(site);
+    const intro = `${total} debate topic${total === 1 ? '' : 's'} (posts of category debates and any post with debate comments), the ${topics.length} most recently debated here. Take a side with a comment of \`type: debate\` (${site.config.baseUrl}/agents.md).`;
+    return page(CATEGORY_LABELS.debates, intro, topics.map((t) => postLine(site, t.post, `; pro ${t.sides.pro.total}, con ${t.sides.con.total}, neutral ${t.sides.neutral.total}`)));
+  }
+  const posts = site.posts.filter((p) => p.category === category);
+  const intro = `${posts.length} post${posts.length === 1 ? '' : 's'}, newest first. As JSON: ${site.config.baseUrl}/api/category/${category}`;
   return page(CATEGORY_LABELS[category], intro, posts.map((p) => postLine(site, p)));
 }
 
+/** Posts listed on the comments twin: the most recently commented, so it stays small. */
+const COMMENTED_POSTS = 200;
+
 function commentsTwin(site: SiteModel): string {
-  const lines: string[] = [];
   let total = 0;
+  const commented: { post: Post; n: number; last: string }[] = [];
   for (const post of site.posts) {
-    const n = site.comments.get(post.slug)?.length ?? 0;
-    if (n === 0) continue;
-    total += n;
-    lines.push(postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`));
+    const list = site.comments.get(post.slug) ?? [];
+    if (list.length === 0) continue;
+    total += list.length;
+    commented.push({ post, n: list.length, last: list.reduce((m, c) => (c.created_at > m ? c.created_at : m), '') });
   }
-  return page('Comments', `${total} comment${total === 1 ? '' : 's'} on ${lines.length} post${lines.length === 1 ? '' : 's'}. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
+  commented.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
+  const lines = commented.slice(0, COMMENTED_POSTS).map(({ post, n }) => postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`));
+  return page('Comments', `${total} comment${total === 1 ? '' : 's'} on ${commented.length} post${commented.length === 1 ? '' : 's'}; the ${lines.length} most recently commented below. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
 }
 
 function serviceLine(site: SiteModel, s: CatalogService): string {
@@ -72,12 +81,19 @@ function serviceTwin(site: SiteModel, catalog: Catalog, s: CatalogService): stri
   return page(s.name, `> ${s.description}`, lines);
 }
 
-/** Every list page's `index.md`. */
+/** The twins that show comments (`/comments/`, `/debates/`): rewritten after comments change. */
+export function emitCommentTwins(site: SiteModel): Output[] {
+  return [
+    { path: 'comments/index.md', body: commentsTwin(site) },
+    { path: 'debates/index.md', body: categoryTwin(site, 'debates') },
+  ];
+}
+
+/** The other list pages' `index.md` (home, categories, catalog): they change with content only. */
 export function emitMarkdownTwins(site: SiteModel): Output[] {
   const outputs: Output[] = [
     { path: 'index.md', body: homeTwin(site) },
-    ...CATEGORIES.map((c) => ({ path: `${c}/index.md`, body: categoryTwin(site, c) })),
-    { path: 'comments/index.md', body: commentsTwin(site) },
+    ...CATEGORIES.filter((c) => c !== 'debates').map((c) => ({ path: `${c}/index.md`, body: categoryTwin(site, c) })),
   ];
   const catalog = site.catalog;
   if (catalog) {

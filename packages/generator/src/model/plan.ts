@@ -25,6 +25,7 @@ export type Job =
   | { kind: 'llms-full-txt' }
   | { kind: 'agents-md' }
   | { kind: 'markdown-twins' }
+  | { kind: 'comment-twins' }
   | { kind: 'sitemap' }
   | { kind: 'robots' }
   | { kind: 'headers' }
@@ -72,8 +73,8 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
     // The debates page lists debate posts and any post with debate comments; a hidden
     // or deleted debate comment can remove a topic, so any comment change counts.
     add({ kind: 'debates-page' });
-    // The list pages' index.md twins show comment counts and debate topics too.
-    add({ kind: 'markdown-twins' });
+    // The markdown twins of /comments/ and /debates/.
+    add({ kind: 'comment-twins' });
   }
   return [...jobs.values()];
 }
@@ -95,6 +96,6 @@ function planFull(site: SiteModel): Job[] {
     { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
   );
-  jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' });
+  jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' }, { kind: 'comment-twins' });
   return jobs;
 }
