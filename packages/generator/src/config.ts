@@ -58,6 +58,16 @@ interface ConfigFile {
   databaseUrl?: string;
   pageSize?: number;
   searchIndex?: boolean;
+  llmsFullMaxTokens?: number;
+}
+
+/** `llmsFullMaxTokens`: most tokens per llms-full part; a positive integer. */
+function llmsFullMaxTokens(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000) {
+    throw new Error(`Unexpected llmsFullMaxTokens \`${JSON.stringify(value)}\`, expected an integer of at least 1000 (tokens per llms-full part) in agora.config.json`);
+  }
+  return value;
 }
 
 function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
@@ -122,6 +132,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
   }
+  const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   return {
     root,
     contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
@@ -144,6 +155,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       writerUrl: trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? ''),
       lang: o.site?.lang ?? file.lang ?? 'en',
       pageSize: o.site?.pageSize ?? parsePageSize(file.pageSize),
+      ...(maxTokens === undefined ? {} : { llmsFullMaxTokens: maxTokens }),
     },
   };
 }

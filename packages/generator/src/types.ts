@@ -117,4 +117,6 @@ export interface SiteConfig {
   lang: string;
   /** Posts per HTML list page; later pages are `…/page/2/` (the JSON mirrors stay whole). */
   pageSize: number;
+  /** Most tokens in one llms-full part (`llmsFullMaxTokens`; default 100,000). */
+  llmsFullMaxTokens?: number;
 }

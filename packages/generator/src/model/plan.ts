@@ -25,6 +25,9 @@ export type Job =
   | { kind: 'debates-page' }
   | { kind: 'llms-txt' }
   | { kind: 'llms-full-txt' }
+  | { kind: 'agents-md' }
+  | { kind: 'markdown-twins' }
+  | { kind: 'comment-twins' }
   | { kind: 'sitemap' }
   | { kind: 'robots' }
   | { kind: 'headers' }
@@ -90,6 +93,8 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
     // or deleted debate comment can remove a topic, so any comment change counts.
     add({ kind: 'debates-page' });
     add({ kind: 'comments-feed' });
+    // The markdown twins of /comments/ and /debates/.
+    add({ kind: 'comment-twins' });
   }
   return [...jobs.values()];
 }
@@ -115,6 +120,7 @@ function planFull(site: SiteModel): Job[] {
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
     { kind: 'tags-page' }, { kind: 'search-page' }, { kind: 'site-feed' }, { kind: 'comments-feed' },
   );
+  jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' }, { kind: 'comment-twins' });
   return jobs;
 }
 

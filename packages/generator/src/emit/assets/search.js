@@ -19,7 +19,7 @@ async function fromWriter(q) {
   if (!res.ok) throw new Error(`search answered ${res.status}`);
   const body = await res.json();
   const hits = Array.isArray(body) ? body : (body.results ?? body.hits ?? []);
-  return hits.map((h) => ({ url: h.url, title: h.title ?? h.url, excerpt: h.summary ?? '' }));
+  return hits.map((h) => ({ url: h.url, title: h.title ?? h.url, excerpt: h.snippet || h.summary || '' }));
 }
 
 // Pagefind excerpts mark matches with <mark>; keep only those, as elements, the rest as text.
