@@ -123,16 +123,15 @@ export function emitPostCommentsFeed(ctx: EmitContext, slug: string): Output[] {
   return feedOutputs(ctx.site, { title: `comments on ${post.title}`, page: post.url, dir: postDir(post.category, slug), name: 'comments', items });
 }
 
-/** The `## Feeds` section of llms.txt. */
+/** The `## Feeds` section of llms.txt: link items only, as llmstxt.org sections are. */
 export function feedsMarkdown(base: string): string[] {
   return [
     '## Feeds',
     '',
-    `Atom (RFC 4287) and JSON Feed 1.1, newest ${FEED_SIZE} entries, posts with full content:`,
-    '',
-    `- [All posts (Atom)](${base}/feed.atom), [JSON Feed](${base}/feed.json)`,
-    `- Per category: \`${base}/{category}/feed.atom\`, \`/{category}/feed.json\`; per tag: \`${base}/tags/{tag}/feed.atom\`, \`feed.json\` (tags listed at ${base}/tags/)`,
-    `- [Newest comments (Atom)](${base}/comments/feed.atom), [JSON Feed](${base}/comments/feed.json); one post's comments: \`{url}comments.atom\`, \`{url}comments.json\``,
+    `- [All posts, Atom](${base}/feed.atom): RFC 4287, the newest ${FEED_SIZE} posts with full content`,
+    `- [All posts, JSON Feed](${base}/feed.json): JSON Feed 1.1, the same entries`,
+    `- [Newest comments, Atom](${base}/comments/feed.atom): the newest ${FEED_SIZE} comments of the site (also \`/comments/feed.json\`); one post's comments are \`{url}comments.atom\` and \`{url}comments.json\``,
+    `- [Tags](${base}/tags/): every tag; each tag and each category has \`feed.atom\` and \`feed.json\` beside its page (\`/tags/{tag}/feed.atom\`, \`/{category}/feed.atom\`)`,
     '',
   ];
 }
