@@ -1,13 +1,15 @@
 /**
- * Comment-to-page latency on a running server: POST one comment at a time to a random
- * post and time from send until the post's page and `dist/api/comments/<slug>` on disk
- * both contain it. Then, for a few more comments, count the dist files rewritten by
- * scanning `dist/` for files whose mtime is after the send.
+ * Comment-to-page latency: POST one comment at a time to a random post on the first
+ * writer node and time from send until the post's page and `/api/comments/<slug>` show
+ * it on every node (see writer-nodes.ts: read from `dist/` on disk for a local node,
+ * polled every ~1 ms). Then, for a few more comments, count the dist files rewritten
+ * by scanning the first node's `dist/` for files whose mtime is after the send.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CorpusPost } from './corpus.ts';
 import { percentile, median, round, sleep } from './stats.ts';
+import { probeOf, type Probe, type WriterNode } from './writer-nodes.ts';
 
 export const API_KEY = 'agora-public-comment-key';
 
@@ -23,24 +25,14 @@ export function postComment(url: string, slug: string, text: string): Promise<Re
   });
 }
 
-async function contains(path: string, text: string): Promise<boolean> {
-  try {
-    return (await readFile(path, 'utf8')).includes(text);
-  } catch {
-    return false;
-  }
-}
-
 interface Sample {
   diskMs: number;
   ackMs: number;
   status: number;
 }
 
-/** Send one comment; resolves when the 201 came and both files show it (or after `timeoutMs`). */
-async function one(url: string, dist: string, post: CorpusPost, text: string, timeoutMs = 30_000): Promise<Sample> {
-  const page = join(dist, post.category, post.slug, 'index.html');
-  const mirror = join(dist, 'api', 'comments', post.slug);
+/** Send one comment to `url`; resolves when the 201 came and every probe shows it (or after `timeoutMs`). */
+async function one(url: string, probes: readonly Probe[], post: CorpusPost, text: string, timeoutMs = 30_000): Promise<Sample> {
   const t0 = performance.now();
   let ackMs = NaN;
   let status = 0;
@@ -50,9 +42,13 @@ async function one(url: string, dist: string, post: CorpusPost, text: string, ti
     await res.arrayBuffer();
   });
   let diskMs = NaN;
+  const pending = new Set(probes);
   while (performance.now() - t0 < timeoutMs) {
-    const [a, b] = await Promise.all([contains(page, text), contains(mirror, text)]);
-    if (a && b) {
+    await Promise.all([...pending].map(async (p) => {
+      const [a, b] = await Promise.all([p.page(post), p.mirror(post.slug)]);
+      if (a.includes(text) && b.includes(text)) pending.delete(p);
+    }));
+    if (pending.size === 0) {
       diskMs = performance.now() - t0;
       break;
     }
@@ -84,20 +80,28 @@ export interface CommentLatency {
   diskMaxMs: number;
   ackP50Ms: number;
   ackP99Ms: number;
+  ackMaxMs: number;
   /** Files rewritten in dist/ per comment (mtime scan), one entry per probe. */
   filesRewritten: number[];
   filesRewrittenExample: string[];
 }
 
-export async function measureCommentLatency(url: string, root: string, posts: readonly CorpusPost[], count: number, probes: number, rand: () => number): Promise<CommentLatency> {
-  const dist = join(root, 'dist');
+/**
+ * `count` comments one at a time, posted to `nodes[0]`, visible on every node; `rand`
+ * picks the posts, so the same seed gives the same posts (empty vs full store).
+ */
+export async function measureCommentLatency(nodes: readonly WriterNode[], posts: readonly CorpusPost[], count: number, probes: number, rand: () => number): Promise<CommentLatency> {
+  const [first] = nodes;
+  if (!first) throw new Error('no writer node');
+  const watch = nodes.map(probeOf);
   const pick = () => posts[Math.floor(rand() * posts.length)] as CorpusPost;
   const disk: number[] = [];
   const acks: number[] = [];
   const statuses: Record<string, number> = {};
   let failed = 0;
+  const tag = Date.now().toString(36); // runs on one store must not find each other's comments
   for (let i = 0; i < count; i++) {
-    const s = await one(url, dist, pick(), `Benchmark comment number ${i} with enough text.`);
+    const s = await one(first.url, watch, pick(), `Benchmark comment ${tag} number ${i} with enough text.`);
     statuses[s.status] = (statuses[s.status] ?? 0) + 1;
     if (s.status !== 201 || Number.isNaN(s.diskMs)) failed++;
     else {
@@ -107,10 +111,11 @@ export async function measureCommentLatency(url: string, root: string, posts: re
   }
   const filesRewritten: number[] = [];
   let example: string[] = [];
-  for (let i = 0; i < probes; i++) {
+  const dist = first.root ? join(first.root, 'dist') : null;
+  for (let i = 0; dist && i < probes; i++) {
     const since = Date.now();
     await sleep(25); // file times come from a coarse clock: keep them clear of `since`
-    const s = await one(url, dist, pick(), `Benchmark probe comment number ${i} with enough text.`);
+    const s = await one(first.url, watch, pick(), `Benchmark probe comment ${tag} number ${i} with enough text.`);
     if (s.status !== 201) continue;
     await sleep(25);
     const changed = await changedSince(dist, since);
@@ -120,7 +125,7 @@ export async function measureCommentLatency(url: string, root: string, posts: re
   return {
     samples: count, failed, statuses,
     diskP50Ms: round(median(disk)), diskP99Ms: round(percentile(disk, 99)), diskMaxMs: round(Math.max(...disk)),
-    ackP50Ms: round(median(acks)), ackP99Ms: round(percentile(acks, 99)),
+    ackP50Ms: round(median(acks)), ackP99Ms: round(percentile(acks, 99)), ackMaxMs: round(Math.max(...acks)),
     filesRewritten, filesRewrittenExample: example,
   };
 }

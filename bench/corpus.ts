@@ -1,9 +1,10 @@
 /**
  * Deterministic benchmark corpus: `generateCorpus(dir, n)` writes n posts into
- * `<dir>/content/posts/`, plus `<dir>/data/comments.json` and `<dir>/data/views.json`.
+ * `<dir>/content/posts/`, plus `<dir>/data/views.json` and (unless turned off) a small
+ * old-format `<dir>/data/comments.json`.
  * The same seed and n always give byte-identical files.
  *
- *   node --import tsx bench/corpus.ts <dir> <n>     (then: agora check -C <dir>)
+ *   node --import tsx bench/corpus.ts <dir> <n> [<comments>]   (then: agora check -C <dir>)
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ export interface Corpus {
   bytes: number;
 }
 
-class Gen {
+export class Gen {
   constructor(readonly rand: () => number) {}
   int(min: number, max: number): number {
     return min + Math.floor(this.rand() * (max - min + 1));
@@ -129,8 +130,18 @@ function body(g: Gen, tool: string): string {
   return [opener, ...sections.map((s) => s.join('\n\n'))].join('\n\n') + '\n';
 }
 
+export interface CorpusOptions {
+  /**
+   * Also write the small old-format `data/comments.json` (~12 % of posts with 1–3
+   * comments; the writer migrates it at start). Off for the writer-at-scale corpus,
+   * whose comments come in through `agora comments import` (see comment-corpus.ts).
+   */
+  legacyComments?: boolean;
+  seed?: number;
+}
+
 /** Write the corpus into `dir` (replacing any previous `content/`, `data/`, `dist/`, `.cache/`). */
-export async function generateCorpus(dir: string, count: number, seed = SEED): Promise<Corpus> {
+export async function generateCorpus(dir: string, count: number, { legacyComments = true, seed = SEED }: CorpusOptions = {}): Promise<Corpus> {
   const g = new Gen(prng(seed ^ count));
   await Promise.all(['content', 'data', 'dist', '.cache'].map((d) => rm(join(dir, d), { recursive: true, force: true })));
   const postsDir = join(dir, 'content', 'posts');
@@ -172,20 +183,26 @@ export async function generateCorpus(dir: string, count: number, seed = SEED): P
   for (let i = 0; i < files.length; i += 256) {
     await Promise.all(files.slice(i, i + 256).map(([path, text]) => writeFile(path, text)));
   }
-  await writeFile(join(dir, 'data', 'comments.json'), JSON.stringify({ comments }, null, 2) + '\n');
+  // The comments are drawn either way, so the posts are the same bytes with or without them.
+  if (legacyComments) await writeFile(join(dir, 'data', 'comments.json'), JSON.stringify({ comments }, null, 2) + '\n');
   await writeFile(join(dir, 'data', 'views.json'), JSON.stringify({ views }, null, 2) + '\n');
   // The load generator is one client: budgets it never reaches, so the limiter's cost is measured but it never answers 429.
   const limits = { commentsPerIpPerMinute: 1e9, commentsPerPostPerHour: 1e9, commentsPerSitePerHour: 1e9, viewsPerIpPerMinute: 1e9, publicDataPerIpPerMinute: 1e9, proxyPerIpPerMinute: 1e9, duplicateWindowSeconds: 0 };
   await writeFile(join(dir, 'agora.config.json'), JSON.stringify({ limits }, null, 2) + '\n');
-  return { dir, posts, comments: comments.length, bytes };
+  return { dir, posts, comments: legacyComments ? comments.length : 0, bytes };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
-  const [dir, n] = process.argv.slice(2);
+  const [dir, n, comments] = process.argv.slice(2);
   if (!dir || !n) {
-    console.error('usage: node --import tsx bench/corpus.ts <dir> <posts>');
+    console.error('usage: node --import tsx bench/corpus.ts <dir> <posts> [<comments>]   (comments: <dir>/comments.jsonl for `agora comments import`)');
     process.exit(2);
   }
-  const c = await generateCorpus(dir, Number(n));
+  const c = await generateCorpus(dir, Number(n), { legacyComments: !comments });
   console.log(`${c.posts.length} posts (${(c.bytes / c.posts.length / 1024).toFixed(2)} KB avg), ${c.comments} comments in ${dir}`);
+  if (comments) {
+    const { writeCommentLines } = await import('./comment-corpus.ts');
+    const bytes = await writeCommentLines(join(dir, 'comments.jsonl'), c.posts, Number(comments));
+    console.log(`${comments} comments (${(bytes / 1048576).toFixed(1)} MB) in ${join(dir, 'comments.jsonl')}: agora --root ${dir} comments import ${join(dir, 'comments.jsonl')}`);
+  }
 }

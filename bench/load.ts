@@ -1,8 +1,8 @@
 /**
  * Writer throughput with autocannon on loopback: PUT /api/views/{slug} (and the same
  * requests against a bare Express route, the baseline), and POST comments with a
- * fresh valid document per request. Checks afterwards that no view count was lost
- * and that every acknowledged comment reached the mirrors.
+ * fresh valid document per request. Checks afterwards that every acknowledged view
+ * reached the mirror and every acknowledged comment its post's mirror.
  */
 import autocannon from 'autocannon';
 import { readFile } from 'node:fs/promises';
@@ -60,48 +60,59 @@ async function readJson<T>(path: string): Promise<T | null> {
   }
 }
 
-/** Counts acknowledged but missing from the store and from `dist/api/views`, polling until they match or `waitMs`. */
-export async function checkViews(root: string, before: Record<string, number>, acked: Map<string, number>, waitMs = 10_000) {
+/**
+ * Acknowledged PUTs not yet counted in a local node's `dist/api/views`, polled until
+ * none or `waitMs` (the stored counts are checked after shutdown, through the store).
+ */
+export async function checkViewsMirror(root: string, before: Record<string, number>, acked: Map<string, number>, waitMs = 10_000) {
   const started = performance.now();
-  const lost = (now: Record<string, number> | null) => {
-    let n = 0;
-    for (const [slug, k] of acked) n += Math.max(0, k - ((now?.[slug] ?? 0) - (before[slug] ?? 0)));
-    return n;
-  };
-  let store = Infinity;
   let mirror = Infinity;
   while (performance.now() - started < waitMs) {
-    store = lost((await readJson<{ views: Record<string, number> }>(join(root, 'data', 'views.json')))?.views ?? null);
-    mirror = lost(await readJson<Record<string, number>>(join(root, 'dist', 'api', 'views')));
-    if (store === 0 && mirror === 0) break;
+    const now = await readJson<Record<string, number>>(join(root, 'dist', 'api', 'views'));
+    mirror = 0;
+    for (const [slug, k] of acked) mirror += Math.max(0, k - ((now?.[slug] ?? 0) - (before[slug] ?? 0)));
+    if (mirror === 0) break;
     await sleep(50);
   }
   const acknowledged = [...acked.values()].reduce((a, b) => a + b, 0);
-  return { acknowledged, lostInStore: store, lostInMirror: mirror, settledMs: round(performance.now() - started, 0) };
+  return { acknowledged, lostInMirror: mirror, settledMs: round(performance.now() - started, 0) };
 }
 
-interface Ack { id: string; slug: string }
+/** `dist/api/views` of a local node (the counts before a load). */
+export async function viewsMirror(root: string): Promise<Record<string, number>> {
+  return (await readJson<Record<string, number>>(join(root, 'dist', 'api', 'views'))) ?? {};
+}
 
-/** POST a valid, distinct comment per request to random posts. */
-export async function loadComments(url: string, posts: readonly CorpusPost[], seconds: number, connections: number, rand: () => number) {
+export interface Ack { id: string; slug: string }
+
+/**
+ * POST a valid, distinct comment per request to random posts; `onAck` hears each 201
+ * as it arrives (the visibility watch). The sustained rate is 201s ÷ seconds.
+ */
+export async function loadComments(url: string, posts: readonly CorpusPost[], seconds: number, connections: number, rand: () => number, onAck: (ack: Ack, post: CorpusPost) => void = () => {}) {
   const acks: Ack[] = [];
   const statuses: Record<string, number> = {};
+  const bySlug = new Map(posts.map((p) => [p.slug, p]));
   let n = 0;
+  const tag = Date.now().toString(36);
   const result = await autocannon({
     url, connections, duration: seconds, method: 'POST',
     headers: { 'x-api-key': API_KEY, 'content-type': 'text/plain; charset=utf-8' },
     requests: [{
       setupRequest: (req) => {
         const post = posts[Math.floor(rand() * posts.length)] as CorpusPost;
-        return { ...req, path: `/api/comments/${encodeURIComponent(post.slug)}`, body: commentDoc(`Load comment number ${n++} with enough text.`) };
+        return { ...req, path: `/api/comments/${encodeURIComponent(post.slug)}`, body: commentDoc(`Load comment ${tag} number ${n++} with enough text.`) };
       },
       onResponse: (status, body) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
-        if (status === 201) acks.push(JSON.parse(body) as Ack);
+        if (status !== 201) return;
+        const ack = JSON.parse(body) as Ack;
+        acks.push(ack);
+        onAck(ack, bySlug.get(ack.slug) as CorpusPost);
       },
     }],
   });
-  return { figures: figures(result), acks, statuses };
+  return { figures: figures(result), acks, statuses, commentsPerSec: round(acks.length / seconds, 0) };
 }
 
 /** How many acknowledged comments are in `dist/api/comments/<slug>` by 1 s after the load, and how soon all were (first check is at once). */

@@ -1,22 +1,22 @@
 /**
  * `npm run bench [-- --sizes 1000,4000,10000] [--quick]` (or BENCH_SIZES, BENCH_QUICK=1):
  * builds generated corpora cold, warm and after one edit (each in a child process), once
- * more on a RAM disk, then serves the largest one and measures comment-to-page latency
- * and writer throughput against a bare Express baseline. Prints a table and writes
- * bench/results.json.
+ * more on a RAM disk, then the writer at scale on the largest size (writer-scale.ts:
+ * CLI build and import of 10 comments per post, comment latency on an empty and a full
+ * store, view PUTs against a bare Express baseline, concurrent comment POSTs with
+ * visibility checks, RSS, the start-up migration). Prints a table and writes
+ * bench/results.json. `--store postgres --nodes 2` (DATABASE_URL = an empty database)
+ * runs the writer part on PostgreSQL with two writer nodes.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateCorpus, prng, SEED, type Corpus } from './corpus.ts';
+import { generateCorpus, SEED } from './corpus.ts';
 import { BENCH_DIR, REPO_ROOT, contention, cpuWatch, quiet, waitForQuiet } from './child.ts';
 import { buildFigures, cleanBuildState, fallback, runBuild, type SizeFigures } from './builds.ts';
-import { startServerChild, type ServerHandle } from './server-handle.ts';
-import { measureCommentLatency } from './comments.ts';
-import { checkComments, checkViews, loadComments, loadViews } from './load.ts';
+import { runWriterScale } from './writer-scale.ts';
 import { machine, flag, codeFingerprint } from './report.ts';
 import { printResults, type BenchResults } from './run-report.ts';
-import { round } from './stats.ts';
 
 const sizes = (flag('sizes', 'BENCH_SIZES') ?? '1000,4000,10000').split(',').map(Number).filter((n) => n > 0);
 const quick = flag('quick') === 'true' || process.env.BENCH_QUICK === '1';
@@ -25,6 +25,14 @@ if (quick && process.env.BENCH_QUIET_WAIT_MS === undefined) quiet.maxMs = 10_000
 const commentSamples = quick ? 20 : 200;
 const connections = Number(flag('connections', 'BENCH_CONNECTIONS') ?? 50);
 const corpusRoot = flag('dir', 'BENCH_CORPUS_DIR') ?? join(BENCH_DIR, '.corpus');
+const commentsPerPost = Number(flag('comments-per-post', 'BENCH_COMMENTS_PER_POST') ?? 10);
+// The store engine of every product process; postgres needs DATABASE_URL naming an empty database.
+const engine = flag('store', 'BENCH_STORE') ?? 'files';
+const storeEnv: Record<string, string> = engine === 'files' ? {} : { AGORA_STORE: engine, DATABASE_URL: process.env.DATABASE_URL ?? '' };
+const nodes = Number(flag('nodes', 'BENCH_NODES') ?? 1);
+if (engine === 'files' && nodes !== 1) throw new Error('--nodes needs a shared store (--store postgres): the embedded store allows one writer');
+// Only the writer part (for iterating on it; no build figures).
+const writerOnly = flag('writer-only') === 'true';
 const largest = Math.max(...sizes);
 const shmSize = sizes.includes(4000) ? 4000 : Math.min(...sizes);
 
@@ -36,18 +44,17 @@ await mkdir(corpusRoot, { recursive: true });
 log('warm-up build (tsx transpile cache)');
 await runBuild((await generateCorpus(join(corpusRoot, 'warmup'), 20)).dir);
 const builds: SizeFigures[] = [];
-let serverCorpus: Corpus | null = null;
-for (const n of sizes) {
+for (const n of writerOnly ? [] : sizes) {
   log(`corpus of ${n} posts`);
   const corpus = await generateCorpus(join(corpusRoot, String(n)), n);
   log(`builds of ${n} posts: cold, warm, one edit`);
   builds.push(await buildFigures(corpus));
-  if (n === largest) serverCorpus = corpus;
 }
 
 // 2. The same cold build on a RAM disk (/dev/shm is tmpfs).
 let ramDisk: BenchResults['ramDisk'] = { skipped: 'no /dev/shm' };
-if (existsSync('/dev/shm')) {
+if (writerOnly) ramDisk = { skipped: '--writer-only' };
+else if (existsSync('/dev/shm')) {
   log(`cold build of ${shmSize} posts on /dev/shm`);
   const dir = join('/dev/shm', `agora-bench-${process.pid}`);
   try {
@@ -59,57 +66,17 @@ if (existsSync('/dev/shm')) {
   }
 }
 
-/** Run a timed phase after the machine is quiet; also returns other processes' CPU share during it (%). */
-async function phase<T>(server: ServerHandle, fn: () => Promise<T>): Promise<[T, number]> {
-  await waitForQuiet();
-  const before = await server.usage();
-  const stop = await cpuWatch();
-  const out = await fn();
-  const after = await server.usage();
-  return [out, await stop(after.userMs + after.sysMs - before.userMs - before.sysMs)];
-}
-
-// 3. The server on the largest site: comment latency, then load.
-const corpus = serverCorpus as Corpus;
-const rand = prng(SEED + 1);
-const slugs = corpus.posts.map((p) => p.slug);
-log(`Express baseline: PUT for ${seconds} s, ${connections} connections`);
-const baseline = await startServerChild('express');
-const [base, baseForeign] = await phase(baseline, () => loadViews(baseline.url, slugs, seconds, connections, rand));
-await baseline.close();
-
-log(`Agora server on ${corpus.posts.length} posts`);
-const server = await startServerChild('agora', corpus.dir);
-const atStart = server.atStart;
-const idleAfterGc = await server.usage(true);
-log(`${commentSamples} comments one at a time`);
-const [latency, latencyForeign] = await phase(server, () => measureCommentLatency(server.url, corpus.dir, corpus.posts, commentSamples, quick ? 2 : 5, rand));
-const afterComments = await server.usage();
-
-log(`PUT /api/views for ${seconds} s`);
-const viewsBefore = (JSON.parse(await readFile(join(corpus.dir, 'data', 'views.json'), 'utf8')) as { views: Record<string, number> }).views;
-const [views, viewsForeign] = await phase(server, () => loadViews(server.url, slugs, seconds, connections, rand));
-const viewsCheck = await checkViews(corpus.dir, viewsBefore, views.acked);
-const afterViews = await server.usage();
-
-log(`POST comments for ${seconds} s`);
-const [posting, postingForeign] = await phase(server, () => loadComments(server.url, corpus.posts, seconds, connections, rand));
-const commentsCheck = await checkComments(corpus.dir, posting.acks, performance.now());
-const afterCommentLoad = await server.usage();
-const atClose = await server.close();
+// 3. The writer at scale on the largest size (issue 8).
+const writer = await runWriterScale({
+  dir: join(corpusRoot, `writer-${largest}`), posts: largest, comments: largest * commentsPerPost,
+  samples: commentSamples, probes: quick ? 2 : 5, seconds, connections, storeEnv, nodes, log,
+});
 
 const results: BenchResults = {
   machine: machine(),
   code: { ...codeAtStart, changedDuringRun: codeFingerprint(REPO_ROOT).sha1 !== codeAtStart.sha1 },
-  options: { sizes, quick, seconds, commentSamples, connections, seed: SEED, corpusRoot },
-  builds, ramDisk, buildWorkers: fallback, contention,
-  commentLatency: { ...latency, posts: corpus.posts.length, foreignCpuPct: latencyForeign },
-  writer: {
-    baselinePut: { ...base.figures, foreignCpuPct: baseForeign },
-    viewsPut: { ...views.figures, ...viewsCheck, foreignCpuPct: viewsForeign, ratioToBaseline: round(views.figures.requestsPerSec / base.figures.requestsPerSec, 2) },
-    commentsPost: { ...posting.figures, statuses: posting.statuses, ...commentsCheck, foreignCpuPct: postingForeign },
-    serving: { posts: corpus.posts.length, startMs: round(server.startMs, 0), atStart, idleAfterGc, afterComments, afterViews, afterCommentLoad, atClose },
-  },
+  options: { sizes, writerOnly, quick, seconds, commentSamples, connections, commentsPerPost, store: storeEnv.AGORA_STORE ?? 'files', nodes, seed: SEED, corpusRoot },
+  builds, ramDisk, buildWorkers: fallback, contention, writer,
 };
 await writeFile(join(BENCH_DIR, 'results.json'), JSON.stringify(results, null, 2) + '\n');
 printResults(results);

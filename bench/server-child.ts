@@ -1,6 +1,6 @@
 /**
  * A server in its own process, so its RSS is its own and the load generator runs on
- * the other core: `server-child.ts agora <root>` (the real `startServer`) or
+ * the other core: `server-child.ts agora <root> [port]` (the real `startServer`) or
  * `server-child.ts express` (a bare Express 5 route that only increments a Map).
  * Talks over IPC: sends `ready`, answers `usage` (and `usage-after-gc`, run with
  * --expose-gc), and `close` stops it.
@@ -47,16 +47,22 @@ async function startExpress(): Promise<{ url: string; close: () => Promise<void>
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
 }
 
-async function startAgora(root: string): Promise<{ url: string; close: () => Promise<void> }> {
-  const config = loadConfig({ root, env: {}, overrides: { port: 0, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
-  const running = await startServer({ config, env: {}, logger: pino({ level: 'silent' }), handleSignals: false });
+/**
+ * The product sees only the settings the bench passed (`BENCH_SERVER_ENV`, JSON), never
+ * the shell's: `AGORA_STORE=postgres` + `DATABASE_URL` select the engine, and nothing
+ * else leaks in.
+ */
+async function startAgora(root: string, port: number, env: Record<string, string>): Promise<{ url: string; close: () => Promise<void> }> {
+  const config = loadConfig({ root, env, overrides: { port, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
+  const running = await startServer({ config, env, logger: pino({ level: 'silent' }), handleSignals: false });
   return { url: running.url, close: () => { running.server.closeAllConnections(); return running.close(); } };
 }
 
-const [mode, root] = process.argv.slice(2);
+const [mode, root, port] = process.argv.slice(2);
 try {
   const started = performance.now();
-  const server = mode === 'express' ? await startExpress() : await startAgora(root ?? '.');
+  const env = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
+  const server = mode === 'express' ? await startExpress() : await startAgora(root ?? '.', Number(port ?? 0), env);
   send({ type: 'ready', url: server.url, startMs: performance.now() - started, ...usage() });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'usage') send({ type: 'usage', ...usage() });

@@ -6,6 +6,8 @@ import type { ServerMessage, ServerUsage } from './server-child.ts';
 
 export interface ServerHandle {
   url: string;
+  /** For /proc/<pid>/status (see rss.ts). */
+  pid: number;
   startMs: number;
   atStart: ServerUsage;
   /** Memory now; with `afterGc`, after a full garbage collection (steady state). */
@@ -30,16 +32,27 @@ function next<T extends ServerMessage['type']>(child: ChildProcess, type: T): Pr
   });
 }
 
-export async function startServerChild(mode: 'agora' | 'express', root = ''): Promise<ServerHandle> {
-  const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root], {
+export interface ServerChildOptions {
+  /** Settings for the product (e.g. `AGORA_STORE`, `DATABASE_URL`); the shell's are never passed. */
+  env?: Record<string, string>;
+  /** Port to listen on (0: any free one). Writer nodes of one PostgreSQL store each take their own. */
+  port?: number;
+  /** Extra Node flags, e.g. `--cpu-prof` to profile the server. */
+  execArgv?: string[];
+}
+
+export async function startServerChild(mode: 'agora' | 'express', root = '', options: ServerChildOptions = {}): Promise<ServerHandle> {
+  const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {
     cwd: REPO_ROOT,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
+    env: { ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
+    execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await next(child, 'ready');
   const { type: _t, url, startMs, ...atStart } = ready;
   return {
     url,
+    pid: child.pid ?? -1,
     startMs,
     atStart,
     async usage(afterGc = false) {

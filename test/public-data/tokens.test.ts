@@ -111,3 +111,19 @@ test('tokenCommand', async (t) => {
     process.exitCode = previous;
   });
 });
+
+test('agora token uses the data folder of agora.config.json, like the server', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'agora-token-config-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(join(root, 'agora.config.json'), JSON.stringify({ dataDir: 'site-data' }));
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  try {
+    await tokenCommand(() => loadConfig({ root, env: {} })).exitOverride().parseAsync(['create', '--label', 'configured'], { from: 'user' });
+  } finally {
+    process.stdout.write = write;
+  }
+  const stored = JSON.parse(await readFile(join(root, 'site-data', 'tokens.json'), 'utf8')) as { tokens: { label: string }[] };
+  assert.deepEqual(stored.tokens.map((x) => x.label), ['configured']);
+});

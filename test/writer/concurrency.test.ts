@@ -38,7 +38,9 @@ test('writer under load, and across a restart', async (t) => {
       const count = (await (await fetch(`${server.url}/api/comments/count`)).json()) as { total: number };
       assert.equal(count.total, 200);
       const page = await (await fetch(`${server.url}/comments/`)).text();
-      for (let i = 0; i < 200; i += 37) assert.ok(page.includes(`agent-${i}<`), `agent-${i} on /comments/`);
+      // One model group: its total, and its newest 50 comments (the page stays bounded).
+      assert.match(page, /<span class="count">200<\/span>/);
+      assert.equal(new Set(page.match(/agent-\d+</g)).size, 50);
     }, 2000);
   });
 

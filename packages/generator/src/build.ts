@@ -16,6 +16,7 @@ import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentFailedHandler } from './render/comment-html.ts';
 import { buildSiteModel, compareComments } from './model/site.ts';
+import { commentsChanged } from './model/comment-views.ts';
 import { toPostRecord } from './model/records.ts';
 import { planBuild, type Change, type Job } from './model/plan.ts';
 import { createJobKeyer, jobId } from './model/job-keys.ts';
@@ -63,6 +64,12 @@ export interface BuildResult extends SinkResult {
  * tens of megabytes costs more than writing them.
  */
 const HASH_LIMIT = 1 << 20;
+
+/**
+ * Comment HTML kept in memory between rebuilds (the most recently rendered): enough for
+ * the pages a burst touches; older ones are rendered again when a page needs them.
+ */
+const COMMENT_HTML_KEPT = 20_000;
 
 /** Below this many cache misses, rendering stays on the main thread. */
 const POOL_THRESHOLD = 200;
@@ -179,6 +186,7 @@ export class SiteBuild {
         const visible = list.filter((c) => !c.hidden).sort(compareComments);
         if (visible.length > 0) this.current.comments.set(slug, visible);
         else this.current.comments.delete(slug);
+        commentsChanged();
         this.recordCache.delete(slug);
         this.pendingComments.add(slug);
         slugs.push(slug);
@@ -308,6 +316,7 @@ export class SiteBuild {
     for (const list of pages.values()) for (const { job, id, key } of list) await sink.add(id, key, () => this.emit(job));
     const result = await sink.finish(true);
     this.cache.retain(new Set(site.posts.map((p) => p.bodyHash)));
+    this.commentHtml.trim(COMMENT_HTML_KEPT);
     const changed = result.emittedJobs > 0 || result.removed.length > 0;
     if (options.lazySave) this.manifest.scheduleSave(1000);
     await Promise.all([options.lazySave || !changed ? null : this.manifest.save(), this.cache.save()]);
@@ -340,8 +349,10 @@ export class SiteBuild {
     const sink = new OutputSink(this.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024 });
     for (const job of jobs) await sink.add(jobId(job), null, () => this.emit(job));
     const result = await sink.finish(false);
-    // Saving 40,000 job records costs tens of ms: at most every 10 s, and at close.
-    this.manifest.scheduleSave(10_000);
+    // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
+    // It is saved at close; until then the dirty marker makes a build after a crash
+    // emit everything once instead of trusting stale hashes.
+    this.commentHtml.trim(COMMENT_HTML_KEPT);
     return result;
   }
 
@@ -359,6 +370,7 @@ export class SiteBuild {
       const list = this.current.comments.get(comment.slug)?.filter((c) => c.id !== comment.id) ?? [];
       if (list.length > 0) this.current.comments.set(comment.slug, list);
       else this.current.comments.delete(comment.slug);
+      commentsChanged();
       this.recordCache.delete(comment.slug);
       this.pendingComments.add(comment.slug);
       dropped.add(comment.slug);

@@ -7,6 +7,7 @@ export { watch, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
 export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
+export { readTextIfExists } from './json-file.ts';
 export { compareComments } from './model/site.ts';
 export { toCommentRecord } from './model/records.ts';
 export type { WriteResult } from './emit/write-outputs.ts';

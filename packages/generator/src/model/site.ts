@@ -60,16 +60,3 @@ export function postsByModel(site: SiteModel): Map<string, Post[]> {
   byModelCache.set(site.posts, map);
   return map;
 }
-
-/** Every visible comment, newest first. */
-export function allComments(site: SiteModel): Comment[] {
-  return [...site.comments.values()].flat().sort((a, b) => -compareComments(a, b));
-}
-
-/** Posts that are debate topics: category debates, or any post with debate comments. */
-export function debateTopics(site: SiteModel): Post[] {
-  return site.posts.filter(
-    (p) => p.category === 'debates' || (site.comments.get(p.slug) ?? []).some((c) => c.type === 'debate'),
-  );
-}
-

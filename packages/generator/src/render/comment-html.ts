@@ -12,6 +12,7 @@ import type { Comment, SiteModel } from '../types.ts';
 import type { Job } from '../model/plan.ts';
 import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
 import { assertRenderableShape } from '../comments/parse-document.ts';
+import { commentsOnSitePages } from '../model/comment-views.ts';
 
 /** Called once per comment that cannot be rendered; the writer hides it (quarantine). */
 export type CommentFailedHandler = (comment: Comment, reason: string) => void;
@@ -25,8 +26,10 @@ const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'deba
 
 /** The visible comments whose HTML these jobs show. */
 export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[] {
-  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page')) return [...site.comments.values()].flat();
-  return jobs.flatMap((j) => (j.kind === 'post-page' ? (site.comments.get(j.slug) ?? []) : []));
+  const onPosts = jobs.flatMap((j) => (j.kind === 'post-page' ? (site.comments.get(j.slug) ?? []) : []));
+  // The site-wide pages show a bounded selection, so only that needs HTML.
+  if (jobs.some((j) => j.kind === 'comments-page' || j.kind === 'debates-page')) return [...new Set([...onPosts, ...commentsOnSitePages(site)])];
+  return onPosts;
 }
 
 /** Whether any of these jobs shows rendered comments. */
@@ -85,6 +88,14 @@ export class CommentHtml {
   /** Why a comment cannot be shown, or undefined. */
   failure(id: string): string | undefined {
     return this.failed.get(id);
+  }
+
+  /** Keep only the `max` most recently rendered HTML strings (memory stays bounded). */
+  trim(max: number): void {
+    for (const id of this.html.keys()) {
+      if (this.html.size <= max) break;
+      this.html.delete(id);
+    }
   }
 
   /** Forget the HTML of comments that are gone (deleted), to keep memory to the stored ones. */

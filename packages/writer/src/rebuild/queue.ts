@@ -32,10 +32,14 @@ export class RebuildQueue {
     return done;
   }
 
-  /** Resolves when nothing is running or waiting, or after `timeoutMs`. */
+  /**
+   * Resolves when nothing is running or waiting, or after `timeoutMs`. Slugs waiting
+   * only for a retry after a failure do not hold it (a failing disk must not hold a
+   * shutdown; the next start rebuilds them).
+   */
   async idle(timeoutMs = Infinity): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ((this.running || this.waitingSlugs.size > 0) && Date.now() < deadline && !(this.retryTimer && this.closed)) {
+    while ((this.running || (this.waitingSlugs.size > 0 && !this.retryTimer)) && Date.now() < deadline) {
       if (this.running) await Promise.race([this.running, new Promise((r) => setTimeout(r, Math.max(0, deadline - Date.now())))]);
       else await new Promise((r) => setTimeout(r, 10));
     }

@@ -1,9 +1,14 @@
-/** `/comments/`: every visible comment, grouped by the commenting model, newest first. */
+/**
+ * `/comments/`: visible comments grouped by the commenting model, newest first. Each
+ * group shows its newest `COMMENTS_PER_MODEL` comments with the group's total, so the
+ * page stays small however many comments a site holds; every comment is on its post's
+ * page and in `/api/comments/{slug}`.
+ */
 import { html, type SafeHtml } from '../html.ts';
 import type { Comment, Post, SiteModel } from '../../types.ts';
 import { layout } from './layout.ts';
 import { commentCard } from './comment-card.ts';
-import { allComments } from '../../model/site.ts';
+import { commentGroups, COMMENTS_PER_MODEL } from '../../model/comment-views.ts';
 
 /** A card with the post it is on, memoised per comment until the post changes. */
 const onPost = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
@@ -18,20 +23,15 @@ function cardOnPost(c: Comment, post: Post | undefined, commentHtml: (c: Comment
 }
 
 export function renderCommentsPage(site: SiteModel, commentHtml: (c: Comment) => string): string {
-  const comments = allComments(site);
-  const groups = new Map<string, Comment[]>();
-  for (const c of comments) {
-    const list = groups.get(c.model);
-    if (list) list.push(c);
-    else groups.set(c.model, [c]);
-  }
+  const groups = commentGroups(site);
+  const total = groups.reduce((n, g) => n + g.total, 0);
   const body = html`<h1>Comments</h1>
-<p class="formats">${comments.length} comment${comments.length === 1 ? '' : 's'} from ${groups.size} model${groups.size === 1 ? '' : 's'} · counts as <a href="/api/comments/count">JSON</a></p>
-${comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : ''}
-${[...groups].map(
-  ([model, list], index) => html`<section class="model-group" aria-labelledby="model-${index}">
-<h2 id="model-${index}">${model} <span class="count">${list.length}</span></h2>
-${list.map((c) => cardOnPost(c, site.bySlug.get(c.slug), commentHtml))}
+<p class="formats">${total} comment${total === 1 ? '' : 's'} from ${groups.length} model${groups.length === 1 ? '' : 's'} · counts as <a href="/api/comments/count">JSON</a>${total > 0 ? html` · the newest ${COMMENTS_PER_MODEL} per model here, every comment on its post's page` : ''}</p>
+${total === 0 ? html`<p class="empty">No comments yet.</p>` : ''}
+${groups.map(
+  (group, index) => html`<section class="model-group" aria-labelledby="model-${index}">
+<h2 id="model-${index}">${group.model} <span class="count">${group.total}</span></h2>
+${group.newest.map((c) => cardOnPost(c, site.bySlug.get(c.slug), commentHtml))}
 </section>`,
 )}`;
   return layout({ site: site.config, title: 'Comments', description: `All comments on ${site.config.title}, grouped by model.`, path: '/comments/', body });

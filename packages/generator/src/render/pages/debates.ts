@@ -1,30 +1,33 @@
 /**
- * `/debates/`: every debate topic (posts of category debates and any post with debate
- * comments) with its pro, con and neutral answers side by side.
+ * `/debates/`: debate topics (posts of category debates and any post with debate
+ * comments) with their pro, con and neutral answers side by side — the
+ * `DEBATE_TOPICS` most recently debated, each with its newest `ANSWERS_PER_SIDE`
+ * answers per side and the side's total, so the page stays bounded.
  */
 import { html, type SafeHtml } from '../html.ts';
 import type { Comment, Position, Post, SiteModel } from '../../types.ts';
 import { POSITIONS } from '../../types.ts';
 import { layout } from './layout.ts';
 import { commentCard } from './comment-card.ts';
-import { debateTopics } from '../../model/site.ts';
+import { debateSelection, DEBATE_TOPICS, ANSWERS_PER_SIDE, type DebateTopic } from '../../model/comment-views.ts';
 
 const LABEL: Record<Position, string> = { pro: 'Pro', con: 'Con', neutral: 'Neutral' };
 
 export function renderDebatesPage(site: SiteModel, commentHtml: (c: Comment) => string): string {
-  const topics = debateTopics(site);
+  const { topics, total } = debateSelection(site);
   const body = html`<h1>Debates</h1>
-<p class="formats">${topics.length} topic${topics.length === 1 ? '' : 's'} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
+<p class="formats">${total} topic${total === 1 ? '' : 's'}${total > DEBATE_TOPICS ? html` (the ${DEBATE_TOPICS} most recently debated here)` : ''} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
-${topics.map((post, index) => topicSection(post, index, (site.comments.get(post.slug) ?? []).filter((c) => c.type === 'debate'), commentHtml))}`;
+${topics.map((topic, index) => topicSection(topic, index, commentHtml))}`;
   return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body });
 }
 
-/** One topic, memoised until its post, place or debate comments change. */
+/** One topic, memoised until its post, place or shown answers change. */
 const sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
 
-function topicSection(post: Post, index: number, debate: Comment[], commentHtml: (c: Comment) => string): SafeHtml {
-  const key = `${index}|${debate.map((c) => c.id).join(',')}`;
+function topicSection(topic: DebateTopic, index: number, commentHtml: (c: Comment) => string): SafeHtml {
+  const { post, sides } = topic;
+  const key = `${index}|${POSITIONS.map((p) => `${sides[p].total}:${sides[p].newest.map((c) => c.id).join(',')}`).join('|')}`;
   const hit = sections.get(post);
   if (hit?.key === key) return hit.html;
   const section = html`<section class="debate" aria-labelledby="debate-${index}">
@@ -33,10 +36,11 @@ function topicSection(post: Post, index: number, debate: Comment[], commentHtml:
 <p>${post.summary}</p>
 <div class="sides">
 ${POSITIONS.map((position) => {
-  const side = debate.filter((c) => c.position === position);
+  const side = sides[position];
   return html`<div class="side side-${position}">
-<h3>${LABEL[position]} <span class="count">${side.length}</span></h3>
-${side.length === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.map((c) => commentCard(c, commentHtml(c)))}
+<h3>${LABEL[position]} <span class="count">${side.total}</span></h3>
+${side.total === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.newest.map((c) => commentCard(c, commentHtml(c)))}
+${side.total > side.newest.length ? html`<p class="more"><a href="${post.url}">All ${side.total} ${position} answers on the post</a> (the newest ${ANSWERS_PER_SIDE} here)</p>` : ''}
 </div>`;
 })}
 </div>

@@ -5,8 +5,7 @@
  * never overwritten. Writes are durable (temp file, fsync, rename, fsync folder), and
  * a full disk becomes `StoreError('disk_full')`.
  */
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '@agora/generator';
+import { readTextIfExists, writeFileAtomic } from '@agora/generator';
 import { StoreError } from '../types.ts';
 
 /** A shape check: returns the problem, or null when `value` is fine. */
@@ -33,13 +32,8 @@ function corrupt(path: string, problem: string, fix: string): StoreError {
  * @param fix What the operator should do when the file is broken (restore a backup, …).
  */
 export async function readDataFile<T>(path: string, check: ShapeCheck, fix: string): Promise<T | null> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readTextIfExists(path);
+  if (text === null) return null;
   let value: unknown;
   try {
     value = JSON.parse(text);
