@@ -108,9 +108,12 @@ test('locks', async (t) => {
     await killLockHolder(project.config.dataDir);
     const started = Date.now();
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
-    assert.ok(Date.now() - started < 5000, 'no wait for a stale lock');
+    try {
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+      assert.ok(Date.now() - started < 5000, 'no wait for a stale lock');
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 
   await t.test('should ignore lock files left with any content (empty, pid 1)', async (t) => {
@@ -119,17 +122,23 @@ test('locks', async (t) => {
     await writeFile(join(project.config.dataDir, '.writer.lock'), '1\n');
     await writeFile(join(project.config.dataDir, 'comments.json.lock'), '1');
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    try {
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 
   await t.test('should refuse a second writer on the same data folder', async (t) => {
     const project = await withProject(t);
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    await assert.rejects(startTestServer(project), /already used by another agora writer \(pid \d+\)/);
-    // The first one is unharmed.
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    try {
+      await assert.rejects(startTestServer(project), /already used by another agora writer \(pid \d+\)/);
+      // The first one is unharmed.
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 });
 
