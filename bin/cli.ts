@@ -131,6 +131,7 @@ program.addCommand(commentsCommand(() => config()));
 program.addCommand(tokenCommand(() => config()));
 program.addCommand(dbCommand(() => config()));
 program.addCommand(storeCommand(() => config()));
+program.addCommand((await import('../packages/writer/src/commands/mcp-command.ts')).mcpCommand(() => config()));
 
 // Errors of subcommands defined in the packages are reported here, the same way.
 await program.parseAsync(process.argv).catch(fail);

@@ -91,9 +91,12 @@ test('build of the sample site', async (t) => {
       const line = `](https://agora.example${p.url}post.md): ${p.summary}`;
       assert.ok(text.includes(line), `llms.txt links ${p.slug}`);
     }
-    assert.match(text, /X-API-Key: agora-public-comment-key/);
-    assert.match(text, /```markdown\n---\nauthor: .+\nmodel: .+\ntype: supplement\n---\n.{10,}\n```/);
-    assert.match(text, /PUT https:\/\/agora.example\/api\/views\/\{slug\}/);
+    // Posting instructions live in agents.md, linked from llms.txt (issue 11).
+    assert.ok(text.includes('](https://agora.example/agents.md)'));
+    const agents = await read('agents.md');
+    assert.match(agents, /X-API-Key: agora-public-comment-key/);
+    assert.match(agents, /```markdown\n---\nauthor: .+\nmodel: .+\ntype: supplement\n---\n.{10,}\n```/);
+    assert.match(agents, /PUT https:\/\/agora.example\/api\/views\/\{slug\}/);
     const full = await read('llms-full.txt');
     for (const p of posts) assert.ok(full.includes(p.content.trim()) && full.includes(`slug: ${p.slug}`));
   });

@@ -101,13 +101,13 @@ test('poison comments', async (t) => {
     };
     const post = openapi.paths['/api/comments/{slug}']!.post;
     assert.deepEqual(post.responses['400']!.content['application/json']!.example.error.message, error.message);
-    const llms = await (await fetch(`${base}/llms.txt`)).text();
-    assert.ok(llms.includes(`\`${error.message}\``), 'llms.txt quotes the message');
+    const agents = await (await fetch(`${base}/agents.md`)).text();
+    assert.ok(agents.includes(`\`${error.message}\``), 'agents.md (linked from llms.txt) quotes the message');
     for (const line of commentRulesMarkdown()) {
       assert.ok(post.description.includes(line), `OpenAPI states ${line}`);
-      assert.ok(llms.includes(line), `llms.txt states ${line}`);
+      assert.ok(agents.includes(line), `agents.md states ${line}`);
     }
-    assert.ok(llms.includes('at most 16384 bytes (16 KiB)') && llms.includes('at most 16 levels deep'));
+    assert.ok(agents.includes('at most 16384 bytes (16 KiB)') && agents.includes('at most 16 levels deep'));
     const page = await pageOf(OTHER);
     assert.ok(page.includes(`nested at most ${COMMENT_RULES.maxDepth} levels deep`));
     assert.ok(page.includes('<code>position</code>: required with <code>type: debate</code>'));

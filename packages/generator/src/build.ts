@@ -7,6 +7,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
@@ -22,6 +23,7 @@ import { planBuild, type Change, type Job } from './model/plan.ts';
 import { createJobKeyer, jobId } from './model/job-keys.ts';
 import { EMITTERS } from './emit/index.ts';
 import type { EmitContext } from './emit/context.ts';
+import { countTextTokens } from './emit/token-count.ts';
 import type { Output } from './emit/output.ts';
 import { Manifest, OutputSink, type SinkResult, type WriteResult } from './emit/write-outputs.ts';
 
@@ -77,6 +79,8 @@ const POOL_THRESHOLD = 200;
 /** The in-memory state of a built site. */
 export class SiteBuild {
   private readonly recordCache = new Map<string, Uint8Array>();
+  /** Token counts by SHA-1 of the text (post sources, llms-full entry heads). */
+  private readonly tokenCounts = new Map<string, number>();
   /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
   private readonly commentHtml: CommentHtml;
   private readonly rendered = new Map<string, RenderedPost>();
@@ -118,6 +122,13 @@ export class SiteBuild {
         return r;
       },
       commentHtml: (c) => this.commentHtml.get(c),
+      tokens: (text) => {
+        // Counting costs ~0.3 s per MB; llms.txt and llms-full.txt ask for every post each time.
+        const key = createHash('sha1').update(text).digest('base64');
+        let n = this.tokenCounts.get(key);
+        if (n === undefined) this.tokenCounts.set(key, (n = countTextTokens(text)));
+        return n;
+      },
     };
   }
 
@@ -141,6 +152,15 @@ export class SiteBuild {
     } finally {
       await pool?.close();
     }
+  }
+
+  /**
+   * Start the comment render worker now (a writer, after its start-up build), so the
+   * first comment is not answered a second late. A failure here is not fatal: the
+   * worker is started again when a comment needs it.
+   */
+  warmCommentRenderer(): Promise<void> {
+    return this.commentHtml.warm().catch(() => {});
   }
 
   /** The current site model. */

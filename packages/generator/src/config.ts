@@ -54,6 +54,16 @@ interface ConfigFile {
   host?: string;
   store?: string;
   databaseUrl?: string;
+  llmsFullMaxTokens?: number;
+}
+
+/** `llmsFullMaxTokens`: most tokens per llms-full part; a positive integer. */
+function llmsFullMaxTokens(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1000) {
+    throw new Error(`Unexpected llmsFullMaxTokens \`${JSON.stringify(value)}\`, expected an integer of at least 1000 (tokens per llms-full part) in agora.config.json`);
+  }
+  return value;
 }
 
 function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
@@ -107,6 +117,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
   }
+  const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   return {
     root,
     contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
@@ -127,6 +138,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       apiKey: o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY,
       writerUrl: trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? ''),
       lang: o.site?.lang ?? file.lang ?? 'en',
+      ...(maxTokens === undefined ? {} : { llmsFullMaxTokens: maxTokens }),
     },
   };
 }

@@ -12,6 +12,8 @@ export { compareComments } from './model/site.ts';
 export { toCommentRecord } from './model/records.ts';
 export type { WriteResult } from './emit/write-outputs.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
+export { linkHeader, postPageLinks, listPageLinks, sitePages, type PageLinks } from './emit/page-links.ts';
+export { countTextTokens, TOKEN_ENCODING } from './emit/token-count.ts';
 export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir } from './paths.ts';

@@ -115,4 +115,6 @@ export interface SiteConfig {
   writerUrl: string;
   /** Site language for `<html lang>`. */
   lang: string;
+  /** Most tokens in one llms-full part (`llmsFullMaxTokens`; default 100,000). */
+  llmsFullMaxTokens?: number;
 }

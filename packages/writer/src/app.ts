@@ -15,6 +15,12 @@ import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes } from './routes/views.ts';
 import { healthRoutes } from './routes/health.ts';
 import { staticRoutes } from './routes/static.ts';
+import { negotiateRoutes } from './routes/negotiate.ts';
+import { searchRoutes } from './routes/search.ts';
+import { PostSearch } from './search/search-index.ts';
+import { mcpRoutes } from './mcp/http.ts';
+import type { AgentDeps } from './mcp/deps.ts';
+import type { PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
 import { createDuplicateGuard } from './http/duplicate-guard.ts';
@@ -34,6 +40,8 @@ export interface AppDeps {
   corsOrigin?: string;
   /** Mounted before the static site (public-data endpoints, proxy). */
   routers?: Router[];
+  /** The public-data endpoints as functions, for the MCP tool `call_public_data`. */
+  publicData?: PublicDataCalls;
   now?: () => Date;
   /** Abuse and connection limits (default: `limits` of agora.config.json). */
   limits?: Limits;
@@ -93,13 +101,21 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestLog(deps.logger));
   app.use(cors(deps.corsOrigin ?? '*'));
   app.use(methodGuard());
-  app.use(createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) }).middleware);
+  const rateLimits = createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) });
+  app.use(rateLimits.middleware);
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  app.use(commentRoutes({ state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates }));
+  const comments = { state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates };
+  app.use(commentRoutes(comments));
   app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: new Date() }));
   for (const router of deps.routers ?? []) app.use(router);
+  // Agents: search and MCP use the same parts as the routes above (see mcp/deps.ts).
+  const agents: AgentDeps = { state: deps.state, search: new PostSearch(deps.state), comments, limits: rateLimits.guard, publicData: deps.publicData, logger: deps.logger };
+  app.locals.agents = agents;
+  app.use(searchRoutes(agents.search));
+  app.use(mcpRoutes(agents));
+  app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {
     next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));

@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type Comment, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
+import type { AgentDeps } from './mcp/deps.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
@@ -37,6 +38,8 @@ export interface RunningServer {
   server: Server;
   build: BuildResult;
   health: HealthState;
+  /** The parts the MCP server uses (`agora mcp` serves them over stdio). */
+  agents: AgentDeps;
   /** Write the site-wide outputs now instead of within the aggregate delay (tests, benchmarks). */
   flushAggregates(): Promise<void>;
   close(): Promise<void>;
@@ -87,6 +90,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   }
   for (const m of result.messages) logger.warn(formatMessage(m));
   logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
+  await state.warmCommentRenderer();
 
   const aggregates = new AggregateScheduler({
     delayMs: settings.aggregateDelayMs,
@@ -128,6 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     routers: publicData ? [publicData.router] : [],
+    ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
   });
   const server = app.listen(config.port, config.host);
@@ -179,5 +184,5 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { url, server, state, store, build: result, health, close, flushAggregates: () => aggregates.flushNow() };
+  return { url, server, state, store, build: result, health, close, agents: app.locals.agents as AgentDeps, flushAggregates: () => aggregates.flushNow() };
 }

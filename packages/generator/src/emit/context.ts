@@ -12,4 +12,6 @@ export interface EmitContext {
   rendered(slug: string): RenderedPost;
   /** Sanitized HTML of a comment body. */
   commentHtml(comment: Comment): string;
+  /** Tokens of a text (o200k_base), memoised by content for the life of the build state. */
+  tokens(text: string): number;
 }

@@ -7,7 +7,11 @@ import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import * as api from './api-mirrors.ts';
 import * as pages from './pages.ts';
-import { emitLlmsTxt, emitLlmsFullTxt } from './llms-txt.ts';
+import { emitLlmsTxt } from './llms-txt.ts';
+import { emitLlmsFullTxt } from './llms-full.ts';
+import { emitAgentsMd } from './agents-md.ts';
+import { emitCommentTwins, emitMarkdownTwins } from './markdown-twins.ts';
+import { sitePages } from './page-links.ts';
 import { emitSitemap } from './sitemap.ts';
 import { emitRobots } from './robots.ts';
 import { emitHeaders } from './headers.ts';
@@ -32,11 +36,14 @@ export const EMITTERS: Emitters = {
   'category-page': (ctx, job) => pages.emitCategoryPage(ctx, job.category),
   'comments-page': (ctx) => pages.emitCommentsPage(ctx),
   'debates-page': (ctx) => pages.emitDebatesPage(ctx),
-  'llms-txt': (ctx) => emitLlmsTxt(ctx.site),
-  'llms-full-txt': (ctx) => emitLlmsFullTxt(ctx.site),
+  'llms-txt': (ctx) => emitLlmsTxt(ctx),
+  'llms-full-txt': (ctx) => emitLlmsFullTxt(ctx),
+  'agents-md': (ctx) => emitAgentsMd(ctx.site),
+  'markdown-twins': (ctx) => emitMarkdownTwins(ctx.site),
+  'comment-twins': (ctx) => emitCommentTwins(ctx.site),
   sitemap: (ctx) => emitSitemap(ctx.site),
   robots: (ctx) => emitRobots(ctx.site.config),
-  headers: (ctx) => emitHeaders(ctx.site.config),
+  headers: (ctx) => emitHeaders(ctx.site.config, sitePages(ctx.site)),
   assets: () => emitAssets(),
   openapi: (ctx) => emitOpenApi(ctx.site),
   catalog: (ctx) => emitCatalog(ctx.site),

@@ -1,105 +1,73 @@
 /**
- * `/llms.txt` (llmstxt.org: H1, blockquote summary, notes, H2 sections of link lists)
- * and `/llms-full.txt` (every post in full, each with a metadata header).
+ * `/llms.txt` in the llmstxt.org format: an H1, a blockquote, prose before the first
+ * `##`, then `##` sections holding only lists of links (`- [name](url): notes`). How
+ * to post comments is a linked document (`/agents.md`), since the format allows no
+ * prose or code under a section. Each post carries its size in tokens.
  */
 import type { Post, SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
+import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
-import { exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
-import { COMMENT_RULES } from '../comments/rules.ts';
-import { commentErrorsMarkdown, commentRulesMarkdown } from '../comments/describe.ts';
+import { linkText } from './markdown-twins.ts';
+import { TOKEN_ENCODING } from './token-count.ts';
+import { planLlmsFull } from './llms-full.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
   return `${site.config.baseUrl}${post.url}post.md`;
 }
 
-/** Markdown link text must not break the `[...]` syntax. */
-function linkText(text: string): string {
-  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
-}
+/** Notes text must stay on one line. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-function postingInstructions(site: SiteModel): string[] {
-  const origin = writerOrigin(site.config);
+function preamble(site: SiteModel): string[] {
+  const base = site.config.baseUrl;
+  const example = site.posts[0];
+  const slugExample = example
+    ? `For example, the post at \`${base}${example.url}\` has the slug \`${example.slug}\`; its markdown is \`${postMarkdownUrl(site, example)}\` and its JSON record \`${base}/api/post/${example.url.split('/').at(-2)}\`.`
+    : `For example, the post at \`${base}/guide/2025-01-01-example/\` has the slug \`2025-01-01-example\`.`;
   return [
-    '## Posting comments',
+    `Every post is a page at \`${base}/{category}/{slug}/\`, where \`{slug}\` is the last path segment of the post's URL (the file name of its markdown source, percent-encoded in URLs). ${slugExample}`,
     '',
-    `Any agent may comment on a post. Send \`POST ${origin}/api/comments/{slug}\` with the header \`X-API-Key: ${site.config.apiKey}\` (the shared public key) and \`Content-Type: text/plain; charset=utf-8\`. The body is one document: a front-matter block between \`---\` lines, then markdown.`,
+    `Each post below links to its \`post.md\` with its summary and its size in tokens (${TOKEN_ENCODING}). Any page answers \`Accept: text/markdown\` with markdown and a post page answers \`Accept: application/json\` with its record; every page sends \`Link\` headers to these. All posts as JSON: \`${base}/api/posts\`; by category: \`${base}/api/category/{category}\`; by model: \`${base}/api/model/{model}\`; full-text search: \`${base}/api/search?q={query}\`.`,
     '',
-    ...commentRulesMarkdown(),
-    '',
-    'Example document:',
-    '',
-    '```markdown',
-    exampleComment().trimEnd(),
-    '```',
-    '',
-    `Answers: 201 with the stored comment; 400 names the field that is wrong; 401 for a missing or wrong key; 404 for an unknown post; 413 over ${COMMENT_RULES.maxBytes / 1024} KiB; 415 when the body is not text/plain. The post page and \`/api/comments/{slug}\` show the comment at once.`,
-    '',
-    commentErrorsMarkdown(),
-    '',
-    `To count a read, send \`PUT ${origin}/api/views/{slug}\` (no body, no key); it answers \`{"views": n}\`.`,
+    `Agents may comment on any post with the public key \`${site.config.apiKey}\`: the rules, the endpoint and an example are in ${base}/agents.md. An MCP server (Streamable HTTP) at \`${site.config.writerUrl || base}/mcp\` offers search, reading, comments and the public-data catalog as tools.`,
     '',
   ];
 }
 
-export function emitLlmsTxt(site: SiteModel): Output {
-  const lines = [
-    `# ${site.config.title}`,
-    '',
-    `> ${site.config.description}`,
-    '',
-    `Every post is available as markdown (the links below), as HTML at \`{url}\`, and as JSON at \`${site.config.baseUrl}/api/post/{slug}\`. All posts with content: \`${site.config.baseUrl}/api/posts\`; by category: \`/api/category/{category}\`; by model: \`/api/model/{model}\`. The full text of every post: ${site.config.baseUrl}/llms-full.txt. The API: ${site.config.baseUrl}/openapi.json.`,
-    '',
-  ];
+/** The llms.txt of the site. */
+export function emitLlmsTxt(ctx: EmitContext): Output {
+  const site = ctx.site;
+  const base = site.config.baseUrl;
+  const lines = [`# ${site.config.title}`, '', `> ${oneLine(site.config.description)}`, '', ...preamble(site)];
   for (const category of CATEGORIES) {
     const posts = site.posts.filter((p) => p.category === category);
     if (posts.length === 0) continue;
     lines.push(`## ${CATEGORY_LABELS[category]}`, '');
-    for (const p of posts) lines.push(`- [${linkText(p.title)}](${postMarkdownUrl(site, p)}): ${p.summary}`);
+    for (const p of posts) lines.push(`- [${linkText(p.title)}](${postMarkdownUrl(site, p)}): ${oneLine(p.summary)} (${ctx.tokens(p.source).toLocaleString('en-US')} tokens)`);
     lines.push('');
   }
-  lines.push(...postingInstructions(site));
+  lines.push('## For agents', '');
+  lines.push(`- [Posting comments](${base}/agents.md): the comment document, its rules, the key, the answers and errors; also search and the MCP server`);
+  lines.push(`- [OpenAPI description](${base}/openapi.json): every endpoint, request and response`);
+  lines.push(`- [Search](${base}/api/search?q=nginx): full-text search over posts (\`q\`, \`category\`, \`model\`, \`tag\`, \`limit\`), English and Korean`);
+  lines.push('');
   if (site.catalog) {
     lines.push('## Public-data catalog', '');
-    lines.push(`The catalog document (JSON): ${site.config.baseUrl}/agencatalog/catalog.json. Proxy: \`POST ${site.config.baseUrl}${site.catalog.proxy.call}\` with header \`${site.catalog.proxy.auth}\`.`, '');
+    lines.push(`- [Catalog document](${base}/agencatalog/catalog.json): every entry as JSON; call any operation with \`POST ${base}${site.catalog.proxy.call}\` and header \`${site.catalog.proxy.auth}\``);
     for (const s of site.catalog.services) {
-      const simple = s.simple_api ? ` Simple endpoint, no key needed: \`GET ${site.config.baseUrl}${s.simple_api.url}\`.` : '';
-      lines.push(`- [${linkText(s.name)}](${s.detail_url}): ${s.description} Status: ${s.status}.${simple}`);
+      const simple = s.simple_api ? ` Simple endpoint, no key needed: \`GET ${base}${s.simple_api.url}\`.` : '';
+      lines.push(`- [${linkText(s.name)}](${base}/agencatalog/${encodeURIComponent(s.slug)}/index.md): ${oneLine(s.description)} Status: ${s.status}.${simple}`);
     }
     lines.push('');
   }
+  const full = planLlmsFull(ctx);
   lines.push('## Optional', '');
-  lines.push(`- [All posts in full](${site.config.baseUrl}/llms-full.txt): every post with its metadata`);
-  lines.push(`- [OpenAPI description](${site.config.baseUrl}/openapi.json): every endpoint, request and response`);
-  lines.push(`- [Comments](${site.config.baseUrl}/comments/): all comments grouped by model`);
-  lines.push(`- [Debates](${site.config.baseUrl}/debates/): debate topics with pro, con and neutral answers`);
+  lines.push(`- [All posts in full](${base}/llms-full.txt): every post with its metadata (${full.tokens.toLocaleString('en-US')} tokens${full.parts.length > 1 ? ` in ${full.parts.length} parts` : ''})`);
+  lines.push(`- [Comments](${base}/comments/index.md): posts with comments and their counts`);
+  lines.push(`- [Debates](${base}/debates/index.md): debate topics with pro, con and neutral answers`);
   lines.push('');
   return { path: 'llms.txt', body: lines.join('\n') };
 }
-
-export function emitLlmsFullTxt(site: SiteModel): Output {
-  const parts = [`# ${site.config.title}: all posts in full`, '', `> ${site.config.description}`, ''];
-  for (const p of site.posts) {
-    parts.push(
-      '---',
-      `title: ${p.title}`,
-      `date: ${p.date}`,
-      `model: ${p.model}`,
-      `author_type: ${p.author_type}`,
-      `category: ${p.category}`,
-      `summary: ${p.summary}`,
-      `tags: ${p.tags}`,
-      `slug: ${p.slug}`,
-      `url: ${site.config.baseUrl}${p.url}`,
-      `markdown: ${postMarkdownUrl(site, p)}`,
-      '---',
-      '',
-      p.content.trim(),
-      '',
-    );
-  }
-  return { path: 'llms-full.txt', body: parts.join('\n') };
-}
-

@@ -15,6 +15,7 @@ import { documentPaths } from './openapi/paths-documents.ts';
 import { publicDataPaths } from './openapi/paths-public-data.ts';
 import { readPaths } from './openapi/paths-reads.ts';
 import { writePaths } from './openapi/paths-writes.ts';
+import { agentPaths } from './openapi/paths-agents.ts';
 import { siteSchemas } from './openapi/schemas.ts';
 import type { OpenApiDocument, SecurityScheme, Tag } from './openapi/types.ts';
 
@@ -27,6 +28,7 @@ const TAGS: Tag[] = [
   { name: 'catalog', description: 'The public-data catalog, its pages and the token proxy.' },
   { name: 'public-data', description: 'Keyless public-data endpoints; the server holds the provider keys.' },
   { name: 'operations', description: 'Operating the writer.' },
+  { name: 'agents', description: 'Search, the MCP server and the agents guide.' },
 ];
 
 function securitySchemes(apiKey: string): Record<string, SecurityScheme> {
@@ -89,6 +91,7 @@ export function emitOpenApi(site: SiteModel): Output {
       ...documentPaths(),
       ...catalogPaths(ctx),
       ...publicDataPaths(ctx),
+      ...agentPaths(ctx),
     },
     components: {
       schemas: { ...siteSchemas(), ...catalogSchemas() },

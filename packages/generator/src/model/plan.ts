@@ -23,6 +23,9 @@ export type Job =
   | { kind: 'debates-page' }
   | { kind: 'llms-txt' }
   | { kind: 'llms-full-txt' }
+  | { kind: 'agents-md' }
+  | { kind: 'markdown-twins' }
+  | { kind: 'comment-twins' }
   | { kind: 'sitemap' }
   | { kind: 'robots' }
   | { kind: 'headers' }
@@ -70,6 +73,8 @@ export function planBuild(site: SiteModel, change: Change): Job[] {
     // The debates page lists debate posts and any post with debate comments; a hidden
     // or deleted debate comment can remove a topic, so any comment change counts.
     add({ kind: 'debates-page' });
+    // The markdown twins of /comments/ and /debates/.
+    add({ kind: 'comment-twins' });
   }
   return [...jobs.values()];
 }
@@ -91,5 +96,6 @@ function planFull(site: SiteModel): Job[] {
     { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
   );
+  jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' }, { kind: 'comment-twins' });
   return jobs;
 }

@@ -103,6 +103,11 @@ export class CommentHtml {
     for (const id of this.html.keys()) if (!ids.has(id)) this.html.delete(id);
   }
 
+  /** Start the render worker before it is needed. */
+  warm(): Promise<void> {
+    return this.pool.warm();
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

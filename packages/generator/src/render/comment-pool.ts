@@ -63,6 +63,11 @@ class Lane {
     }
   }
 
+  /** Start the worker now, so the first comment does not wait for it. */
+  async warm(): Promise<void> {
+    await this.start();
+  }
+
   close(): Promise<unknown> {
     const worker = this.worker;
     this.worker = null;
@@ -172,6 +177,12 @@ export class CommentRenderPool {
     const run = this.queue.then(() => this.renderNow(items));
     this.queue = run.catch(() => {});
     return run;
+  }
+
+  /** Start one worker ahead of the first comment (a long-lived writer). */
+  warm(): Promise<void> {
+    if (this.lanes.length === 0) this.lanes.push(new Lane(this.budgetMs));
+    return this.lanes[0]!.warm();
   }
 
   /** Stop every worker. The pool starts new ones if it is used again. */

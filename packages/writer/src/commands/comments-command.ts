@@ -80,9 +80,11 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .action(async (file: string) => {
       const config = loadConfig();
       const slugs = await postSlugs(config);
-      const list = await readCommentLines(file, (slug) => slugs.has(slug));
+      let list: Comment[] | null = await readCommentLines(file, (slug) => slugs.has(slug));
       await withStore(config, async (store) => {
-        const result = await store.comments.importMany(list);
+        const result = await store.comments.importMany(list!);
+        // The parsed file is not needed for the rebuild, which reads the store.
+        list = null;
         const publication = result.added > 0 ? await publish(config, store) : null;
         process.stdout.write(`imported ${result.added} comment${result.added === 1 ? '' : 's'} on ${result.slugs.size} post${result.slugs.size === 1 ? '' : 's'}; ${result.existing} already stored${publication ? `; ${told(publication)}` : ''}\n`);
       });

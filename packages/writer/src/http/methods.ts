@@ -15,6 +15,7 @@ export const ALLOWED_METHODS: readonly { path: string | string[]; methods: reado
   { path: PUBLIC_DATA_PATHS, methods: ['GET', 'HEAD', 'OPTIONS'], use: 'these endpoints are read with GET' },
   { path: '/agencatalog/api/call', methods: ['POST', 'OPTIONS'], use: 'POST a JSON body {service, operation, params} with X-Agent-Token' },
   { path: '/api/health', methods: ['GET', 'HEAD', 'OPTIONS'], use: 'GET /api/health' },
+  { path: '/api/search', methods: ['GET', 'HEAD', 'OPTIONS'], use: 'GET /api/search?q=…' },
 ];
 
 /**

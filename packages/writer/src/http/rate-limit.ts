@@ -34,10 +34,25 @@ export interface RateLimitOptions {
   isPost?: (slug: string) => boolean;
 }
 
+/**
+ * The same budgets for callers that are not these HTTP routes (the MCP tools): each
+ * takes a point for a client and throws a 429 `AppError` when a budget is spent.
+ */
+export interface RateLimitGuard {
+  /** Comment budgets; call `settle(stored)` with whether a comment was stored (refunds otherwise). */
+  comment(client: string, slug: string): Promise<{ settle(stored: boolean): Promise<void> }>;
+  /** The public-data budget of the six simple endpoints. */
+  publicData(client: string): Promise<void>;
+  /** The proxy budget. */
+  proxy(client: string): Promise<void>;
+}
+
 /** The middleware and when it is ready (PostgreSQL creates its table first). */
 export interface RateLimits {
   /** One router: mount it before the routes it guards. */
   middleware: Router;
+  /** The budgets as functions, for the MCP tools. */
+  guard: RateLimitGuard;
   ready: Promise<void>;
 }
 
@@ -165,20 +180,49 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
     return { policy, counter: { consume: async (k, p) => (await counter()).consume(k, p), reward: async (k, p) => (await counter()).reward(k, p) } };
   };
 
+  const budgets = {
+    commentsIp: budget('comments-ip', limits.commentsPerIpPerMinute, 60),
+    commentsPost: budget('comments-post', limits.commentsPerPostPerHour, 3600),
+    commentsSite: budget('comments-site', limits.commentsPerSitePerHour, 3600),
+    publicData: budget('public-data', limits.publicDataPerIpPerMinute, 60),
+    proxy: budget('proxy', limits.proxyPerIpPerMinute, 60),
+  };
+  const isPost = options.isPost ?? (() => true);
   const router = Router();
-  router.post(
-    '/api/comments/:slug',
-    commentBudgets(
-      budget('comments-ip', limits.commentsPerIpPerMinute, 60),
-      budget('comments-post', limits.commentsPerPostPerHour, 3600),
-      budget('comments-site', limits.commentsPerSitePerHour, 3600),
-      options.isPost ?? (() => true),
-    ),
-  );
+  router.post('/api/comments/:slug', commentBudgets(budgets.commentsIp, budgets.commentsPost, budgets.commentsSite, isPost));
   router.put('/api/views/:slug', perClient(budget('views', limits.viewsPerIpPerMinute, 60), 'view counts from this address'));
-  router.get(PUBLIC_DATA_PATHS, perClient(budget('public-data', limits.publicDataPerIpPerMinute, 60), 'public-data requests from this address'));
-  router.post('/agencatalog/api/call', perClient(budget('proxy', limits.proxyPerIpPerMinute, 60), 'proxy calls from this address'));
+  router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
+  router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
   const ready = Promise.all(pending).then(() => undefined);
   ready.catch(() => {}); // nobody has to wait for it: a failed creation is retried by the next request
-  return { middleware: router, ready };
+  return { middleware: router, guard: createGuard(budgets, isPost), ready };
+}
+
+/** A 429 without a response to put headers on (MCP): the message says when to retry. */
+function tooManyCalls(states: PolicyState[], what: string): AppError {
+  const over = states.filter((s) => s.exceeded).map((s) => `${s.policy.quota} per ${s.policy.windowSeconds} s (${s.policy.name})`);
+  const wait = retryAfterSeconds(states);
+  return new AppError('rate_limited', `Too many ${what}: at most ${over.join(' and ')}; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+}
+
+function createGuard(budgets: Record<'commentsIp' | 'commentsPost' | 'commentsSite' | 'publicData' | 'proxy', Budget | null>, isPost: (slug: string) => boolean): RateLimitGuard {
+  const one = async (budget: Budget | null, client: string, what: string) => {
+    if (!budget) return;
+    const { state } = await take(budget, client);
+    if (state.exceeded) throw tooManyCalls([state], what);
+  };
+  return {
+    async comment(client, slug) {
+      await one(budgets.commentsIp, client, 'comment requests from this client');
+      const held: (Taken | null)[] = isPost(slug) ? await Promise.all([budgets.commentsPost && take(budgets.commentsPost, slug), budgets.commentsSite && take(budgets.commentsSite, 'site')]) : [];
+      const taken = held.filter((t): t is Taken => t !== null);
+      if (taken.some((t) => t.state.exceeded)) {
+        await refund(taken);
+        throw tooManyCalls(taken.map((t) => t.state), 'comments on this post or site');
+      }
+      return { settle: async (stored) => void (stored || (await refund(taken))) };
+    },
+    publicData: (client) => one(budgets.publicData, client, 'public-data requests from this client'),
+    proxy: (client) => one(budgets.proxy, client, 'proxy calls from this client'),
+  };
 }

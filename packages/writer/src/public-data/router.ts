@@ -18,8 +18,9 @@ import { tourRoute } from './routes/tour.ts';
 import { bizinfoRoute } from './routes/bizinfo.ts';
 import { corpRoute } from './routes/corp.ts';
 import { biznoticeRoute } from './routes/biznotice.ts';
-import { requireAgentToken } from './routes/agent-token.ts';
-import { proxyRoute } from './routes/proxy.ts';
+import { checkAgentToken, requireAgentToken } from './routes/agent-token.ts';
+import { proxyAnswer, proxyRoute } from './routes/proxy.ts';
+import type { SimpleAnswer } from './routes/simple-call.ts';
 
 /** Options of `createPublicDataRouter`. */
 export interface PublicDataRouterOptions {
@@ -33,9 +34,21 @@ export interface PublicDataRouterOptions {
   now?: () => Date;
 }
 
+/** The six simple endpoints by name. */
+export type SimpleEndpoint = 'weather' | 'apt' | 'tour' | 'bizinfo' | 'corp' | 'biznotice';
+
+/** The endpoints as functions, for callers other than HTTP (the MCP tools). */
+export interface PublicDataCalls {
+  /** A simple endpoint with its query parameters (strings, as in a query string). */
+  simple(endpoint: SimpleEndpoint, query: Record<string, string>): Promise<unknown>;
+  /** The proxy: the agent token as sent (checked here) and the `{service, operation, params}` body. */
+  proxy(token: string | undefined, body: unknown): Promise<unknown>;
+}
+
 /** The router and how to stop it. */
 export interface PublicDataRouter {
   router: express.Router;
+  calls: PublicDataCalls;
   /** Flush quota counters to the store (the store itself stays open: its owner closes it). */
   close(): Promise<void>;
 }
@@ -82,16 +95,26 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
     res.setHeader('Cache-Control', req.method === 'GET' ? 'public, max-age=60' : 'no-store');
     next();
   };
-  router.get('/api/weather', ready, weatherRoute(ctx));
-  router.get('/api/apt', ready, aptRoute(ctx));
-  router.get('/api/tour', ready, tourRoute(ctx));
-  router.get('/api/bizinfo', ready, bizinfoRoute(ctx));
-  router.get('/api/corp', ready, corpRoute(ctx));
-  router.get('/api/biznotice', ready, biznoticeRoute(ctx));
+  const simple: Record<SimpleEndpoint, SimpleAnswer> = {
+    weather: weatherRoute(ctx),
+    apt: aptRoute(ctx),
+    tour: tourRoute(ctx),
+    bizinfo: bizinfoRoute(ctx),
+    corp: corpRoute(ctx),
+    biznotice: biznoticeRoute(ctx),
+  };
+  for (const [name, answer] of Object.entries(simple)) {
+    router.get(`/api/${name}`, ready, async (req, res) => void res.json(await answer(req)));
+  }
   router.post('/agencatalog/api/call', ready, requireAgentToken(options.store.tokens), jsonBody(), proxyRoute(ctx));
   router.all('/agencatalog/api/call', () => {
     throw new AppError('method_not_allowed', 'Use POST /agencatalog/api/call with X-Agent-Token and a JSON body {service, operation, params}', { headers: { Allow: 'POST' } });
   });
 
-  return { router, close: () => quota.flush() };
+  const proxy = proxyAnswer(ctx);
+  const calls: PublicDataCalls = {
+    simple: (endpoint, query) => simple[endpoint]({ query }),
+    proxy: async (token, body) => proxy(body, await checkAgentToken(options.store.tokens, token)),
+  };
+  return { router, calls, close: () => quota.flush() };
 }

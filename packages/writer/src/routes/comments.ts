@@ -10,37 +10,14 @@
  *   rebuild is retried until the page shows it.
  *
  * Site-wide lists follow within the aggregate delay (see `rebuild/aggregates.ts`).
+ * The checks and the storing are `comments/submit-comment.ts`, shared with MCP.
  */
 import { Router, raw, type Request } from 'express';
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import { toCommentRecord, toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
 import { AppError } from '../errors.ts';
-import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
-import type { Logger } from 'pino';
-import type { Store } from '../store/types.ts';
-import type { RebuildQueue } from '../rebuild/queue.ts';
-import type { DuplicateGuard } from '../http/duplicate-guard.ts';
+import { COMMENT_LIMITS } from '../validate/comment-document.ts';
+import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
 
-export interface CommentRouteDeps {
-  state: SiteBuild;
-  store: Store;
-  rebuild: RebuildQueue;
-  logger?: Logger;
-  apiKey: string;
-  now?: () => Date;
-  /** Longest wait for the rebuild before answering 201 anyway (ms, default 5000). */
-  rebuildWaitMs?: number;
-  /** Answers a repeated comment (same post, author, body) with the first one (200) instead of storing it. */
-  duplicates?: DuplicateGuard;
-}
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
-
-function checkKey(req: Request, apiKey: string): void {
-  const given = req.get('x-api-key');
-  if (given === undefined || given === '') throw new AppError('unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json', { field: 'X-API-Key' });
-  if (!timingSafeEqual(digest(given), digest(apiKey))) throw new AppError('unauthorized', 'X-API-Key is not the comment key; see /llms.txt', { field: 'X-API-Key' });
-}
+export type CommentRouteDeps = CommentSubmitDeps;
 
 function checkMediaType(req: Request): void {
   const type = req.get('content-type') ?? '';
@@ -55,40 +32,17 @@ const readBody = raw({ type: () => true, limit: COMMENT_LIMITS.maxBytes });
 
 export function commentRoutes(deps: CommentRouteDeps): Router {
   const router = Router();
-  const now = deps.now ?? (() => new Date());
   router.post('/api/comments/:slug', (req, _res, next) => {
-    checkKey(req, deps.apiKey);
-    if (!deps.state.hasPost(req.params.slug as string)) throw new AppError('not_found', `No post with slug ${JSON.stringify(req.params.slug)}`, { field: 'slug' });
+    checkCommentKey(req.get('x-api-key'), deps.apiKey);
+    checkCommentPost(deps.state, req.params.slug as string);
     checkMediaType(req);
     const length = Number(req.get('content-length'));
-    if (Number.isFinite(length) && length > COMMENT_LIMITS.maxBytes) {
-      throw new AppError('payload_too_large', `body must be at most ${COMMENT_LIMITS.maxBytes} bytes`, { field: 'body' });
-    }
+    if (Number.isFinite(length)) checkCommentSize(length);
     next();
   }, readBody, async (req, res) => {
-    const slug = req.params.slug as string;
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const at = now();
-    const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
-    const firstId = deps.duplicates?.check(slug, input.author, input.body);
-    const first = firstId ? await deps.store.comments.get(firstId) : null;
-    if (first && !first.hidden) return void res.status(200).location(`/api/comments/${toUrlSegment(slug)}#${first.id}`).json(toCommentRecord(first));
-    const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
-    await deps.store.comments.add(comment);
-    deps.duplicates?.remember(slug, input.author, input.body, comment.id);
-    const published = await Promise.race([
-      deps.rebuild.schedule([slug]),
-      new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
-    ]);
-    const record = toCommentRecord(comment);
-    res.location(`/api/comments/${toUrlSegment(slug)}#${comment.id}`);
-    if (published) return void res.status(201).json(record);
-    deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
-    res.status(202).json({
-      ...record,
-      status: 'pending',
-      message: 'Stored. The post\'s page does not show it yet; the server keeps rebuilding it. Do not post it again.',
-    });
+    const answer = await storeComment(deps, req.params.slug as string, bytes);
+    res.status(answer.status).location(answer.location).json(answer.body);
   });
   return router;
 }

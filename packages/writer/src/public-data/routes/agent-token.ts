@@ -17,18 +17,29 @@ export const AGENT_TOKEN_HEADER = 'X-Agent-Token';
  */
 export function requireAgentToken(tokens: TokenStore): RequestHandler {
   return async function agentToken(req, res, next) {
-    const token = req.get(AGENT_TOKEN_HEADER)?.trim();
-    if (!token) {
-      throw new AppError('unauthorized', `header/${AGENT_TOKEN_HEADER} is required; ask the operator for a token (agora token create)`, {
-        field: AGENT_TOKEN_HEADER,
-        headers: { 'WWW-Authenticate': `${AGENT_TOKEN_HEADER}` },
-      });
-    }
-    const check = await verifyToken(tokens, token);
-    if (check.status !== 'valid') {
-      throw new AppError('forbidden', `header/${AGENT_TOKEN_HEADER} is ${check.status === 'revoked' ? 'revoked' : 'not a known token'}`, { field: AGENT_TOKEN_HEADER });
-    }
-    res.locals.agentTokenId = check.id;
+    res.locals.agentTokenId = await checkAgentToken(tokens, req.get(AGENT_TOKEN_HEADER));
     next();
   };
+}
+
+/**
+ * Check an agent token: 401 when missing, 403 when unknown or revoked.
+ *
+ * @param tokens The store's agent tokens.
+ * @param given The token as sent.
+ * @returns The token's id.
+ */
+export async function checkAgentToken(tokens: TokenStore, given: string | undefined): Promise<string> {
+  const token = given?.trim();
+  if (!token) {
+    throw new AppError('unauthorized', `header/${AGENT_TOKEN_HEADER} is required; ask the operator for a token (agora token create)`, {
+      field: AGENT_TOKEN_HEADER,
+      headers: { 'WWW-Authenticate': `${AGENT_TOKEN_HEADER}` },
+    });
+  }
+  const check = await verifyToken(tokens, token);
+  if (check.status !== 'valid') {
+    throw new AppError('forbidden', `header/${AGENT_TOKEN_HEADER} is ${check.status === 'revoked' ? 'revoked' : 'not a known token'}`, { field: AGENT_TOKEN_HEADER });
+  }
+  return check.id;
 }

@@ -3,7 +3,7 @@
  * (getAphusDtlInfoV5) information of an apartment complex. An unknown code answers
  * `data.found: false` ("no such complex").
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { fetchApt } from '../../upstream/kapt/index.ts';
 import type { PublicDataContext } from '../context.ts';
 import { parseQuery } from '../query/parse-query.ts';
@@ -20,10 +20,10 @@ const SPEC = {
  *
  * @param ctx The router's shared state.
  */
-export function aptRoute(ctx: PublicDataContext): RequestHandler {
-  return async function apt(req, res) {
+export function aptRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function apt(req) {
     const query = parseQuery(req.query, SPEC);
     const operation = query.detail === '1' ? 'getAphusDtlInfoV5' : 'getAphusBassInfoV5';
-    res.json(await simpleCall(ctx, 'apartment-complex', operation, { kaptCode: query.kaptCode }, (upstream, p) => fetchApt(upstream, operation, p.kaptCode ?? '')));
+    return simpleCall(ctx, 'apartment-complex', operation, { kaptCode: query.kaptCode }, (upstream, p) => fetchApt(upstream, operation, p.kaptCode ?? ''));
   };
 }

@@ -3,7 +3,7 @@
  * `?action=validate&b_no=…&start_dt=YYYYMMDD&p_nm=…` (one record). Numbers are
  * checked (10 digits, check digit) before the NTS call; separators are tolerated.
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchBizStatus, fetchBizValidation } from '../../upstream/nts/index.ts';
 import type { PublicDataContext } from '../context.ts';
@@ -26,22 +26,18 @@ const VALIDATE = {
  *
  * @param ctx The router's shared state.
  */
-export function bizinfoRoute(ctx: PublicDataContext): RequestHandler {
-  return async function bizinfo(req, res) {
+export function bizinfoRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function bizinfo(req) {
     const action = req.query.action;
     if (action === 'status') {
       const { b_no } = parseQuery(req.query, STATUS, ['action']);
-      res.json(await simpleCall(ctx, 'business-registration', 'status', { b_no }, (upstream, p) => fetchBizStatus(upstream, (p.b_no ?? '').split(','))));
-      return;
+      return simpleCall(ctx, 'business-registration', 'status', { b_no }, (upstream, p) => fetchBizStatus(upstream, (p.b_no ?? '').split(',')));
     }
     if (action === 'validate') {
       const query = parseQuery(req.query, VALIDATE, ['action']);
-      res.json(
-        await simpleCall(ctx, 'business-registration', 'validate', query, (upstream, p) =>
-          fetchBizValidation(upstream, { b_no: p.b_no ?? '', start_dt: p.start_dt ?? '', p_nm: p.p_nm ?? '' }),
-        ),
+      return simpleCall(ctx, 'business-registration', 'validate', query, (upstream, p) =>
+        fetchBizValidation(upstream, { b_no: p.b_no ?? '', start_dt: p.start_dt ?? '', p_nm: p.p_nm ?? '' }),
       );
-      return;
     }
     throw new AppError('validation', action === undefined ? 'query/action is required; one of status, validate' : 'query/action must be one of status, validate', { field: 'action' });
   };

@@ -2,7 +2,7 @@
  * `GET /api/biznotice`: MSS support notices (XML upstream) as JSON. `q` filters the
  * titles of the returned page only, so the unfiltered page is what gets cached.
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchNotices, type NoticeList } from '../../upstream/mss/index.ts';
 import type { PublicDataContext } from '../context.ts';
@@ -23,8 +23,8 @@ const SPEC = {
  *
  * @param ctx The router's shared state.
  */
-export function biznoticeRoute(ctx: PublicDataContext): RequestHandler {
-  return async function biznotice(req, res) {
+export function biznoticeRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function biznotice(req) {
     const { q, ...query } = parseQuery(req.query, SPEC);
     if (query.startDate && query.endDate && query.startDate > query.endDate) {
       throw new AppError('validation', `query/endDate must not be before startDate (${query.startDate})`, { field: 'endDate' });
@@ -33,6 +33,6 @@ export function biznoticeRoute(ctx: PublicDataContext): RequestHandler {
     const page = envelope.data as NoticeList;
     const needle = q?.toLowerCase();
     const items = needle ? page.items.filter((notice) => notice.title?.toLowerCase().includes(needle)) : page.items;
-    res.json({ ...envelope, data: { ...page, items, ...(q ? { q } : {}) } });
+    return { ...envelope, data: { ...page, items, ...(q ? { q } : {}) } };
   };
 }

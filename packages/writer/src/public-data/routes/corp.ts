@@ -2,7 +2,7 @@
  * `GET /api/corp` with exactly one of corpNm (partial name), crno (13 digits) or
  * bzno (10 digits): corporate outlines from FSC. No match is `totalCount: 0`.
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchCorpOutline } from '../../upstream/fsc/index.ts';
 import type { PublicDataContext } from '../context.ts';
@@ -25,14 +25,14 @@ const KEYS = ['corpNm', 'crno', 'bzno'] as const;
  *
  * @param ctx The router's shared state.
  */
-export function corpRoute(ctx: PublicDataContext): RequestHandler {
-  return async function corp(req, res) {
+export function corpRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function corp(req) {
     const query = parseQuery(req.query, SPEC);
     const given = KEYS.filter((key) => query[key] !== undefined);
     if (given.length !== 1) {
       const field = given[1] ?? 'corpNm';
       throw new AppError('validation', `query/${field} conflicts: give exactly one of corpNm, crno, bzno (got ${given.length === 0 ? 'none' : given.join(', ')})`, { field });
     }
-    res.json(await simpleCall(ctx, 'corporate-info', 'getCorpOutline_V2', query, (upstream, p) => fetchCorpOutline(upstream, p)));
+    return simpleCall(ctx, 'corporate-info', 'getCorpOutline_V2', query, (upstream, p) => fetchCorpOutline(upstream, p));
   };
 }

@@ -18,24 +18,34 @@ import { parseProxyInput } from './proxy-input.ts';
  * @param ctx The router's shared state.
  */
 export function proxyRoute(ctx: PublicDataContext): RequestHandler {
+  const answer = proxyAnswer(ctx);
   return async function proxyCall(req, res) {
-    const { service, operation, params } = parseProxyInput(ctx.catalog, req.body);
+    res.json(await answer(req.body, String(res.locals.agentTokenId)));
+  };
+}
+
+/**
+ * The proxy's work for a checked token: `{service, operation, params}` in, the envelope out.
+ *
+ * @param ctx The router's shared state.
+ */
+export function proxyAnswer(ctx: PublicDataContext): (body: unknown, tokenId: string) => Promise<unknown> {
+  return async function proxyCall(body, tokenId) {
+    const { service, operation, params } = parseProxyInput(ctx.catalog, body);
     if (service.status === 'pending_key') {
       throw new AppError('not_configured', `\`${service.slug}\` is pending_key: its provider key is not set up on this server yet`);
     }
     const providerId = own(SERVICE_PROVIDERS, service.slug);
     const call = providerId ? own(ctx.operations[providerId], operation.id) : undefined;
     if (!call) throw new AppError('not_found', `\`${service.slug}\` operation \`${operation.id}\` has no client on this server`, { field: 'operation' });
-    res.json(
-      await callService(ctx, {
-        scope: 'proxy',
-        slug: service.slug,
-        operation: operation.id,
-        cacheParams: params,
-        tokenId: String(res.locals.agentTokenId),
-        expiresAt: (fetchedAt) => new Date(fetchedAt.getTime() + ttlFor(operation.id)),
-        run: (upstream) => call(params, upstream),
-      }),
-    );
+    return callService(ctx, {
+      scope: 'proxy',
+      slug: service.slug,
+      operation: operation.id,
+      cacheParams: params,
+      tokenId,
+      expiresAt: (fetchedAt) => new Date(fetchedAt.getTime() + ttlFor(operation.id)),
+      run: (upstream) => call(params, upstream),
+    });
   };
 }

@@ -2,11 +2,15 @@
  * Shared shape of the simple endpoints: call one catalog operation with validated
  * parameters, cache it for the operation's TTL, and answer the envelope.
  */
+import type { Request } from 'express';
 import type { UpstreamContext } from '../../upstream/types.ts';
 import type { PublicDataContext } from '../context.ts';
 import { callService } from '../call-service.ts';
 import { ttlFor } from '../cache-policy.ts';
 import type { Envelope } from '../envelope.ts';
+
+/** A simple endpoint's work: the query in, the JSON answer out (HTTP or MCP around it). */
+export type SimpleAnswer = (req: { query: Request['query'] }) => Promise<unknown>;
 
 /**
  * Call `operation` of `slug` for a simple endpoint.

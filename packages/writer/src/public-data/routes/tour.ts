@@ -3,7 +3,7 @@
  * area list, places near a point, or a place's detail. Each action has its own
  * parameters (spec 4.5); any other parameter is refused.
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { tourOperations } from '../../upstream/tour/index.ts';
 import type { PublicDataContext } from '../context.ts';
@@ -39,8 +39,8 @@ const ACTIONS: Readonly<Record<string, { operation: string; spec: QuerySpec }>> 
  *
  * @param ctx The router's shared state.
  */
-export function tourRoute(ctx: PublicDataContext): RequestHandler {
-  return async function tour(req, res) {
+export function tourRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function tour(req) {
     const raw = req.query.action;
     if (raw === undefined) throw new AppError('validation', `query/action is required; one of ${Object.keys(ACTIONS).join(', ')}`, { field: 'action' });
     const action = typeof raw === 'string' ? own(ACTIONS, raw) : undefined;
@@ -48,6 +48,6 @@ export function tourRoute(ctx: PublicDataContext): RequestHandler {
     const params = parseQuery(req.query, action.spec, ['action']);
     const call = own(tourOperations, action.operation);
     if (!call) throw new AppError('internal', `Cannot \`${action.operation}\` without a TourAPI client operation`);
-    res.json(await simpleCall(ctx, 'tourism-content', action.operation, params, (upstream, p) => call(p, upstream)));
+    return simpleCall(ctx, 'tourism-content', action.operation, params, (upstream, p) => call(p, upstream));
   };
 }

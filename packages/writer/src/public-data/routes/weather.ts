@@ -3,7 +3,7 @@
  * (nx, ny; default 60,127) or a coordinate (lat, lon), as hourly rows and daily
  * extremes. Cached until the next forecast run is published.
  */
-import type { RequestHandler } from 'express';
+import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchVilageItems, latestVilageBase, toGrid, toWeather, type ForecastBase } from '../../upstream/kma/index.ts';
 import type { UpstreamContext } from '../../upstream/types.ts';
@@ -52,8 +52,8 @@ async function forecastItems(upstream: UpstreamContext, base: ForecastBase, cell
  *
  * @param ctx The router's shared state.
  */
-export function weatherRoute(ctx: PublicDataContext): RequestHandler {
-  return async function weather(req, res) {
+export function weatherRoute(ctx: PublicDataContext): SimpleAnswer {
+  return async function weather(req) {
     const cell = gridOf(parseQuery(req.query, SPEC));
     const base = latestVilageBase(ctx.now());
     const envelope = await callService(ctx, {
@@ -69,6 +69,6 @@ export function weatherRoute(ctx: PublicDataContext): RequestHandler {
       },
     });
     const location = cell.lat === undefined ? {} : { lat: cell.lat, lon: cell.lon };
-    res.json({ ...envelope, data: { ...location, ...(envelope.data as object) } });
+    return { ...envelope, data: { ...location, ...(envelope.data as object) } };
   };
 }

@@ -60,7 +60,7 @@ export async function migrateV1(dataDir: string, commentsDir: string, mutex: Fil
     try {
       await mkdir(staging, { recursive: true });
       const bySlug = new Map<string, Comment[]>();
-      for (const c of comments) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
+      for (const c of comments) (bySlug.get(c.slug) ?? bySlug.set(c.slug, []).get(c.slug)!).push(c);
       const staged = new EmbeddedComments(staging, mutex, null);
       for (const [slug, list] of bySlug) await writeFile(staged.fileOf(slug), `${JSON.stringify({ slug, comments: list })}\n`);
       await writeFile(join(staging, MARKER), `${sha}\n`);

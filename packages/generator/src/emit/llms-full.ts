@@ -1,0 +1,106 @@
+/**
+ * `/llms-full.txt`: every post in full with a metadata header. A site larger than
+ * `llmsFullMaxTokens` (agora.config.json, default 100,000) is split into
+ * `llms-full-1.txt`, `llms-full-2.txt`, … of at most that many tokens each, and
+ * `llms-full.txt` becomes their index, so an agent fetches only what fits its context.
+ * A single post larger than the limit gets a part of its own.
+ */
+import type { Post, SiteModel } from '../types.ts';
+import type { EmitContext } from './context.ts';
+import type { Output } from './output.ts';
+import { countTextTokens, DEFAULT_LLMS_FULL_MAX_TOKENS, TOKEN_ENCODING } from './token-count.ts';
+
+/** One part: its posts and size. */
+export interface LlmsFullPart {
+  posts: Post[];
+  tokens: number;
+}
+
+/** The split of the site into parts (one part when it fits). */
+export interface LlmsFullPlan {
+  parts: LlmsFullPart[];
+  /** Sum over every entry and header. */
+  tokens: number;
+}
+
+function header(site: SiteModel, what: string): string {
+  return [`# ${site.config.title}: ${what}`, '', `> ${site.config.description.replace(/\s+/g, ' ')}`, '', ''].join('\n');
+}
+
+function entryHead(site: SiteModel, p: Post): string {
+  return [
+    '---',
+    `title: ${p.title}`,
+    `date: ${p.date}`,
+    `model: ${p.model}`,
+    `author_type: ${p.author_type}`,
+    `category: ${p.category}`,
+    `summary: ${p.summary}`,
+    `tags: ${p.tags}`,
+    `slug: ${p.slug}`,
+    `url: ${site.config.baseUrl}${p.url}`,
+    `markdown: ${site.config.baseUrl}${p.url}post.md`,
+    '---',
+    '',
+    '',
+  ].join('\n');
+}
+
+function entry(site: SiteModel, p: Post): string {
+  return `${entryHead(site, p)}${p.content.trim()}\n\n`;
+}
+
+/**
+ * Split the posts into parts. An entry's size is the tokens of its head plus those of
+ * its `post.md` (which holds the body and a little more), so a part never exceeds the limit.
+ */
+export function planLlmsFull(ctx: EmitContext): LlmsFullPlan {
+  const site = ctx.site;
+  const max = site.config.llmsFullMaxTokens ?? DEFAULT_LLMS_FULL_MAX_TOKENS;
+  const headTokens = countTextTokens(header(site, 'all posts in full, part 999 of 999'));
+  const sizes = site.posts.map((p) => ctx.tokens(entryHead(site, p)) + ctx.tokens(p.source));
+  const total = sizes.reduce((a, b) => a + b, headTokens);
+  if (total <= max) return { parts: [{ posts: site.posts, tokens: total }], tokens: total };
+  const parts: LlmsFullPart[] = [];
+  let current: LlmsFullPart = { posts: [], tokens: headTokens };
+  site.posts.forEach((p, i) => {
+    const size = sizes[i] as number;
+    if (current.posts.length > 0 && current.tokens + size > max) {
+      parts.push(current);
+      current = { posts: [], tokens: headTokens };
+    }
+    current.posts.push(p);
+    current.tokens += size;
+  });
+  if (current.posts.length > 0) parts.push(current);
+  return { parts, tokens: parts.reduce((a, part) => a + part.tokens, 0) };
+}
+
+/** `llms-full.txt`, and its parts when the site is bigger than the limit. */
+export function emitLlmsFullTxt(ctx: EmitContext): Output[] {
+  const site = ctx.site;
+  const plan = planLlmsFull(ctx);
+  const body = (posts: Post[]) => posts.map((p) => entry(site, p)).join('');
+  if (plan.parts.length === 1) return [{ path: 'llms-full.txt', body: header(site, 'all posts in full') + body(site.posts) }];
+  const n = plan.parts.length;
+  const index = [
+    `# ${site.config.title}: all posts in full`,
+    '',
+    `> ${site.config.description.replace(/\s+/g, ' ')}`,
+    '',
+    `The full text of all ${site.posts.length} posts is ${plan.tokens.toLocaleString('en-US')} tokens (${TOKEN_ENCODING}), more than the ${(site.config.llmsFullMaxTokens ?? DEFAULT_LLMS_FULL_MAX_TOKENS).toLocaleString('en-US')} of one file, so it is split into ${n} parts, newest posts first. Fetch the parts you need.`,
+    '',
+    '## Parts',
+    '',
+    ...plan.parts.map((part, i) => {
+      const first = part.posts[0] as Post;
+      const last = part.posts.at(-1) as Post;
+      return `- [Part ${i + 1} of ${n}](${site.config.baseUrl}/llms-full-${i + 1}.txt): ${part.posts.length} post${part.posts.length === 1 ? '' : 's'} from ${first.date} back to ${last.date}, ${part.tokens.toLocaleString('en-US')} tokens`;
+    }),
+    '',
+  ].join('\n');
+  return [
+    { path: 'llms-full.txt', body: index },
+    ...plan.parts.map((part, i) => ({ path: `llms-full-${i + 1}.txt`, body: header(site, `all posts in full, part ${i + 1} of ${n}`) + body(part.posts) })),
+  ];
+}

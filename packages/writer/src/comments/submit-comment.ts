@@ -1,0 +1,99 @@
+/**
+ * Submitting a comment, shared by `POST /api/comments/{slug}` and the MCP tool
+ * `post_comment`: the key, the post, the size and the document are checked in that
+ * order, each failure an `AppError` that changes nothing; then the comment is stored
+ * durably and the post's own outputs are rebuilt before the answer (201), or the
+ * answer says the page is still pending (202). A repeat within the duplicate window
+ * answers the first comment (200).
+ */
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { toCommentRecord, toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.ts';
+import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
+import type { Store } from '../store/types.ts';
+import type { RebuildQueue } from '../rebuild/queue.ts';
+import type { DuplicateGuard } from '../http/duplicate-guard.ts';
+
+/** What submitting needs. */
+export interface CommentSubmitDeps {
+  state: SiteBuild;
+  store: Store;
+  rebuild: RebuildQueue;
+  logger?: Logger;
+  apiKey: string;
+  now?: () => Date;
+  /** Longest wait for the rebuild before answering 202 (ms, default 5000). */
+  rebuildWaitMs?: number;
+  duplicates?: DuplicateGuard;
+}
+
+/** The outcome: the HTTP status it maps to, the body and where the comment lives. */
+export interface CommentSubmitted {
+  status: 200 | 201 | 202;
+  body: Record<string, unknown>;
+  location: string;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** 401 unless `given` is the comment key (compared in constant time). */
+export function checkCommentKey(given: string | undefined, apiKey: string): void {
+  if (given === undefined || given === '') throw new AppError('unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json', { field: 'X-API-Key' });
+  if (!timingSafeEqual(digest(given), digest(apiKey))) throw new AppError('unauthorized', 'X-API-Key is not the comment key; see /llms.txt', { field: 'X-API-Key' });
+}
+
+/** 404 unless the slug names a post. */
+export function checkCommentPost(state: Pick<SiteBuild, 'hasPost'>, slug: string): void {
+  if (!state.hasPost(slug)) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}`, { field: 'slug' });
+}
+
+/** 413 over the document size limit. */
+export function checkCommentSize(bytes: number): void {
+  if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', `body must be at most ${COMMENT_LIMITS.maxBytes} bytes`, { field: 'body' });
+}
+
+/**
+ * Validate, store and publish a document whose key, post and size were checked.
+ *
+ * @param deps Store, build state, rebuild queue, duplicate guard.
+ * @param slug The post.
+ * @param bytes The document as sent.
+ */
+export async function storeComment(deps: CommentSubmitDeps, slug: string, bytes: Uint8Array): Promise<CommentSubmitted> {
+  const at = (deps.now ?? (() => new Date()))();
+  const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
+  const where = (id: string) => `/api/comments/${toUrlSegment(slug)}#${id}`;
+  const firstId = deps.duplicates?.check(slug, input.author, input.body);
+  const first = firstId ? await deps.store.comments.get(firstId) : null;
+  if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
+  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
+  await deps.store.comments.add(comment);
+  deps.duplicates?.remember(slug, input.author, input.body, comment.id);
+  const published = await Promise.race([
+    deps.rebuild.schedule([slug]),
+    new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
+  ]);
+  const record = toCommentRecord(comment);
+  if (published) return { status: 201, body: { ...record }, location: where(comment.id) };
+  deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
+  return {
+    status: 202,
+    body: { ...record, status: 'pending', message: 'Stored. The post\'s page does not show it yet; the server keeps rebuilding it. Do not post it again.' },
+    location: where(comment.id),
+  };
+}
+
+/**
+ * Submit a whole document (the MCP path: everything arrives at once).
+ *
+ * @param deps As for `storeComment`.
+ * @param request The key given, the slug and the document text.
+ */
+export async function submitComment(deps: CommentSubmitDeps, request: { apiKey: string | undefined; slug: string; document: string }): Promise<CommentSubmitted> {
+  checkCommentKey(request.apiKey, deps.apiKey);
+  checkCommentPost(deps.state, request.slug);
+  const bytes = new TextEncoder().encode(request.document);
+  checkCommentSize(bytes.length);
+  return storeComment(deps, request.slug, bytes);
+}

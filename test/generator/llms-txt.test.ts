@@ -1,0 +1,132 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build, countTextTokens } from '@agora/generator';
+import { makeProject } from '../helpers/project.ts';
+
+/**
+ * The llms.txt format of llmstxt.org, strictly: an H1 title; an optional blockquote;
+ * optional markdown that is not a heading; then H2 sections, each only a markdown list
+ * of `[name](url)` links with optional `: notes`. Every line that fits none of these is
+ * reported (the reference parser silently drops such lines).
+ */
+function parseLlmsTxt(text: string): { title: string; summary?: string; info: string[]; sections: Map<string, { name: string; url: string; notes?: string }[]>; stray: string[] } {
+  const lines = text.split('\n');
+  const stray: string[] = [];
+  let i = 0;
+  const skipBlank = () => {
+    while (i < lines.length && lines[i]!.trim() === '') i++;
+  };
+  const title = /^# (.+)$/.exec(lines[i] ?? '')?.[1];
+  if (!title) throw new Error(`line 1 must be an H1 title, got ${JSON.stringify(lines[0])}`);
+  i++;
+  skipBlank();
+  let summary: string | undefined;
+  if (lines[i]?.startsWith('>')) {
+    summary = lines[i]!.replace(/^>\s?/, '');
+    i++;
+  }
+  const info: string[] = [];
+  for (; i < lines.length && !lines[i]!.startsWith('## '); i++) {
+    if (/^#{1,6}\s/.test(lines[i]!)) stray.push(`${i + 1}: heading before the first section: ${lines[i]}`);
+    else if (lines[i]!.trim() !== '') info.push(lines[i]!);
+  }
+  const sections = new Map<string, { name: string; url: string; notes?: string }[]>();
+  let current: { name: string; url: string; notes?: string }[] | null = null;
+  const link = /^- \[([^\]]+)\]\(([^)\s]+)\)(?::\s*(.*))?$/;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('## ')) {
+      current = [];
+      sections.set(line.slice(3), current);
+    } else if (line.trim() === '') continue;
+    else {
+      const m = link.exec(line);
+      if (m && current) current.push({ name: m[1]!, url: m[2]!, ...(m[3] ? { notes: m[3] } : {}) });
+      else stray.push(`${i + 1}: ${line}`);
+    }
+  }
+  return { title, summary, info, sections, stray };
+}
+
+test('llms.txt, llms-full.txt and agents.md', async (t) => {
+  const project = await makeProject({ samplePosts: true, catalog: true });
+  t.after(() => project.remove());
+  await build(project.config);
+  const dist = project.config.distDir;
+  const llms = await readFile(join(dist, 'llms.txt'), 'utf8');
+
+  await t.test('should follow the llmstxt.org format with no stray lines', () => {
+    const parsed = parseLlmsTxt(llms);
+    assert.deepEqual(parsed.stray, []);
+    assert.equal(parsed.title, 'Agora');
+    assert.ok(parsed.summary);
+    assert.ok(parsed.info.length > 0, 'prose before the first section');
+    assert.ok(parsed.sections.has('Troubleshooting'));
+    assert.ok(parsed.sections.has('For agents'));
+    assert.ok([...parsed.sections.values()].every((links) => links.length > 0));
+  });
+
+  await t.test('should catch a stray line (the parser can fail)', () => {
+    assert.deepEqual(parseLlmsTxt('# T\n\n> s\n\n## A\n\n- [x](https://a.example/x)\nSend a POST\n').stray, ['8: Send a POST']);
+  });
+
+  await t.test('should say what {slug} is, with an example, and link agents.md', () => {
+    const info = parseLlmsTxt(llms).info.join('\n');
+    assert.match(info, /`\{slug\}` is the last path segment/);
+    assert.match(info, /has the slug `[^`]+`/);
+    assert.ok(parseLlmsTxt(llms).sections.get('For agents')?.some((l) => l.url === 'https://agora.example/agents.md'));
+  });
+
+  await t.test('should give each post its size in o200k_base tokens', async () => {
+    const posts = [...parseLlmsTxt(llms).sections.values()].flat().filter((l) => l.url.endsWith('/post.md'));
+    assert.equal(posts.length, 16);
+    for (const post of posts) {
+      const source = await readFile(join(dist, decodeURIComponent(new URL(post.url).pathname)), 'utf8');
+      assert.ok(post.notes?.endsWith(`(${countTextTokens(source).toLocaleString('en-US')} tokens)`), post.notes);
+    }
+  });
+
+  await t.test('should write agents.md from the comment rules', async () => {
+    const agents = await readFile(join(dist, 'agents.md'), 'utf8');
+    assert.match(agents, /X-API-Key: agora-public-comment-key/);
+    assert.match(agents, /`position`: required with `type: debate`/);
+    assert.match(agents, /has the slug `/);
+  });
+
+  await t.test('should keep llms-full.txt whole for a small site', async () => {
+    const full = await readFile(join(dist, 'llms-full.txt'), 'utf8');
+    assert.equal(full.match(/^slug: /gm)?.length, 16);
+    assert.ok(!(await readdir(dist)).some((f) => /^llms-full-\d+\.txt$/.test(f)));
+  });
+});
+
+test('llms-full.txt split by llmsFullMaxTokens', async (t) => {
+  const max = 3000;
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ llmsFullMaxTokens: max }) } });
+  t.after(() => project.remove());
+  await build(project.config);
+  const dist = project.config.distDir;
+  const index = await readFile(join(dist, 'llms-full.txt'), 'utf8');
+
+  await t.test('should turn llms-full.txt into an index of parts of at most the limit', async () => {
+    const parts = [...index.matchAll(/\]\(https:\/\/agora\.example\/(llms-full-(\d+)\.txt)\)/g)].map((m) => m[1]!);
+    assert.ok(parts.length >= 4, `${parts.length} parts`);
+    assert.deepEqual(parseLlmsTxt(index).stray, []);
+    let slugs = 0;
+    for (const part of parts) {
+      const text = await readFile(join(dist, part), 'utf8');
+      assert.ok(countTextTokens(text) <= max, `${part}: ${countTextTokens(text)} tokens`);
+      slugs += text.match(/^slug: /gm)?.length ?? 0;
+    }
+    assert.equal(slugs, 16, 'every post in exactly one part');
+    assert.ok(!(await readdir(dist)).includes(`llms-full-${parts.length + 1}.txt`));
+  });
+
+  await t.test('should refuse a bad llmsFullMaxTokens naming the key', async () => {
+    await project.write('agora.config.json', JSON.stringify({ llmsFullMaxTokens: 'lots' }));
+    const { loadConfig } = await import('@agora/generator');
+    assert.throws(() => loadConfig({ root: project.root }), /llmsFullMaxTokens/);
+  });
+});
