@@ -133,9 +133,11 @@ program
 const { commentsCommand } = await import('../packages/writer/src/commands/comments-command.ts');
 const { tokenCommand } = await import('../packages/writer/src/commands/token-command.ts');
 const { dbCommand } = await import('../packages/writer/src/store/postgres/db-command.ts');
+const { storeCommand } = await import('../packages/writer/src/commands/store-command.ts');
 program.addCommand(commentsCommand(() => config()));
 program.addCommand(tokenCommand(() => config()));
 program.addCommand(dbCommand(() => config()));
+program.addCommand(storeCommand(() => config()));
 program.addCommand((await import('../packages/writer/src/commands/mcp-command.ts')).mcpCommand(() => config()));
 
 // Errors of subcommands defined in the packages are reported here, the same way.

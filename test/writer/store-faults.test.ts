@@ -110,8 +110,11 @@ test('locks', { timeout: 120_000 }, async (t) => {
     // Both locks went with the process: the writer starts and stores at once (the old
     // pid-file lock answered 500 after a 10 s wait here).
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    try {
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 
   await t.test('should ignore lock files left with any content (empty, pid 1)', async (t) => {
@@ -120,17 +123,23 @@ test('locks', { timeout: 120_000 }, async (t) => {
     await writeFile(join(project.config.dataDir, '.writer.lock'), '1\n');
     await writeFile(join(project.config.dataDir, 'comments.json.lock'), '1');
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    try {
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 
   await t.test('should refuse a second writer on the same data folder', async (t) => {
     const project = await withProject(t);
     const server = await startTestServer(project);
-    t.after(() => server.close());
-    await assert.rejects(startTestServer(project), /already used by another agora writer \(pid \d+\)/);
-    // The first one is unharmed.
-    assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    try {
+      await assert.rejects(startTestServer(project), /already used by another agora writer \(pid \d+\)/);
+      // The first one is unharmed.
+      assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+    } finally {
+      await server.close(); // before withProject's removal of the folder (after hooks run in order)
+    }
   });
 });
 

@@ -76,6 +76,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
     views = await ViewCounter.open(store.views, {
       flushMs: settings.viewsFlushMs,
+      // Several nodes share the counts in PostgreSQL: follow what the others add.
+      refreshMs: store.engine === 'postgres' ? Math.max(settings.viewsFlushMs, 100) : 0,
       onFlush: async (totals) => {
         if ((await state.updateViews(totals)) > 0) aggregates.touch();
       },

@@ -19,6 +19,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Pool } from 'pg';
 import { AppError } from '../errors.ts';
+import { StoreError } from '../store/types.ts';
 import type { Limits } from './limits-config.ts';
 import { clientKey } from './client-key.ts';
 import { retryAfterSeconds, setRateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.ts';
@@ -89,7 +90,8 @@ async function take(budget: Budget, key: string): Promise<Taken> {
   try {
     res = await budget.counter.consume(key);
   } catch (error) {
-    if (!(error instanceof RateLimiterRes)) throw error; // the store failed, not the budget
+    // The counter store failed, not the budget: with PostgreSQL that is the database being away.
+    if (!(error instanceof RateLimiterRes)) throw new AppError('store_unavailable', 'The rate-limit counters are unavailable (the database cannot be reached); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
     res = error;
     exceeded = true;
   }
@@ -137,7 +139,8 @@ function commentBudgets(ip: Budget | null, post: Budget | null, site: Budget | n
       throw tooMany(res, states, 'comments on this post or site');
     }
     // Refund only a definite non-201 answer: a client that hangs up may have been stored.
-    if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken)));
+    // A refund that fails (database away) is lost: the budget is only a little lower until its window ends.
+    if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken).catch(() => {})));
     setRateLimitHeaders(res, states);
     next();
   };
@@ -164,14 +167,17 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
     // One limiter creates the table; the others wait for it (concurrent CREATE TABLE races in PostgreSQL).
     const create = (tableCreated: boolean) =>
       new Promise<Counter>((resolve, reject) => {
+        // With `tableCreated` the callback runs inside the constructor, before `limiter` is assigned: resolve a tick later.
         const limiter: RateLimiterPostgres = new RateLimiterPostgres({ ...common, storeClient: store.postgresPool, storeType: 'pool', tableName: TABLE, tableCreated }, (error?: Error) =>
-          error ? reject(new Error(`Cannot create the rate-limit table \`${TABLE}\`: ${error.message}`, { cause: error })) : resolve(limiter),
+          queueMicrotask(() => (error ? reject(new StoreError('unavailable', `Cannot create the rate-limit table \`${TABLE}\`: ${error.message}`, { cause: error })) : resolve(limiter))),
         );
       });
-    const ready = tableReady ? tableReady.then(() => create(true)) : create(false);
+    let ready = tableReady ? tableReady.then(() => create(true)) : create(false);
     tableReady ??= ready.then(() => undefined);
     pending.push(ready.then(() => undefined));
-    return { policy, counter: { consume: async (k, p) => (await ready).consume(k, p), reward: async (k, p) => (await ready).reward(k, p) } };
+    // A creation that failed (database away at start) is tried again by the next request.
+    const counter = async (): Promise<Counter> => ready.catch(() => (ready = create(false)));
+    return { policy, counter: { consume: async (k, p) => (await counter()).consume(k, p), reward: async (k, p) => (await counter()).reward(k, p) } };
   };
 
   const budgets = {
@@ -187,7 +193,9 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   router.put('/api/views/:slug', perClient(budget('views', limits.viewsPerIpPerMinute, 60), 'view counts from this address'));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
   router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
-  return { middleware: router, guard: createGuard(budgets, isPost), ready: Promise.all(pending).then(() => undefined) };
+  const ready = Promise.all(pending).then(() => undefined);
+  ready.catch(() => {}); // nobody has to wait for it: a failed creation is retried by the next request
+  return { middleware: router, guard: createGuard(budgets, isPost), ready };
 }
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */

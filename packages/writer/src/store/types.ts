@@ -112,6 +112,13 @@ export interface QuotaBucket {
   limit: number;
 }
 
+/** One stored quota count. */
+export interface QuotaCount {
+  day: string;
+  key: string;
+  used: number;
+}
+
 export interface QuotaStore {
   /**
    * Spend one call from every bucket for `day` (a KST day, YYYY-MM-DD), or none.
@@ -120,6 +127,10 @@ export interface QuotaStore {
   take(day: string, buckets: readonly QuotaBucket[]): Promise<QuotaBucket | null>;
   /** Calls spent on `day` from a bucket. */
   used(day: string, key: string): Promise<number>;
+  /** Every stored count (the days the engine keeps), for `agora store copy`. */
+  counts(): Promise<QuotaCount[]>;
+  /** Make a count at least `used` (copying between stores; counts never go down). */
+  raise(day: string, key: string, used: number): Promise<void>;
   /** Write what is only in memory (engines that batch). */
   flush(): Promise<void>;
 }

@@ -4,6 +4,10 @@
  * added to the store at most `flushMs` later (one atomic add per batch, which also
  * brings in what other writer nodes counted) and on shutdown. A failed flush keeps
  * its increments and is retried on a timer of its own, with backoff.
+ *
+ * With several writer nodes on one store, `refreshMs` re-reads every stored count now
+ * and then, so a node also follows the slugs only the others count. Flushes and
+ * refreshes run one at a time: a refresh never sees increments still in flight.
  */
 import type { ViewStore } from './types.ts';
 
@@ -13,6 +17,8 @@ export interface ViewCounterOptions {
   /** Called after each flush with the new totals of the posts that changed. */
   onFlush?: (totals: Map<string, number>) => Promise<void> | void;
   onError?: (error: unknown, attempt: number) => void;
+  /** Re-read every stored count this often (other nodes add to them); 0 or unset: never (one node). */
+  refreshMs?: number;
 }
 
 export class ViewCounter {
@@ -23,6 +29,7 @@ export class ViewCounter {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private failures = 0;
+  private refresher: NodeJS.Timeout | null = null;
 
   private constructor(
     private readonly store: ViewStore,
@@ -32,6 +39,10 @@ export class ViewCounter {
   static async open(store: ViewStore, options: ViewCounterOptions = {}): Promise<ViewCounter> {
     const counter = new ViewCounter(store, options);
     counter.base = await store.load();
+    if (options.refreshMs) {
+      counter.refresher = setInterval(() => void counter.refresh(), options.refreshMs);
+      counter.refresher.unref();
+    }
     return counter;
   }
 
@@ -65,10 +76,41 @@ export class ViewCounter {
     await this.flushing;
   }
 
-  /** Stop the timer (after a last `flush`). */
+  /** Stop the timers (after a last `flush`). */
   close(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.refresher) clearInterval(this.refresher);
     this.timer = null;
+    this.refresher = null;
+  }
+
+  /** Take in the stored counts (other nodes' increments) and report the slugs that changed. */
+  async refresh(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.flushing = this.refreshOnce().finally(() => (this.flushing = null));
+    await this.flushing;
+  }
+
+  private async refreshOnce(): Promise<void> {
+    let stored: Map<string, number>;
+    try {
+      stored = await this.store.load();
+    } catch {
+      // The next refresh tries again; a store that is down shows in the flush errors and the 503s of writes.
+      return;
+    }
+    const changed = new Map<string, number>();
+    for (const [slug, n] of stored) {
+      if (this.base.get(slug) === n) continue;
+      this.base.set(slug, n);
+      changed.set(slug, n);
+    }
+    if (changed.size === 0) return;
+    try {
+      await this.options.onFlush?.(changed);
+    } catch (error) {
+      this.options.onError?.(error, 0);
+    }
   }
 
   private schedule(ms: number): void {

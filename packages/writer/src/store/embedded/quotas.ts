@@ -4,7 +4,7 @@
  * (at most one write in flight, one queued). A file that is not what it should be
  * stops the start: a silently reset quota would let callers spend a day's budget twice.
  */
-import type { QuotaBucket, QuotaStore } from '../types.ts';
+import type { QuotaBucket, QuotaCount, QuotaStore } from '../types.ts';
 import { isPlainObject, readDataFile, writeDataFile } from './data-file.ts';
 
 interface QuotasFile {
@@ -58,6 +58,23 @@ export class EmbeddedQuotas implements QuotaStore {
 
   async used(day: string, key: string): Promise<number> {
     return (await this.today(day))[key] ?? 0;
+  }
+
+  async counts(): Promise<QuotaCount[]> {
+    await this.load();
+    const { day, counts } = this.state!;
+    return Object.entries(counts).map(([key, used]) => ({ day, key, used }));
+  }
+
+  /** The file keeps one day: a count of an older day than the stored one is dropped, a newer day replaces it. */
+  async raise(day: string, key: string, used: number): Promise<void> {
+    await this.load();
+    if (this.state!.day > day) return;
+    const counts = await this.today(day);
+    if ((counts[key] ?? 0) >= used) return;
+    counts[key] = used;
+    this.dirty = true;
+    await this.flush();
   }
 
   async flush(): Promise<void> {

@@ -6,7 +6,7 @@
  * from the other buckets.
  */
 import type pg from 'pg';
-import type { QuotaBucket, QuotaStore } from '../types.ts';
+import type { QuotaBucket, QuotaCount, QuotaStore } from '../types.ts';
 import { query, transaction } from './pool.ts';
 
 /** Days of counts kept (older rows are deleted when a new day starts). */
@@ -49,6 +49,15 @@ export class PostgresQuotaStore implements QuotaStore {
   async used(day: string, key: string): Promise<number> {
     const { rows } = await query<{ used: number }>(this.pool, 'read a quota', 'SELECT used FROM quotas WHERE day = $1 AND key = $2', [day, key]);
     return rows[0]?.used ?? 0;
+  }
+
+  async counts(): Promise<QuotaCount[]> {
+    const { rows } = await query<QuotaCount>(this.pool, 'read quotas', 'SELECT day, key, used FROM quotas ORDER BY day, key');
+    return rows;
+  }
+
+  async raise(day: string, key: string, used: number): Promise<void> {
+    await query(this.pool, 'copy a quota', 'INSERT INTO quotas (day, key, used) VALUES ($1, $2, $3) ON CONFLICT (day, key) DO UPDATE SET used = GREATEST(quotas.used, EXCLUDED.used)', [day, key, used]);
   }
 
   /** Nothing to do: every `take` is committed before it returns. */

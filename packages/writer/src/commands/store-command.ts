@@ -1,0 +1,68 @@
+/**
+ * `agora store copy --to postgres|files`: move a site between store engines. Thin:
+ * opens the configured store (the source) and the target, calls `copyStore`, prints
+ * the report; any mismatch left after the copy fails with exit code 1.
+ */
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import type { AgoraConfig } from '@agora/generator';
+import { openStore } from '../store/open.ts';
+import { openEmbeddedStore } from '../store/embedded/index.ts';
+import type { Store } from '../store/types.ts';
+import { copyStore } from '../transfer/store-copy.ts';
+
+interface CopyOptions {
+  to: 'postgres' | 'files';
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+/** Open the target named by the flags, or fail naming the missing one. */
+async function openTarget(config: AgoraConfig, options: CopyOptions): Promise<Store> {
+  if (options.to === 'postgres') {
+    const url = options.databaseUrl ?? process.env.DATABASE_URL;
+    if (!url || !/^postgres(ql)?:\/\//.test(url)) throw new Error('`--to postgres` needs the target database: pass `--database-url postgres://user:secret@host:5432/agora` or set `DATABASE_URL`');
+    if (config.store.engine === 'postgres' && url === config.store.databaseUrl) throw new Error('The target database is the configured store itself: copy from the files store (unset `AGORA_STORE`) or pass another `--database-url`');
+    const { openPostgresStore } = await import('../store/postgres/index.ts');
+    return openPostgresStore(url, 'tool');
+  }
+  if (!options.dataDir) throw new Error('`--to files` needs the target folder: pass `--data-dir <dir>` (a new folder; not the data/ of a running writer)');
+  const dir = resolve(options.dataDir);
+  if (config.store.engine === 'files' && dir === resolve(config.dataDir)) throw new Error(`\`--data-dir ${options.dataDir}\` is the source store itself: name another folder`);
+  return openEmbeddedStore(dir, 'tool');
+}
+
+/**
+ * The `store` command.
+ *
+ * @param loadConfig Reads the configuration when a subcommand runs (so `-C <root>` applies).
+ * @example program.addCommand(storeCommand(() => config()));
+ */
+export function storeCommand(loadConfig: () => AgoraConfig): Command {
+  const store = new Command('store').description('move comments, views, tokens and quotas between store engines');
+  store
+    .command('copy')
+    .description('copy everything of the configured store into another engine (idempotent; verified at the end)')
+    .addOption(new Option('--to <engine>', 'target engine').choices(['postgres', 'files']).makeOptionMandatory())
+    .option('--database-url <url>', 'target database for --to postgres (default $DATABASE_URL)')
+    .option('--data-dir <dir>', 'target folder for --to files')
+    .action(async (options: CopyOptions) => {
+      const config = loadConfig();
+      const target = await openTarget(config, options);
+      try {
+        const source = await openStore(config, 'tool');
+        try {
+          const r = await copyStore(source, target);
+          process.stdout.write(
+            `copied ${config.store.engine} → ${options.to}: ${r.comments.source} comments (${r.comments.added} added, ${r.comments.existing} already there, ${r.comments.updated} re-moderated), ` +
+              `views of ${r.views.slugs} posts (+${r.views.added}), ${r.tokens.source} tokens (${r.tokens.added} added), ${r.quotas} quota counts; verified\n`,
+          );
+        } finally {
+          await source.close();
+        }
+      } finally {
+        await target.close();
+      }
+    });
+  return store;
+}

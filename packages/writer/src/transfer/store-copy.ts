@@ -1,0 +1,124 @@
+/**
+ * `copyStore`: everything one store keeps — comments (hidden ones with their reason),
+ * view counts, agent tokens, quota counts — into another store (`agora store copy`),
+ * then a check that the target now holds exactly what the source holds.
+ *
+ * Idempotent, so an interrupted copy is simply run again:
+ * - comments go in by id (`importMany`); a comment already in the target gets the
+ *   source's hidden state and reason;
+ * - views: the target gets the difference, so it ends equal to the source (counts only
+ *   grow: a target with more views than the source is a mismatch, never lowered);
+ * - tokens by id (a revoked source token is revoked in the target too);
+ * - quota counts are raised to the source's (never lowered).
+ */
+import type { Comment } from '@agora/generator';
+import type { Store } from '../store/types.ts';
+
+export interface CopyReport {
+  comments: { source: number; added: number; existing: number; updated: number };
+  views: { slugs: number; added: number };
+  tokens: { source: number; added: number };
+  quotas: number;
+}
+
+/** The target does not hold what the source holds after the copy. */
+export class CopyMismatchError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`The copy does not match its source:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}\nNothing in the source was changed. Run the copy again into an empty target (or one copied from this source only).`);
+    this.name = 'CopyMismatchError';
+  }
+}
+
+const hiddenState = (c: Comment) => `${c.hidden === true}:${c.hidden ? (c.hidden_reason ?? '') : ''}`;
+
+/** Every comment's hidden state by id (ids only: a store of millions of comments still fits). */
+async function commentIndex(store: Store): Promise<Map<string, string>> {
+  const index = new Map<string, string>();
+  for await (const batch of store.comments.scan()) for (const c of batch) index.set(c.id, hiddenState(c));
+  return index;
+}
+
+/**
+ * Copy `source` into `target` and verify.
+ *
+ * @throws CopyMismatchError naming every difference left after the copy.
+ */
+export async function copyStore(source: Store, target: Store): Promise<CopyReport> {
+  const report: CopyReport = { comments: { source: 0, added: 0, existing: 0, updated: 0 }, views: { slugs: 0, added: 0 }, tokens: { source: 0, added: 0 }, quotas: 0 };
+
+  const before = await commentIndex(target);
+  for await (const batch of source.comments.scan()) {
+    report.comments.source += batch.length;
+    const result = await target.comments.importMany(batch);
+    report.comments.added += result.added;
+    report.comments.existing += result.existing;
+    for (const c of batch) {
+      const state = before.get(c.id);
+      if (state === undefined || state === hiddenState(c)) continue;
+      await target.comments.change(c.id, c.hidden ? { action: 'hide', reason: c.hidden_reason } : { action: 'unhide' });
+      report.comments.updated++;
+    }
+  }
+
+  const [sourceViews, targetViews] = await Promise.all([source.views.load(), target.views.load()]);
+  const increments = new Map<string, number>();
+  for (const [slug, n] of sourceViews) {
+    const missing = n - (targetViews.get(slug) ?? 0);
+    if (missing > 0) increments.set(slug, missing);
+  }
+  if (increments.size > 0) await target.views.add(increments);
+  report.views = { slugs: sourceViews.size, added: [...increments.values()].reduce((a, b) => a + b, 0) };
+
+  const targetTokens = new Map((await target.tokens.list()).map((t) => [t.id, t]));
+  const sourceTokens = await source.tokens.list();
+  report.tokens.source = sourceTokens.length;
+  for (const token of sourceTokens) {
+    const there = targetTokens.get(token.id);
+    if (!there) {
+      await target.tokens.insert(token);
+      report.tokens.added++;
+    } else if (token.revoked_at && !there.revoked_at) await target.tokens.revoke(token.id, token.revoked_at);
+  }
+
+  const quotas = await source.quotas.counts();
+  for (const q of quotas) await target.quotas.raise(q.day, q.key, q.used);
+  await target.quotas.flush();
+  report.quotas = quotas.length;
+
+  await verify(source, target);
+  return report;
+}
+
+/** Compare what both stores hold now; throw naming every difference. */
+async function verify(source: Store, target: Store): Promise<void> {
+  const problems: string[] = [];
+  const [from, to] = await Promise.all([commentIndex(source), commentIndex(target)]);
+  const [fromCount, toCount] = await Promise.all([source.comments.count(), target.comments.count()]);
+  if (fromCount !== toCount) problems.push(`comments: the source counts ${fromCount}, the target ${toCount}`);
+  for (const [id, state] of from) {
+    const there = to.get(id);
+    if (there === undefined) problems.push(`comment ${id} is missing in the target`);
+    else if (there !== state) problems.push(`comment ${id} is ${there} (hidden:reason) in the target, ${state} in the source`);
+  }
+  for (const id of to.keys()) if (!from.has(id)) problems.push(`comment ${id} is in the target only`);
+
+  const [fromViews, toViews] = await Promise.all([source.views.load(), target.views.load()]);
+  for (const slug of new Set([...fromViews.keys(), ...toViews.keys()])) {
+    const a = fromViews.get(slug) ?? 0;
+    const b = toViews.get(slug) ?? 0;
+    if (a !== b) problems.push(`views of ${slug}: ${a} in the source, ${b} in the target${b > a ? ' (counts are never lowered)' : ''}`);
+  }
+
+  const toTokens = new Map((await target.tokens.list()).map((t) => [t.id, t]));
+  for (const t of await source.tokens.list()) {
+    const there = toTokens.get(t.id);
+    if (!there) problems.push(`token ${t.id} is missing in the target`);
+    else if (there.hash !== t.hash || Boolean(there.revoked_at) !== Boolean(t.revoked_at)) problems.push(`token ${t.id} differs (hash or revocation)`);
+  }
+
+  for (const q of await source.quotas.counts()) {
+    const used = await target.quotas.used(q.day, q.key);
+    if (used < q.used) problems.push(`quota ${q.key} on ${q.day}: ${q.used} in the source, ${used} in the target`);
+  }
+  if (problems.length > 0) throw new CopyMismatchError(problems);
+}
