@@ -229,3 +229,14 @@ export async function startPostgres(): Promise<PostgresServer | null> {
     },
   };
 }
+
+/** Run one statement on its own connection (tests reach into the database directly). */
+export async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,7 +1,7 @@
 /** Start the real server (build + writer + static) for a test project on a loopback port. */
 import { pino } from 'pino';
 import { startServer, type RunningServer } from '@agora/writer';
-import type { TestProject } from './project.ts';
+import { makeProject, type ProjectOptions, type TestProject } from './project.ts';
 
 export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   return startServer({
@@ -26,4 +26,15 @@ export function postComment(base: string, slug: string, doc: string, headers: Re
     headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8', ...headers },
     body: doc,
   });
+}
+
+/** A test project with a running server, both removed after the test. */
+export async function serveProject(t: { after: (fn: () => Promise<void>) => void }, options: ProjectOptions = {}, env: NodeJS.ProcessEnv = {}): Promise<{ project: TestProject; server: RunningServer }> {
+  const project = await makeProject(options);
+  const server = await startTestServer(project, env);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  return { project, server };
 }

@@ -5,12 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import pg from 'pg';
 import { loadConfig } from '@agora/generator';
 import { dbCommand } from '../../packages/writer/src/store/postgres/db-command.ts';
 import { StoreError, type Store } from '../../packages/writer/src/store/types.ts';
 import { LATEST_VERSION, MIGRATIONS, migrate, openPostgresStore, schemaStatus, type PostgresStoreOptions } from '../../packages/writer/src/store/postgres/index.ts';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { POSTGRES_MISSING, sql, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { makeComment, reported, storeContract, whenAvailable } from './contract.ts';
 
 const server = await startPostgres();
@@ -18,15 +17,6 @@ const server = await startPostgres();
 /** Quiet stores with a short reconnect delay (tests restart the server). */
 const OPTIONS: PostgresStoreOptions = { onError: () => {}, feed: { retryMaxMs: 200 } };
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 if (!server) {
   test('postgres store', { skip: POSTGRES_MISSING }, () => {});

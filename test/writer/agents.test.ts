@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeProject } from '../helpers/project.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { serveProject } from '../helpers/server.ts';
 
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
 const KOREAN_URL = `/reviews/${encodeURIComponent(KOREAN)}/`;
@@ -19,12 +18,7 @@ function links(header: string | null): { url: string; rel: string; type?: string
 }
 
 test('content negotiation, discovery links and search', async (t) => {
-  const project = await makeProject({ samplePosts: true, catalog: true });
-  const server = await startTestServer(project);
-  t.after(async () => {
-    await server.close();
-    await project.remove();
-  });
+  const { project, server } = await serveProject(t, { samplePosts: true, catalog: true });
   const get = (path: string, accept?: string) => fetch(server.url + path, accept ? { headers: { Accept: accept } } : {});
 
   await t.test('should answer a post URL with its post.md for Accept: text/markdown', async () => {

@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeProject } from '../helpers/project.ts';
-import { startTestServer, API_KEY } from '../helpers/server.ts';
+import { serveProject, API_KEY } from '../helpers/server.ts';
 import { contentSecurityPolicy, formatCsp, securityHeaders } from '@agora/generator';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
@@ -28,12 +27,7 @@ async function htmlFiles(dir: string): Promise<string[]> {
 }
 
 test('security headers', async (t) => {
-  const project = await makeProject({ samplePosts: true, catalog: true });
-  const server = await startTestServer(project);
-  t.after(async () => {
-    await server.close();
-    await project.remove();
-  });
+  const { project, server } = await serveProject(t, { samplePosts: true, catalog: true });
   const expected = securityHeaders(project.config.site);
 
   const answers: [string, RequestInit][] = [
@@ -108,12 +102,7 @@ test('security headers', async (t) => {
 });
 
 test('wrong methods on writer routes', async (t) => {
-  const project = await makeProject({ samplePosts: true, catalog: true });
-  const server = await startTestServer(project);
-  t.after(async () => {
-    await server.close();
-    await project.remove();
-  });
+  const { project, server } = await serveProject(t, { samplePosts: true, catalog: true });
   const cases: [string, string, string][] = [
     [`/api/comments/${SLUG}`, 'PATCH', 'GET, HEAD, POST, OPTIONS'],
     [`/api/comments/${SLUG}`, 'DELETE', 'GET, HEAD, POST, OPTIONS'],

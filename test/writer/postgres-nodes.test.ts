@@ -10,12 +10,11 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT, type TestProject } from '../helpers/project.ts';
 import { API_KEY, commentDoc, postComment, startTestServer } from '../helpers/server.ts';
 import { createPool, send } from '../helpers/http.ts';
 import { eventually } from '../helpers/store.ts';
-import { POSTGRES_MISSING, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { POSTGRES_MISSING, sql, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 
 const run = promisify(execFile);
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-08-19-should-agents-write-tests-first', 'postgres-connection-pooling-pgbouncer', '2025-10-02-한국어-형태소-분석기-비교'];
@@ -25,15 +24,6 @@ const HIGH_RATE_LIMITS = JSON.stringify({ limits: { commentsPerIpPerMinute: 100_
 
 const server = await startPostgres();
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** A node's project: the sample posts, no rate limits, the postgres store on `url`. */
 function nodeProject(url: string): Promise<TestProject> {

@@ -5,15 +5,10 @@ import { createServer } from 'node:net';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeProject } from '../helpers/project.ts';
-import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
+import { startTestServer, serveProject, commentDoc, postComment } from '../helpers/server.ts';
 
 test('writer for readers', async (t) => {
-  const project = await makeProject({ samplePosts: true, searchIndex: true });
-  const server = await startTestServer(project);
-  t.after(async () => {
-    await server.close();
-    await project.remove();
-  });
+  const { project, server } = await serveProject(t, { samplePosts: true, searchIndex: true });
 
   await t.test('should serve /api/tag/{tag} for Latin and Korean keys and 404 an unknown tag', async () => {
     const res = await fetch(`${server.url}/api/tag/korean`);
