@@ -13,15 +13,13 @@
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import { toFileName, syncDir, type Comment } from '@agora/generator';
+import { toFileName, syncDir, writeFileAtomic, type Comment } from '@agora/generator';
 import { DurableJSONFile } from '../durable-adapter.ts';
-import type { CommentChange, CommentStore, ImportResult } from '../types.ts';
+import { StoreError, type CommentChange, type CommentStore, type ImportResult } from '../types.ts';
 import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
-import { StoreError } from '../types.ts';
 import { readDataFile, toStoreError } from './data-file.ts';
 import type { FileMutex } from './os-lock.ts';
 import type { ChangeJournal } from './change-journal.ts';
-import { writeFileAtomic } from '@agora/generator';
 
 const FIX = 'Restore it from a backup (`agora comments import` of an export), or move it away to drop that post\'s comments';
 
