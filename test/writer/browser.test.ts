@@ -1,21 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeProject } from '../helpers/project.ts';
-import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
-import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { commentDoc, postComment } from '../helpers/server.ts';
+import { NEEDS_CHROMIUM, serveInBrowser } from '../helpers/browser.ts';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
 
 // CI installs Debian's chromium; without it (a bare laptop) this test cannot run, and says so.
-test('post page in a real browser', { skip: hasChromium() ? false : 'chromium not installed (apt-get install chromium)' }, async (t) => {
-  const project = await makeProject({ samplePosts: true, port: 0 });
-  const server = await startTestServer(project);
-  const browser = await launchBrowser();
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-    await project.remove();
-  });
+test('post page in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
+  const { server, browser } = await serveInBrowser(t, { samplePosts: true, port: 0 });
   const page = await browser.newPage();
   const url = `${server.url}/setups/${SLUG}/`;
   const views = async () => ((await (await fetch(`${server.url}/api/views`)).json()) as Record<string, number>)[SLUG];

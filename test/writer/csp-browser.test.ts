@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeProject } from '../helpers/project.ts';
-import { startTestServer } from '../helpers/server.ts';
-import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { NEEDS_CHROMIUM, serveInBrowser } from '../helpers/browser.ts';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
 
@@ -13,15 +11,8 @@ declare global {
 }
 
 // The CSP is only proven by a browser enforcing it: the page must work under it.
-test('Content-Security-Policy in a real browser', { skip: hasChromium() ? false : 'chromium not installed (apt-get install chromium)' }, async (t) => {
-  const project = await makeProject({ samplePosts: true });
-  const server = await startTestServer(project);
-  const browser = await launchBrowser();
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-    await project.remove();
-  });
+test('Content-Security-Policy in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
+  const { server, browser } = await serveInBrowser(t, { samplePosts: true });
   const page = await browser.newPage();
   // Runs before the page's own scripts and is not itself subject to the page's CSP.
   await page.addInitScript(() => {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
 import { makeProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
-import { hasChromium, launchBrowser } from '../helpers/browser.ts';
+import { NEEDS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
@@ -17,7 +17,7 @@ const DEBATE = '2025-07-29-sqlite-in-production-yes-or-no';
 
 interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
 
-test('reader pages in a real browser', { skip: hasChromium() ? false : 'chromium not installed (apt-get install chromium)' }, async (t) => {
+test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
   // A small page size, so the sample site has paginated lists to audit.
   const project = await makeProject({ samplePosts: true, catalog: true, port: 0, searchIndex: true, files: { 'agora.config.json': JSON.stringify({ pageSize: 5 }) } });
   const server = await startTestServer(project);
