@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { loadConfig } from '@agora/generator';
-import { readContent, contentMessages } from '../packages/generator/src/load/content.ts';
+import { readContent, contentMessages } from '../packages/generator/src/content.ts';
 import { buildSiteModel } from '../packages/generator/src/model/site.ts';
 import { PostSearch } from '../packages/writer/src/search/search-index.ts';
 import { generateCorpus, prng, SEED } from './corpus.ts';

@@ -12,7 +12,7 @@ import type { AgoraConfig } from './config.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from './types.ts';
 import { type Message, ContentError, sortMessages } from './messages.ts';
 import { listPostFiles } from './load/posts.ts';
-import { readContent, contentMessages, type Content } from './load/content.ts';
+import { readContent, contentMessages, type Content } from './content.ts';
 import { RenderCache } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentFailedHandler } from './render/comment-html.ts';

@@ -26,6 +26,6 @@ export async function check(config: AgoraConfig): Promise<CheckResult> {
 
 /** The slugs of every valid post (for tools that must know which posts exist, such as comment import). */
 export async function postSlugs(config: AgoraConfig): Promise<Set<string>> {
-  const { readContent, contentMessages } = await import('./load/content.ts');
+  const { readContent, contentMessages } = await import('./content.ts');
   return new Set(contentMessages(await readContent(config)).posts.map((p) => p.slug));
 }

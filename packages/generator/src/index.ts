@@ -6,7 +6,7 @@ export { newPost, type NewPostOptions } from './new-post.ts';
 export { watch, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
-export { writeFileAtomic, syncDir } from './emit/atomic-write.ts';
+export { writeFileAtomic, syncDir } from './atomic-write.ts';
 export { readTextIfExists } from './json-file.ts';
 export { compareComments } from './model/site.ts';
 export { toCommentRecord } from './model/records.ts';

@@ -10,7 +10,7 @@
  */
 import { rm, stat, access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
 
 interface ManifestFile {

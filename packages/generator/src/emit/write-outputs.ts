@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chunksLength, type Output } from './output.ts';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.ts';
+import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.ts';
 import { createHash } from 'node:crypto';
 import { Manifest, UNHASHED } from './manifest.ts';
 

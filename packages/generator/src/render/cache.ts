@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { RenderedPost, RenderNote } from '../types.ts';
 import { RENDERER_VERSION } from './version.ts';
-import { writeFileAtomic } from '../emit/atomic-write.ts';
+import { writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
 
 interface CacheFile<T> {

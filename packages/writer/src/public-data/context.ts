@@ -2,7 +2,7 @@
  * The state one public-data router shares between its routes: catalog, provider
  * settings, quota counters, response cache, in-flight calls and the clock.
  */
-import type { Catalog } from '../../../generator/src/catalog/types.ts';
+import type { Catalog } from '@agora/generator';
 import type { OperationTable, ProviderId } from '../upstream/types.ts';
 import type { PublicDataConfig } from './config.ts';
 import type { Quota } from './quota.ts';

@@ -2,7 +2,7 @@
  * The one success envelope of every public-data answer (simple endpoints and proxy):
  * `{"data": …, "source": {provider, operation, attribution, fetched_at, cached}}`.
  */
-import type { CatalogService } from '../../../generator/src/catalog/types.ts';
+import type { CatalogService } from '@agora/generator';
 
 /** Where the data came from. */
 export interface EnvelopeSource {

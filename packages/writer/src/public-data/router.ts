@@ -4,7 +4,7 @@
  * (`POST /agencatalog/api/call`), sharing one quota store, one cache and the clock.
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import type { Catalog } from '../../../generator/src/catalog/types.ts';
+import type { Catalog } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import { createOperationTables } from '../upstream/index.ts';
 import { loadProviderConfig } from './config.ts';

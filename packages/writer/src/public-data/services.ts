@@ -2,7 +2,7 @@
  * Which provider client serves which catalog entry, by slug, and how to find an
  * entry and its operation in the catalog.
  */
-import type { Catalog, CatalogService, Operation } from '../../../generator/src/catalog/types.ts';
+import type { Catalog, CatalogService, Operation } from '@agora/generator';
 import type { ProviderId } from '../upstream/types.ts';
 
 /** Provider of each catalog slug. */

@@ -4,7 +4,7 @@
  * parameters, or values that are not short scalars.
  */
 import { AppError } from '../../errors.ts';
-import type { Catalog, CatalogService, Operation } from '../../../../generator/src/catalog/types.ts';
+import type { Catalog, CatalogService, Operation } from '@agora/generator';
 import { findOperation, findService } from '../services.ts';
 
 /** A checked proxy call. */

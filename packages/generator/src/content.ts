@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgoraConfig } from '../config.ts';
-import type { Post } from '../types.ts';
-import type { Catalog } from '../catalog/types.ts';
-import type { Message } from '../messages.ts';
-import { listPostFiles, toSourceFile, type SourceFile } from './posts.ts';
-import { loadCatalog } from '../catalog/load-catalog.ts';
-import { parsePost, type ParsedPost } from '../validate/post.ts';
-import { checkSite } from '../validate/site.ts';
+import type { AgoraConfig } from './config.ts';
+import type { Post } from './types.ts';
+import type { Catalog } from './catalog/types.ts';
+import type { Message } from './messages.ts';
+import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
+import { loadCatalog } from './catalog/load-catalog.ts';
+import { parsePost, type ParsedPost } from './validate/post.ts';
+import { checkSite } from './validate/site.ts';
 
 export interface Content {
   parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
