@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
 import { startFakeProviders } from '../fakes/index.ts';
+import { createPool, send } from '../helpers/http.ts';
 import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
 
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
@@ -117,6 +118,39 @@ test('MCP over Streamable HTTP', async (t) => {
     assert.equal(res.status, 405);
     assert.equal(res.headers.get('allow'), 'POST');
   });
+
+  await t.test('should refuse a Host it does not serve (DNS rebinding) before reading the body', async () => {
+    const agent = createPool(1);
+    t.after(() => agent.destroy());
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    const port = new URL(server.url).port;
+    const rebound = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: `attacker.example:${port}` });
+    assert.equal(rebound.status, 403);
+    assert.match(JSON.parse(rebound.body).error.message, /attacker\.example/);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
+      const ok = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: host });
+      assert.equal(ok.status, 200, host);
+      assert.ok(JSON.parse(ok.body).result.tools.length > 0);
+    }
+  });
+});
+
+test('MCP answers the hosts named in AGORA_MCP_HOSTS and the base URL', async (t) => {
+  const project = await makeProject({ files: { 'agora.config.json': NO_RATE_LIMITS }, baseUrl: 'https://site.example' });
+  const server = await startTestServer(project, { AGORA_MCP_HOSTS: 'agents.internal, Mirror.Example' });
+  const agent = createPool(1);
+  t.after(async () => {
+    agent.destroy();
+    await server.close();
+    await project.remove();
+  });
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  for (const [host, status] of [['agents.internal', 200], ['mirror.example:443', 200], ['site.example', 200], ['other.example', 403]] as const) {
+    const res = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: host });
+    assert.equal(res.status, status, host);
+  }
 });
 
 test('MCP rate limits as on the HTTP routes', async (t) => {

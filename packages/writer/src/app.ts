@@ -18,7 +18,7 @@ import { staticRoutes } from './routes/static.ts';
 import { negotiateRoutes } from './routes/negotiate.ts';
 import { searchRoutes } from './routes/search.ts';
 import { PostSearch } from './search/search-index.ts';
-import { mcpRoutes } from './mcp/http.ts';
+import { mcpRoutes, mcpHostNames } from './mcp/http.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import type { PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
@@ -47,6 +47,8 @@ export interface AppDeps {
   limits?: Limits;
   /** Where rate-limit counters live (default memory; the PostgreSQL engine passes its pool). */
   rateLimitStore?: RateLimitStore;
+  /** Extra `Host` names `/mcp` answers for (`AGORA_MCP_HOSTS`). */
+  mcpHosts?: string[];
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -114,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
   const agents: AgentDeps = { state: deps.state, search: new PostSearch(deps.state), comments, limits: rateLimits.guard, publicData: deps.publicData, logger: deps.logger };
   app.locals.agents = agents;
   app.use(searchRoutes(agents.search));
-  app.use(mcpRoutes(agents));
+  app.use(mcpRoutes(agents, mcpHostNames(deps.state.config, deps.mcpHosts)));
   app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {

@@ -6,6 +6,8 @@ export interface WriterSettings {
   viewsFlushMs: number;
   /** Longest delay before site-wide outputs show a comment or view change (ms). */
   aggregateDelayMs: number;
+  /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
+  mcpHosts: string[];
 }
 
 function ms(value: string | undefined, fallback: number): number {
@@ -19,5 +21,6 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     logLevel: env.LOG_LEVEL ?? 'info',
     viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
+    mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };
 }

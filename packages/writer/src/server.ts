@@ -134,6 +134,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     apiKey: config.site.apiKey,
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
+    mcpHosts: settings.mcpHosts,
     routers: publicData ? [publicData.router] : [],
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
