@@ -11,7 +11,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { loadConfig } from '@agora/generator/config';
 import { CATEGORIES } from '@agora/generator/types';
-import { addWriterCommands } from '@agora/writer/commands';
+import { addWriterCommands, withStoreSnapshot } from '@agora/writer/commands';
 import type { AgoraConfig, Message, Category } from '@agora/generator';
 
 const generator = () => import('@agora/generator');
@@ -64,10 +64,9 @@ program
       const cfg = config();
       const { build, printable } = await generator();
       // The comments and views to show come from the store the writer uses.
-      const { withStore, loadSnapshot } = await import('@agora/writer');
-      const { result } = await withStore(cfg, async (store) => build(cfg, {
+      const { result } = await withStoreSnapshot(cfg, (store) => build(cfg, {
         force: opts.force,
-        store: await loadSnapshot(store),
+        store,
         onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
       }));
       await printMessages(result.messages);

@@ -8,7 +8,7 @@
  * does the same before printing.
  */
 import { Command } from 'commander';
-import type { AgoraConfig } from '@agora/generator';
+import type { AgoraConfig, StoreSnapshot } from '@agora/generator';
 
 type CommandFactory = (loadConfig: () => AgoraConfig) => Command;
 
@@ -76,4 +76,15 @@ export function addWriterCommands(program: Command, loadConfig: () => AgoraConfi
       await load(sub!);
       sub!.help();
     });
+}
+
+/**
+ * For `agora build`: run `fn` with the comments and views of the configured store (the
+ * one the writer uses), opened as a tool and closed after, without loading the server.
+ *
+ * @example const { result } = await withStoreSnapshot(config, (store) => build(config, { store }));
+ */
+export async function withStoreSnapshot<T>(config: AgoraConfig, fn: (snapshot: StoreSnapshot) => Promise<T>): Promise<T> {
+  const [{ withStore }, { loadSnapshot }] = await Promise.all([import('../moderation.ts'), import('../store/snapshot.ts')]);
+  return withStore(config, async (store) => fn(await loadSnapshot(store)));
 }
