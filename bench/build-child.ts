@@ -1,5 +1,5 @@
 /**
- * One Agora build in its own process: `node --import tsx bench/build-child.ts <root> [--workers N]`.
+ * One Agora build in its own process: `node --import tsx --conditions=agora-source bench/build-child.ts <root> [--workers N]`.
  * Prints one JSON line: build time, the process's CPU time and peak RSS, files written.
  */
 import { loadConfig, build } from '@agora/generator';

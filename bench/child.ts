@@ -21,7 +21,7 @@ export interface ChildRun<T> {
 
 export function runChild<T>(script: string, args: string[], options: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ChildRun<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', 'tsx', join(BENCH_DIR, script), ...args], {
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', 'tsx', '--conditions=agora-source', join(BENCH_DIR, script), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

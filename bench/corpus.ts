@@ -4,7 +4,7 @@
  * old-format `<dir>/data/comments.json`.
  * The same seed and n always give byte-identical files.
  *
- *   node --import tsx bench/corpus.ts <dir> <n> [<comments>]   (then: agora check -C <dir>)
+ *   node --import tsx --conditions=agora-source bench/corpus.ts <dir> <n> [<comments>]   (then: agora check -C <dir>)
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -195,7 +195,7 @@ export async function generateCorpus(dir: string, count: number, { legacyComment
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop() ?? '')) {
   const [dir, n, comments] = process.argv.slice(2);
   if (!dir || !n) {
-    console.error('usage: node --import tsx bench/corpus.ts <dir> <posts> [<comments>]   (comments: <dir>/comments.jsonl for `agora comments import`)');
+    console.error('usage: node --import tsx --conditions=agora-source bench/corpus.ts <dir> <posts> [<comments>]   (comments: <dir>/comments.jsonl for `agora comments import`)');
     process.exit(2);
   }
   const c = await generateCorpus(dir, Number(n), { legacyComments: !comments });

@@ -1,6 +1,6 @@
 /**
  * One post edited in a running `agora dev` (the long-lived `SiteBuild`), in its own
- * process: `node --import tsx bench/dev-edit-child.ts <root> [--edits 7]`. Builds the
+ * process: `node --import tsx --conditions=agora-source bench/dev-edit-child.ts <root> [--edits 7]`. Builds the
  * site, then appends a sentence to one post and calls `updateSources` with that file,
  * as the chokidar watcher does; prints one JSON line with every edit's time and files
  * written. The first edit warms the JIT; the median of the rest is the figure.

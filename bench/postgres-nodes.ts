@@ -16,7 +16,7 @@ const extra = process.argv.slice(2);
 
 function bench(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'bench', 'run.ts'), '--writer-only', ...args, ...extra], { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=agora-source', join(REPO_ROOT, 'bench', 'run.ts'), '--writer-only', ...args, ...extra], { stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench/run.ts ${args.join(' ')} exited with ${code}`))));
   });
 }

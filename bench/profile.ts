@@ -1,5 +1,5 @@
 /**
- * `node --import tsx bench/profile.ts [--posts 4000] [--top 25]`: one cold build under
+ * `node --import tsx --conditions=agora-source bench/profile.ts [--posts 4000] [--top 25]`: one cold build under
  * `node --cpu-prof` (every thread writes a profile), then self time by function and by
  * module, summed over all threads. Profiles and summary.json go to bench/.corpus/profile/.
  */

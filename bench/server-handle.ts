@@ -45,7 +45,7 @@ export async function startServerChild(mode: 'agora' | 'express', root = '', opt
   const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
-    execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx'],
+    execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx', '--conditions=agora-source'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await next(child, 'ready');

@@ -61,7 +61,7 @@ class NodeWatch {
   /** Start the `/api/posts` watcher; its first message is the count at the start. */
   async start(): Promise<void> {
     const child = fork(join(BENCH_DIR, 'posts-watch-child.ts'), [JSON.stringify(this.node)], {
-      cwd: REPO_ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      cwd: REPO_ROOT, execArgv: ['--import', 'tsx', '--conditions=agora-source'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
     await new Promise<void>((resolve, reject) => {

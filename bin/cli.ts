@@ -1,12 +1,21 @@
 /**
  * The `agora` command line (commander). Thin: parse flags, call the packages, report,
  * set the exit code.
+ *
+ * Start-up stays light (`agora --help` loads commander and two small modules): the
+ * generator (unified, highlight.js, …) and the writer (Express, pino, pg, …) are
+ * imported inside the actions of the commands that need them, and the writer's own
+ * commands come from `@agora/writer/commands`, which loads each one only when it runs.
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { build, check, newPost, watch, loadConfig, formatMessage, printable, ContentError, CATEGORIES, type AgoraConfig, type Message, type Category } from '@agora/generator';
+import { loadConfig } from '@agora/generator/config';
+import { CATEGORIES } from '@agora/generator/types';
+import { addWriterCommands, withStoreSnapshot } from '@agora/writer/commands';
+import type { AgoraConfig, Message, Category } from '@agora/generator';
 
-// The writer (Express, pino, upstream clients) is imported only by the commands that need it.
+const generator = () => import('@agora/generator');
+
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
   .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())
@@ -16,16 +25,18 @@ function config(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
   return loadConfig({ root: resolve(program.opts().root as string), overrides });
 }
 
-function printMessages(messages: readonly Message[]): void {
+async function printMessages(messages: readonly Message[]): Promise<void> {
+  const { formatMessage } = await generator();
   for (const m of messages) (m.severity === 'error' ? console.error : console.warn)(formatMessage(m));
 }
 
-function fail(error: unknown): void {
+async function fail(error: unknown): Promise<void> {
+  process.exitCode = 1;
+  const { ContentError } = await generator();
   if (error instanceof ContentError) {
-    printMessages(error.messages);
+    await printMessages(error.messages);
     console.error(error.message);
   } else console.error(`agora: ${(error as Error).message}`);
-  process.exitCode = 1;
 }
 
 /** Wrap a command's action: any error is reported once, the same way, with exit code 1. */
@@ -34,7 +45,7 @@ function guarded<A extends unknown[]>(action: (...args: A) => Promise<void>): (.
     try {
       await action(...args);
     } catch (error) {
-      fail(error);
+      await fail(error);
     }
   };
 }
@@ -51,15 +62,14 @@ program
   .action(
     guarded(async (opts: { force?: boolean }) => {
       const cfg = config();
+      const { build, printable } = await generator();
       // The comments and views to show come from the store the writer uses.
-      const { withStore } = await import('../packages/writer/src/moderation.ts');
-      const { loadSnapshot } = await import('../packages/writer/src/store/snapshot.ts');
-      const { result } = await withStore(cfg, async (store) => build(cfg, {
+      const { result } = await withStoreSnapshot(cfg, (store) => build(cfg, {
         force: opts.force,
-        store: await loadSnapshot(store),
+        store,
         onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
       }));
-      printMessages(result.messages);
+      await printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} HTML files read in ${result.search.ms} ms` : ''}`);
     }),
   );
@@ -69,8 +79,9 @@ program
   .description('validate every post and the catalog; report every problem with file:line and the fix')
   .action(
     guarded(async () => {
+      const { check } = await generator();
       const result = await check(config());
-      printMessages(result.messages);
+      await printMessages(result.messages);
       console.log(`${result.files} files checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
       if (result.errors > 0) process.exitCode = 1;
     }),
@@ -99,15 +110,15 @@ program
     guarded(async (opts: { port?: string }) => {
       const cfg = config(opts.port ? { port: Number(opts.port) } : {});
       const { startServer, createLogger } = await import('@agora/writer');
+      const { watch } = await generator();
       const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }) });
       announce(server);
       await watch(cfg, {
         state: server.state,
         onBuild: (result, changed) => {
-          printMessages(result.messages);
-          console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`);
+          void printMessages(result.messages).then(() => console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`));
         },
-        onError: (error) => fail(error),
+        onError: (error) => void fail(error),
       });
     }),
   );
@@ -124,21 +135,14 @@ program
   .option('--slug <slug>', 'file name without .md (default: date and title words)')
   .action(
     guarded(async (title: string, opts: { category: Category; model: string; summary?: string; tags?: string; human?: boolean; slug?: string }) => {
+      const { newPost } = await generator();
       const path = await newPost({ contentDir: config().contentDir, title, category: opts.category, model: opts.model, summary: opts.summary, tags: opts.tags, authorType: opts.human ? 'human' : 'ai-agent', slug: opts.slug });
       console.log(`created ${path}`);
     }),
   );
 
-// Store commands load the writer only when run, like serve.
-const { commentsCommand } = await import('../packages/writer/src/commands/comments-command.ts');
-const { tokenCommand } = await import('../packages/writer/src/commands/token-command.ts');
-const { dbCommand } = await import('../packages/writer/src/store/postgres/db-command.ts');
-const { storeCommand } = await import('../packages/writer/src/commands/store-command.ts');
-program.addCommand(commentsCommand(() => config()));
-program.addCommand(tokenCommand(() => config()));
-program.addCommand(dbCommand(() => config()));
-program.addCommand(storeCommand(() => config()));
-program.addCommand((await import('../packages/writer/src/commands/mcp-command.ts')).mcpCommand(() => config()));
+// The writer's commands (comments, token, db, store, mcp) load the writer only when run, like serve.
+addWriterCommands(program, () => config());
 
 // Errors of subcommands defined in the packages are reported here, the same way.
 await program.parseAsync(process.argv).catch(fail);

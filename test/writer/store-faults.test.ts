@@ -92,7 +92,7 @@ async function killLockHolder(dataDir: string): Promise<void> {
     const mutex = new FileMutex(${JSON.stringify(join(dataDir, '.store.lock'))});
     mutex.run(() => { console.log('locked'); return new Promise(() => {}); });
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=agora-source', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => d.toString().includes('locked') && resolve());
     child.once('exit', (code) => reject(new Error(`lock holder exited with ${code}`)));

@@ -76,7 +76,8 @@ class Lane {
 
   private start(): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
-    const worker = new Worker(new URL('./comment-worker-entry.mjs', import.meta.url), {
+    // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
+    const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './comment-worker-entry.mjs' : './comment-worker.js', import.meta.url), {
       workerData: { progress: this.progress } satisfies CommentWorkerData,
       // A 16 KiB comment needs little memory; one that needs more is the problem.
       resourceLimits: { maxOldGenerationSizeMb: 256 },

@@ -18,7 +18,7 @@ export class RenderPool {
 
   /** Start `count` worker threads (default: one per core). */
   static start(count = availableParallelism()): RenderPool {
-    return new RenderPool(Array.from({ length: count }, () => new Worker(new URL('./worker-entry.mjs', import.meta.url))));
+    return new RenderPool(Array.from({ length: count }, () => new Worker(new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url))));
   }
 
   /** A pool without workers: everything renders on this thread. */
