@@ -2,9 +2,8 @@
  * `SiteBuild`: a built site kept in memory, so a long-lived process (the writer,
  * `agora dev`) rebuilds a handful of outputs after a comment, a view flush or an edit
  * without reloading anything. It runs one update at a time: each makes a plan
- * (`plan.ts`) and carries it out
- * (`run.ts`, `schedule.ts`) through the output sink; every cache is in the build state
- * (`state.ts`).
+ * (`plan.ts`) and carries it out (`run.ts`, `schedule.ts`) through the output sink;
+ * every cache is in the build state (`state.ts`).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
