@@ -78,6 +78,7 @@ function site(config: Partial<SiteConfig> = {}): SiteModel {
     comments: new Map(),
     views: new Map(),
     catalog: null,
+    memo: new Map(),
   };
 }
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { build, check, tagKey } from '@agora/generator';
-import { planBuild } from '../../packages/generator/src/model/plan.ts';
+import { listJobs } from '../../packages/generator/src/model/jobs.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
 test('tagKey', async (t) => {
@@ -84,10 +84,10 @@ test('feeds, tags and pagination', async (t) => {
 
   await t.test('should plan tag mirrors and the comment feed with aggregates, and the post comment feed at once', () => {
     const slug = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
-    const now = planBuild(state.site, { kind: 'post-comments', slugs: [slug] }).map((j) => j.kind);
+    const now = listJobs(state.site, { kind: 'post-comments', slugs: [slug] }).map((j) => j.kind);
     assert.ok(now.includes('post-comments-feed'));
     assert.ok(!now.includes('comments-feed'));
-    const later = planBuild(state.site, { kind: 'aggregates', comments: [slug], views: [] });
+    const later = listJobs(state.site, { kind: 'aggregates', comments: [slug], views: [] });
     assert.ok(later.some((j) => j.kind === 'api-tag' && j.tag === 'nginx'));
     assert.ok(later.some((j) => j.kind === 'comments-feed'));
     assert.ok(!later.some((j) => j.kind === 'site-feed' || j.kind === 'tag-page'), 'post feeds and HTML lists show no comments');

@@ -4,8 +4,11 @@
  * warms the cache for the next build.
  */
 import type { AgoraConfig } from './config.ts';
-import type { Message } from './messages.ts';
-import { checkContent } from './build.ts';
+import { type Message, sortMessages } from './messages.ts';
+import { readContent, contentMessages } from './content.ts';
+import { RenderCache, styleWarnings } from './render/cache.ts';
+import { RenderPool } from './render/pool.ts';
+import { POOL_THRESHOLD } from './build/schedule.ts';
 
 export interface CheckResult {
   messages: Message[];
@@ -24,8 +27,24 @@ export async function check(config: AgoraConfig): Promise<CheckResult> {
   };
 }
 
+/** Validate all content and render every post (through the cache) for its style notes. */
+export async function checkContent(config: AgoraConfig): Promise<{ messages: Message[]; files: number }> {
+  const content = await readContent(config);
+  const { posts, messages } = contentMessages(content);
+  const cache = await RenderCache.open(config.cacheDir);
+  const misses = new Map<string, string>();
+  for (const post of posts) if (!cache.notes(post.bodyHash)) misses.set(post.bodyHash, post.content);
+  const pool = misses.size >= POOL_THRESHOLD ? RenderPool.start() : RenderPool.inline();
+  try {
+    for (const [key, value] of await pool.render([...misses])) await cache.set(key, value);
+  } finally {
+    await pool.close();
+  }
+  await cache.save();
+  return { messages: sortMessages([...messages, ...styleWarnings(posts, cache)]), files: content.parsed.size };
+}
+
 /** The slugs of every valid post (for tools that must know which posts exist, such as comment import). */
 export async function postSlugs(config: AgoraConfig): Promise<Set<string>> {
-  const { readContent, contentMessages } = await import('./content.ts');
   return new Set(contentMessages(await readContent(config)).posts.map((p) => p.slug));
 }

@@ -101,6 +101,11 @@ export interface SiteModel {
   comments: Map<string, Comment[]>;
   views: Map<string, number>;
   catalog: Catalog | null;
+  /**
+   * Indexes derived from this model (posts by tag and by model, what `/comments/` and
+   * `/debates/` show), memoised for the model's life: `model/memo.ts`.
+   */
+  memo: Map<symbol, unknown>;
 }
 
 /** What pages and documents need to know about the site. */

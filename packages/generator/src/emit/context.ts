@@ -1,8 +1,10 @@
 /**
  * What emitters read: the site model plus memoised per-post pieces (JSON fragments,
- * rendered HTML) so that a rebuild re-serialises only the posts that changed.
+ * rendered HTML, comment cards) so that a rebuild re-serialises only the posts that
+ * changed. The build state (`build/state.ts`) provides it and owns every memo.
  */
 import type { Comment, RenderedPost, SiteModel } from '../types.ts';
+import type { CommentCards } from '../render/pages/comment-card.ts';
 
 export interface EmitContext {
   site: SiteModel;
@@ -12,6 +14,8 @@ export interface EmitContext {
   rendered(slug: string): RenderedPost;
   /** Sanitized HTML of a comment body. */
   commentHtml(comment: Comment): string;
+  /** Comment cards, memoised. */
+  cards: CommentCards;
   /** Tokens of a text (o200k_base), memoised by content for the life of the build state. */
   tokens(text: string): number;
 }

@@ -2,7 +2,7 @@
  * The emitter registry: each job kind of the plan maps to the function that produces
  * its output(s). Adding an output means adding a job kind and an entry here.
  */
-import type { Job } from '../model/plan.ts';
+import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import * as api from './api-mirrors.ts';

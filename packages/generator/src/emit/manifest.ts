@@ -23,9 +23,13 @@ interface ManifestFile {
 }
 
 export interface JobRecord {
+  /** Input key (`model/job-keys.ts`); empty when a comment or views rebuild emitted the job without keying it. */
   key: string;
   paths: string[];
 }
+
+/** Why a manifest holds nothing from a previous build: every job is then emitted once. */
+export type ManifestLoss = 'crash marker' | 'no manifest' | 'dist replaced';
 
 /** Hash recorded for a file written without hashing (large, known to have changed). */
 export const UNHASHED = '-';
@@ -43,6 +47,11 @@ export class Manifest {
   private saveTimer: NodeJS.Timeout | null = null;
   /** Folders known to exist in dist/ (saves a mkdir per file). */
   readonly knownDirs = new Set<string>();
+  /**
+   * Why this manifest started empty (null: it holds the previous build). Read by the
+   * plan as the reason to emit jobs it has no record of; cleared after a full build.
+   */
+  lost: ManifestLoss | null = null;
 
   constructor(
     readonly path: string | null,
@@ -53,11 +62,13 @@ export class Manifest {
 
   static async open(cacheDir: string | null, distDir: string): Promise<Manifest> {
     const path = cacheDir ? join(cacheDir, 'manifest.json') : null;
-    const empty = new Manifest(path, distDir);
-    if (!path) return empty;
-    if (await access(`${path}.dirty`).then(() => true, () => false)) return empty;
+    const empty = (lost: ManifestLoss) => Object.assign(new Manifest(path, distDir), { lost });
+    if (!path) return empty('no manifest');
+    // A long-lived writer crashed between writes and its save: the hashes may be stale.
+    if (await access(`${path}.dirty`).then(() => true, () => false)) return empty('crash marker');
     const [file, ino] = await Promise.all([readJsonFile<ManifestFile>(path).catch(() => null), inodeOf(distDir)]);
-    if (!file || file.version !== 2 || file.distDir !== distDir || ino === null || file.distIno !== ino) return empty;
+    if (!file || file.version !== 2) return empty('no manifest');
+    if (file.distDir !== distDir || ino === null || file.distIno !== ino) return empty('dist replaced');
     return new Manifest(path, distDir, new Map(Object.entries(file.outputs)), new Map(Object.entries(file.jobs)));
   }
 

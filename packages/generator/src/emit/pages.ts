@@ -26,7 +26,7 @@ export function emitPostPage(ctx: EmitContext, slug: string): Output {
       post,
       bodyHtml: ctx.rendered(slug).html,
       comments: ctx.site.comments.get(slug) ?? [],
-      commentHtml: ctx.commentHtml,
+      cards: ctx.cards,
     }),
   };
 }
@@ -70,9 +70,9 @@ export function emitSearchPage(ctx: EmitContext): Output {
 }
 
 export function emitCommentsPage(ctx: EmitContext): Output {
-  return { path: 'comments/index.html', body: renderCommentsPage(ctx.site, ctx.commentHtml) };
+  return { path: 'comments/index.html', body: renderCommentsPage(ctx.site, ctx.cards) };
 }
 
 export function emitDebatesPage(ctx: EmitContext): Output {
-  return { path: 'debates/index.html', body: renderDebatesPage(ctx.site, ctx.commentHtml) };
+  return { path: 'debates/index.html', body: renderDebatesPage(ctx.site, ctx.cards) };
 }

@@ -1,9 +1,11 @@
 /**
- * The output sink: jobs come in one at a time, each is skipped when its input key is
- * what the manifest remembers, otherwise emitted; each file is written (atomically)
- * only when its bytes changed, with a bounded number of writes in flight, so the
- * whole site is never held in memory at once. A full build then removes the files
- * that no job produced any more.
+ * The output sink: it only writes what it is given. Jobs the plan (`build/plan.ts`)
+ * decided to emit come in one at a time; each file is written (atomically) unless its
+ * bytes are exactly what the manifest records — a write-level check on bytes, not a
+ * plan decision — with a bounded number of writes in flight, so the whole site is
+ * never held in memory at once. It records each job's key and files in the manifest,
+ * reports the files a re-emitted job no longer produces, and removes the files the
+ * settled plan lists.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -60,7 +62,10 @@ function hashBytes(chunks: readonly Uint8Array[]): string {
 
 export class OutputSink {
   readonly result: SinkResult = { written: [], unchanged: 0, removed: [], skippedJobs: 0, emittedJobs: 0, outputs: 0 };
+  /** Files of this build: written, unchanged, or kept as they are (skipped jobs). */
   private readonly seen = new Set<string>();
+  /** Files the previous emit of a job wrote and this one did not. */
+  readonly dropped: string[] = [];
   private readonly inflight = new Set<Promise<void>>();
   private failure: unknown = null;
   private sinceYield = 0;
@@ -70,23 +75,30 @@ export class OutputSink {
     private readonly options: SinkOptions = {},
   ) {}
 
+  /** Files that stay as they are (the plan's skipped jobs): no output may collide with them. */
+  keep(paths: readonly string[]): void {
+    for (const path of paths) this.seen.add(path);
+    this.result.skippedJobs++;
+  }
+
   /**
-   * Emit one job unless `key` matches the manifest. A null key means "always emit, and
-   * forget the job's key" (incremental rebuilds, whose inputs are not fingerprinted).
+   * Emit one job and record it: `key` is its input key, or null for rebuilds whose
+   * inputs are not keyed (recorded as the empty key, so the next full build emits it).
    */
-  async add(jobId: string, key: string | null, emit: () => Output | Output[]): Promise<void> {
-    const previous = this.manifest.jobs.get(jobId);
-    if (key !== null && previous?.key === key && previous.paths.every((p) => this.manifest.outputs.has(p))) {
-      for (const path of previous.paths) this.seen.add(path);
-      this.result.skippedJobs++;
-      return;
-    }
+  async emit(jobId: string, key: string | null, emit: () => Output | Output[]): Promise<void> {
     this.result.emittedJobs++;
     const result = emit();
     const outputs = Array.isArray(result) ? result : [result];
     for (const output of outputs) await this.put(output);
-    if (key === null) this.manifest.jobs.delete(jobId);
-    else this.manifest.jobs.set(jobId, { key, paths: outputs.map((o) => o.path) });
+    const paths = outputs.map((o) => o.path);
+    const previous = this.manifest.jobs.get(jobId);
+    if (previous) for (const p of previous.paths) if (!paths.includes(p)) this.dropped.push(p);
+    this.manifest.jobs.set(jobId, { key: key ?? '', paths });
+  }
+
+  /** Whether a file's bytes are what the manifest records (then it is not written again). */
+  private bytesUnchanged(path: string, hash: string): boolean {
+    return hash !== UNHASHED && this.manifest.outputs.get(path) === hash;
   }
 
   private async put(output: Output): Promise<void> {
@@ -96,7 +108,7 @@ export class OutputSink {
     // Encode once: the same bytes are hashed and written.
     const bytes = typeof output.body === 'string' ? [Buffer.from(output.body, 'utf8')] : output.body;
     const hash = limit !== undefined && chunksLength(bytes) > limit ? UNHASHED : hashBytes(bytes);
-    if (hash !== UNHASHED && this.manifest.outputs.get(output.path) === hash) {
+    if (this.bytesUnchanged(output.path, hash)) {
       this.result.unchanged++;
       return;
     }
@@ -129,20 +141,25 @@ export class OutputSink {
     this.inflight.add(write);
   }
 
-  /** Wait for every write; with `prune`, remove files no job produced. */
-  async finish(prune: boolean): Promise<SinkResult> {
+  /** The files of this build: emitted or kept. */
+  get produced(): ReadonlySet<string> {
+    return this.seen;
+  }
+
+  /** Wait for every write. */
+  async finish(): Promise<void> {
     await Promise.all(this.inflight);
     if (this.failure) throw this.failure;
-    if (prune) {
-      for (const path of [...this.manifest.outputs.keys()]) {
-        if (this.seen.has(path)) continue;
-        await rm(join(this.manifest.distDir, path), { force: true });
-        this.manifest.outputs.delete(path);
-        this.result.removed.push(path);
-      }
-      for (const [id, job] of this.manifest.jobs) if (!job.paths.every((p) => this.seen.has(p))) this.manifest.jobs.delete(id);
-    }
     this.result.outputs = this.seen.size;
-    return this.result;
+  }
+
+  /** Remove these files, and forget the records of jobs that are gone. */
+  async remove(paths: readonly { path: string }[], goneJobs: readonly string[] = []): Promise<void> {
+    for (const { path } of paths) {
+      await rm(join(this.manifest.distDir, path), { force: true });
+      this.manifest.outputs.delete(path);
+      this.result.removed.push(path);
+    }
+    for (const id of goneJobs) this.manifest.jobs.delete(id);
   }
 }

@@ -7,6 +7,7 @@
 import type { Comment, Position, Post, SiteModel } from '../types.ts';
 import { POSITIONS } from '../types.ts';
 import { compareComments } from './site.ts';
+import { forget, memoised } from './memo.ts';
 
 /** Comments shown per model on `/comments/`. */
 export const COMMENTS_PER_MODEL = 50;
@@ -38,17 +39,18 @@ function pushNewest(list: Comment[], c: Comment, k: number): void {
   if (list.length > k) list.pop();
 }
 
-const cache = new WeakMap<Map<string, Comment[]>, { version: number; groups: ModelGroup[]; topics: DebateTopic[]; totalTopics: number }>();
-let version = 0;
+const SELECTION = Symbol('comment selection');
 
-/** Forget the memoised selection (call when comments change). */
-export function commentsChanged(): void {
-  version++;
+/** Forget the memoised selection (call when the model's comments change in place). */
+export function commentsChanged(site: SiteModel): void {
+  forget(site, SELECTION);
 }
 
-function select(site: SiteModel) {
-  const hit = cache.get(site.comments);
-  if (hit?.version === version) return hit;
+function select(site: SiteModel): { groups: ModelGroup[]; topics: DebateTopic[]; totalTopics: number } {
+  return memoised(site, SELECTION, () => selectNow(site));
+}
+
+function selectNow(site: SiteModel) {
   const groups = new Map<string, ModelGroup>();
   const topics: (DebateTopic & { latest: string })[] = [];
   for (const post of site.posts) {
@@ -71,14 +73,11 @@ function select(site: SiteModel) {
   }
   // Most recently debated first; topics without answers keep the post order after them.
   const ordered = topics.map((t, i) => ({ t, i })).sort((a, b) => (a.t.latest !== b.t.latest ? (a.t.latest < b.t.latest ? 1 : -1) : a.i - b.i));
-  const result = {
-    version,
+  return {
     groups: [...groups.values()].sort((a, b) => newer(a.newest[0]!, b.newest[0]!)),
     topics: ordered.slice(0, DEBATE_TOPICS).map(({ t }) => ({ post: t.post, sides: t.sides })),
     totalTopics: topics.length,
   };
-  cache.set(site.comments, result);
-  return result;
 }
 
 /** `/comments/`: model groups, most recently active first. */

@@ -3,7 +3,7 @@
  * are bounded so that a 10,000-post site does not publish a 25 MB feed.
  */
 import type { Category, Comment, Post, SiteModel } from '../types.ts';
-import type { Job } from './plan.ts';
+import type { Job } from './jobs.ts';
 import { postsByTag } from './tags.ts';
 
 /** Entries per feed. */

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import type { SiteModel } from '../types.ts';
-import type { Job } from './plan.ts';
+import type { Post, SiteModel } from '../types.ts';
+import type { Job } from './jobs.ts';
 import { postTags } from './tags.ts';
 import { tagKey } from '../paths.ts';
 
@@ -38,51 +38,82 @@ export function jobId(job: Job): string {
   return job.kind;
 }
 
-/** A function giving each job of this site its input key. */
-export function createJobKeyer(site: SiteModel): (job: Job) => string {
-  const base = createHash('sha1').update(codeFingerprint()).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
-  const comments = (slug: string) => (site.comments.get(slug) ?? []).map((c) => c.id).join(',');
+/** The parts of a key, in order: a key is these four joined by `|` (a part may be empty). */
+export const KEY_PARTS = ['template', 'source', 'comments', 'views'] as const;
+export type KeyPart = (typeof KEY_PARTS)[number];
+
+/** The first part in which two keys of one job differ (a key of another shape: `template`), or null when equal. */
+export function changedPart(before: string, after: string): KeyPart | null {
+  if (before === after) return null;
+  const a = before.split('|');
+  const b = after.split('|');
+  if (a.length !== KEY_PARTS.length || b.length !== KEY_PARTS.length) return 'template';
+  return KEY_PARTS.find((_, i) => a[i] !== b[i]) ?? 'template';
+}
+
+const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(text).digest('base64url').slice(0, 22));
+
+/**
+ * A function giving each job of this site its input key. `fingerprint` stands for the
+ * generator's code (tests pass their own to play a template change).
+ */
+export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint()): (job: Job) => string {
+  const base = createHash('sha1').update(fingerprint).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
+  const key = (source: string, comments: string, views: string) => `${base}|${source}|${comments}|${views}`;
+  const commentKeys = new Map<string, string>();
+  const comments = (slug: string) => {
+    let k = commentKeys.get(slug);
+    if (k === undefined) commentKeys.set(slug, (k = digest((site.comments.get(slug) ?? []).map((c) => c.id).join(','))));
+    return k;
+  };
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
   // One pass over the posts gives the key of the whole site and of each category and
-  // model list, so an edit re-emits only the lists that contain the post.
+  // model list, so an edit re-emits only the lists that contain the post. Each group
+  // hashes sources, comments and views apart, so a key says which of them changed.
   let groups: Map<string, string> | undefined;
   const group = (name: string) => {
     if (!groups) {
-      const hashes = new Map<string, ReturnType<typeof createHash>>();
-      const feed = (id: string, line: string) => {
+      type Hash = ReturnType<typeof createHash>;
+      const hashes = new Map<string, [Hash, Hash, Hash]>();
+      const feed = (id: string, part: 0 | 1 | 2, line: string) => {
         let h = hashes.get(id);
-        if (!h) hashes.set(id, (h = createHash('sha1').update(base)));
-        h.update(line);
+        if (!h) hashes.set(id, (h = [createHash('sha1'), createHash('sha1'), createHash('sha1')]));
+        h[part].update(line);
       };
-      feed('site', JSON.stringify(site.catalog));
+      const lines = (id: string, p: Post) => {
+        feed(id, 0, `${p.slug}\u0000${p.hash}\n`);
+        feed(id, 1, `${p.slug}\u0000${comments(p.slug)}\n`);
+        feed(id, 2, `${p.slug}\u0000${site.views.get(p.slug) ?? 0}\n`);
+      };
+      feed('site', 0, JSON.stringify(site.catalog));
       for (const p of site.posts) {
-        const line = `${p.slug}\u0000${p.hash}\u0000${comments(p.slug)}\u0000${site.views.get(p.slug) ?? 0}\n`;
-        feed('site', line);
-        feed(`category:${p.category}`, line);
-        feed(`model:${p.model}`, line);
+        lines('site', p);
+        lines(`category:${p.category}`, p);
+        lines(`model:${p.model}`, p);
         // Post feeds show content only: comments and views must not re-emit them.
         const content = `${p.slug}\u0000${p.hash}\n`;
-        feed('content:site', content);
-        feed(`content:category:${p.category}`, content);
-        for (const key of new Set(postTags(p).map(tagKey))) {
-          feed(`tag:${key}`, line);
-          feed(`content:tag:${key}`, content);
+        feed('content:site', 0, content);
+        feed(`content:category:${p.category}`, 0, content);
+        for (const k of new Set(postTags(p).map(tagKey))) {
+          lines(`tag:${k}`, p);
+          feed(`content:tag:${k}`, 0, content);
         }
       }
-      groups = new Map([...hashes].map(([id, h]) => [id, h.digest('hex')]));
+      groups = new Map([...hashes].map(([id, [src, com, vws]]) => [id, id.startsWith('content:') ? key(src.digest('hex'), '', '') : key(src.digest('hex'), com.digest('hex'), vws.digest('hex'))]));
     }
-    return groups.get(name) ?? `${base}|empty`;
+    return groups.get(name) ?? key('empty', '', '');
   };
   return (job) => {
     switch (job.kind) {
       case 'post-page':
-        return `${base}|${hashOf(job.slug)}|${comments(job.slug)}`;
+      case 'post-comments-feed':
+        return key(hashOf(job.slug), comments(job.slug), '');
       case 'post-md':
-        return `${base}|${hashOf(job.slug)}`;
+        return key(hashOf(job.slug), '', '');
       case 'api-post':
-        return `${base}|${hashOf(job.slug)}|${site.comments.get(job.slug)?.length ?? 0}|${site.views.get(job.slug) ?? 0}`;
+        return key(hashOf(job.slug), String(site.comments.get(job.slug)?.length ?? 0), String(site.views.get(job.slug) ?? 0));
       case 'api-comments':
-        return `${base}|${comments(job.slug)}`;
+        return key('', comments(job.slug), '');
       case 'api-category':
       case 'category-page':
         return group(`category:${job.category}`);
@@ -98,8 +129,6 @@ export function createJobKeyer(site: SiteModel): (job: Job) => string {
         return group(`content:category:${job.category}`);
       case 'tag-feed':
         return group(`content:tag:${job.tag}`);
-      case 'post-comments-feed':
-        return `${base}|${hashOf(job.slug)}|${comments(job.slug)}`;
       default:
         return group('site');
     }

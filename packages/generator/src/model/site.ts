@@ -4,6 +4,7 @@
  */
 import type { Comment, Post, SiteConfig, SiteModel } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
+import { memoised } from './memo.ts';
 
 /** Newest first: date descending, then slug ascending (code-point order). */
 export function comparePosts(a: Post, b: Post): number {
@@ -42,21 +43,20 @@ export function buildSiteModel(input: SiteInput): SiteModel {
     const n = input.views.get(p.slug);
     views.set(p.slug, typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
   }
-  return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog };
+  return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog, memo: new Map() };
 }
 
-const byModelCache = new WeakMap<readonly Post[], Map<string, Post[]>>();
+const BY_MODEL = Symbol('posts by model');
 
-/** Model names with their posts (newest first), in order of first appearance (memoised per post list). */
+/** Model names with their posts (newest first), in order of first appearance (memoised with the model). */
 export function postsByModel(site: SiteModel): Map<string, Post[]> {
-  const cached = byModelCache.get(site.posts);
-  if (cached) return cached;
-  const map = new Map<string, Post[]>();
-  for (const p of site.posts) {
-    const list = map.get(p.model);
-    if (list) list.push(p);
-    else map.set(p.model, [p]);
-  }
-  byModelCache.set(site.posts, map);
-  return map;
+  return memoised(site, BY_MODEL, () => {
+    const map = new Map<string, Post[]>();
+    for (const p of site.posts) {
+      const list = map.get(p.model);
+      if (list) list.push(p);
+      else map.set(p.model, [p]);
+    }
+    return map;
+  });
 }

@@ -4,6 +4,7 @@
  */
 import type { Post, SiteModel } from '../types.ts';
 import { tagKey } from '../paths.ts';
+import { memoised } from './memo.ts';
 
 /** A post's tag names, as authored. */
 export function postTags(post: Pick<Post, 'tags'>): string[] {
@@ -18,14 +19,16 @@ export interface Tag {
   posts: Post[];
 }
 
-const cache = new WeakMap<readonly Post[], Map<string, Tag>>();
+const BY_TAG = Symbol('posts by tag');
 
-/** Every tag with its posts, by key, in key order (memoised per post list). */
-export function postsByTag(site: Pick<SiteModel, 'posts'>): Map<string, Tag> {
-  const hit = cache.get(site.posts);
-  if (hit) return hit;
+/** Every tag with its posts, by key, in key order (memoised with the model). */
+export function postsByTag(site: Pick<SiteModel, 'posts' | 'memo'>): Map<string, Tag> {
+  return memoised(site, BY_TAG, () => groupByTag(site.posts));
+}
+
+function groupByTag(posts: readonly Post[]): Map<string, Tag> {
   const groups = new Map<string, { posts: Post[]; spellings: Map<string, number> }>();
-  for (const post of site.posts) {
+  for (const post of posts) {
     const seen = new Set<string>();
     for (const name of postTags(post)) {
       const key = tagKey(name);
@@ -43,6 +46,5 @@ export function postsByTag(site: Pick<SiteModel, 'posts'>): Map<string, Tag> {
     const name = [...spellings].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
     tags.set(key, { key, name, posts });
   }
-  cache.set(site.posts, tags);
   return tags;
 }

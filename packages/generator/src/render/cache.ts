@@ -7,7 +7,8 @@
  * `retain` drops entries of bodies no longer in the site.
  */
 import { join } from 'node:path';
-import type { RenderedPost, RenderNote } from '../types.ts';
+import type { Post, RenderedPost, RenderNote } from '../types.ts';
+import type { Message } from '../messages.ts';
 import { RENDERER_VERSION } from './version.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
@@ -105,4 +106,15 @@ export class RenderCache {
       this.notesDirty = false;
     }
   }
+}
+
+/** The style notes of these posts' bodies (those rendered at least once) as warnings. */
+export function styleWarnings(posts: readonly Post[], cache: RenderCache): Message[] {
+  const out: Message[] = [];
+  for (const post of posts) {
+    for (const n of cache.notes(post.bodyHash) ?? []) {
+      out.push({ file: post.file, line: post.bodyLine + n.line - 1, column: n.column, severity: 'warning', ruleId: n.ruleId, message: n.message, fix: n.fix });
+    }
+  }
+  return out;
 }

@@ -9,7 +9,7 @@
  * leaves it out of every output and never tries it again in this process.
  */
 import type { Comment, SiteModel } from '../types.ts';
-import type { Job } from '../model/plan.ts';
+import type { Job } from '../model/jobs.ts';
 import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
 import { assertRenderableShape } from '../comments/parse-document.ts';
 import { commentsOnSitePages } from '../model/comment-views.ts';

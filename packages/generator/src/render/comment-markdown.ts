@@ -35,6 +35,11 @@ function rehypeUgcLinks() {
   return (tree: Root) => visit(tree);
 }
 
+/**
+ * Built on first use and frozen: configuration only (the plugins and the schema), no
+ * data from any comment or build, so one per thread is shared safely (it runs in the
+ * comment worker). Not a cache of data: build state lives in `build/state.ts`.
+ */
 let processor: Processor<MdastRoot, any, any, any, string> | undefined;
 
 function getProcessor() {

@@ -3,10 +3,7 @@
  * sanitized body. Shared by the post page, `/comments/` and `/debates/`.
  */
 import { html, raw, type SafeHtml } from '../html.ts';
-import type { Comment } from '../../types.ts';
-
-/** Cards are memoised per comment (and per "on post" line): a page with thousands of comments is a join. */
-const cards = new WeakMap<Comment, Map<string, SafeHtml>>();
+import type { Comment, Post } from '../../types.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
@@ -15,18 +12,55 @@ export interface CommentCardOptions {
   inSide?: boolean;
 }
 
-export function commentCard(comment: Comment, bodyHtml: string, options: CommentCardOptions = {}): SafeHtml {
-  const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}\u0000${options.inSide ? 1 : 0}`;
-  let byVariant = cards.get(comment);
-  const hit = byVariant?.get(variant);
-  if (hit) return hit;
-  const card = renderCard(comment, bodyHtml, options);
-  if (!byVariant) cards.set(comment, (byVariant = new Map()));
-  byVariant.set(variant, card);
-  return card;
+/**
+ * Comment cards and the pieces built from them, memoised: a page with thousands of
+ * comments is then a join. One instance lives in the build state (`build/state.ts`)
+ * for the life of a `SiteBuild`; entries are keyed by the comment and post objects,
+ * so they go with them.
+ */
+export class CommentCards {
+  private readonly cards = new WeakMap<Comment, Map<string, SafeHtml>>();
+  private readonly onPosts = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
+  private readonly sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
+
+  /** `bodyHtml`: the sanitized HTML of a comment's body (prepared before emitting). */
+  constructor(readonly bodyHtml: (comment: Comment) => string) {}
+
+  /** The card of a comment (per variant: "on post" line, in a debate column). */
+  card(comment: Comment, options: CommentCardOptions = {}): SafeHtml {
+    const bodyHtml = this.bodyHtml(comment);
+    const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}\u0000${options.inSide ? 1 : 0}`;
+    let byVariant = this.cards.get(comment);
+    const hit = byVariant?.get(variant);
+    if (hit) return hit;
+    const card = commentCard(comment, bodyHtml, options);
+    if (!byVariant) this.cards.set(comment, (byVariant = new Map()));
+    byVariant.set(variant, card);
+    return card;
+  }
+
+  /** A card with a line naming the post it is on (`/comments/`), until the post changes. */
+  onPost(comment: Comment, post: Post | undefined): SafeHtml {
+    const postHash = post?.hash ?? '';
+    const hit = this.onPosts.get(comment);
+    if (hit?.postHash === postHash) return hit.card;
+    const card = commentCard(comment, this.bodyHtml(comment), { showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${comment.id}">${post.title}</a></span>` : undefined });
+    this.onPosts.set(comment, { postHash, card });
+    return card;
+  }
+
+  /** A post's section of a page (a debate topic), until `key` changes. */
+  section(post: Post, key: string, make: () => SafeHtml): SafeHtml {
+    const hit = this.sections.get(post);
+    if (hit?.key === key) return hit.html;
+    const section = make();
+    this.sections.set(post, { key, html: section });
+    return section;
+  }
 }
 
-function renderCard(comment: Comment, bodyHtml: string, options: CommentCardOptions): SafeHtml {
+/** One comment card (not memoised: `CommentCards` is). */
+export function commentCard(comment: Comment, bodyHtml: string, options: CommentCardOptions): SafeHtml {
   return html`<article class="comment comment-${comment.type}" id="comment-${comment.id}">
 <header class="comment-meta">
 ${options.inSide ? '' : html`<span class="badge badge-${comment.type}">${comment.type}</span>

@@ -4,25 +4,13 @@
  * page stays small however many comments a site holds; every comment is on its post's
  * page and in `/api/comments/{slug}`.
  */
-import { html, type SafeHtml } from '../html.ts';
-import type { Comment, Post, SiteModel } from '../../types.ts';
+import { html } from '../html.ts';
+import type { SiteModel } from '../../types.ts';
 import { layout } from './layout.ts';
-import { commentCard } from './comment-card.ts';
+import type { CommentCards } from './comment-card.ts';
 import { commentGroups, COMMENTS_PER_MODEL } from '../../model/comment-views.ts';
 
-/** A card with the post it is on, memoised per comment until the post changes. */
-const onPost = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
-
-function cardOnPost(c: Comment, post: Post | undefined, commentHtml: (c: Comment) => string): SafeHtml {
-  const postHash = post?.hash ?? '';
-  const hit = onPost.get(c);
-  if (hit?.postHash === postHash) return hit.card;
-  const card = commentCard(c, commentHtml(c), { showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${c.id}">${post.title}</a></span>` : undefined });
-  onPost.set(c, { postHash, card });
-  return card;
-}
-
-export function renderCommentsPage(site: SiteModel, commentHtml: (c: Comment) => string): string {
+export function renderCommentsPage(site: SiteModel, cards: CommentCards): string {
   const groups = commentGroups(site);
   const total = groups.reduce((n, g) => n + g.total, 0);
   const body = html`<h1>Comments</h1>
@@ -31,7 +19,7 @@ ${total === 0 ? html`<p class="empty">No comments yet.</p>` : ''}
 ${groups.map(
   (group, index) => html`<section class="model-group" aria-labelledby="model-${index}">
 <h2 id="model-${index}">${group.model} <span class="count">${group.total}</span></h2>
-${group.newest.map((c) => cardOnPost(c, site.bySlug.get(c.slug), commentHtml))}
+${group.newest.map((c) => cards.onPost(c, site.bySlug.get(c.slug)))}
 </section>`,
 )}`;
   return layout({ site: site.config, title: 'Comments', description: `All comments on ${site.config.title}, grouped by model.`, path: '/comments/', body });

@@ -5,32 +5,28 @@
  * answers per side and the side's total, so the page stays bounded.
  */
 import { html, type SafeHtml } from '../html.ts';
-import type { Comment, Position, Post, SiteModel } from '../../types.ts';
+import type { Position, SiteModel } from '../../types.ts';
 import { POSITIONS } from '../../types.ts';
 import { layout } from './layout.ts';
-import { commentCard } from './comment-card.ts';
+import type { CommentCards } from './comment-card.ts';
 import { debateSelection, DEBATE_TOPICS, ANSWERS_PER_SIDE, type DebateTopic } from '../../model/comment-views.ts';
 
 const LABEL: Record<Position, string> = { pro: 'Pro', con: 'Con', neutral: 'Neutral' };
 
-export function renderDebatesPage(site: SiteModel, commentHtml: (c: Comment) => string): string {
+export function renderDebatesPage(site: SiteModel, cards: CommentCards): string {
   const { topics, total } = debateSelection(site);
   const body = html`<h1>Debates</h1>
 <p class="formats">${total} topic${total === 1 ? '' : 's'}${total > DEBATE_TOPICS ? html` (the ${DEBATE_TOPICS} most recently debated here)` : ''} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
-${topics.map((topic, index) => topicSection(topic, index, commentHtml))}`;
+${topics.map((topic, index) => topicSection(topic, index, cards))}`;
   return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body, wide: true });
 }
 
 /** One topic, memoised until its post, place or shown answers change. */
-const sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
-
-function topicSection(topic: DebateTopic, index: number, commentHtml: (c: Comment) => string): SafeHtml {
+function topicSection(topic: DebateTopic, index: number, cards: CommentCards): SafeHtml {
   const { post, sides } = topic;
   const key = `${index}|${POSITIONS.map((p) => `${sides[p].total}:${sides[p].newest.map((c) => c.id).join(',')}`).join('|')}`;
-  const hit = sections.get(post);
-  if (hit?.key === key) return hit.html;
-  const section = html`<section class="debate" aria-labelledby="debate-${index}">
+  return cards.section(post, key, () => html`<section class="debate" aria-labelledby="debate-${index}">
 <h2 id="debate-${index}"><a href="${post.url}">${post.title}</a></h2>
 <p class="meta"><time datetime="${post.date}">${post.date}</time> · ${post.model}</p>
 <p>${post.summary}</p>
@@ -39,12 +35,10 @@ ${POSITIONS.map((position) => {
   const side = sides[position];
   return html`<div class="side side-${position}">
 <h3>${LABEL[position]} <span class="count">${side.total}</span></h3>
-${side.total === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.newest.map((c) => commentCard(c, commentHtml(c), { inSide: true }))}
+${side.total === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.newest.map((c) => cards.card(c, { inSide: true }))}
 ${side.total > side.newest.length ? html`<p class="more"><a href="${post.url}">All ${side.total} ${position} answers on the post</a> (the newest ${ANSWERS_PER_SIDE} here)</p>` : ''}
 </div>`;
 })}
 </div>
-</section>`;
-  sections.set(post, { key, html: section });
-  return section;
+</section>`);
 }

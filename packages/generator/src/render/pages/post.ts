@@ -5,7 +5,7 @@
 import { html, raw } from '../html.ts';
 import type { Comment, Post, SiteConfig } from '../../types.ts';
 import { layout, CATEGORY_LABELS } from './layout.ts';
-import { commentCard } from './comment-card.ts';
+import type { CommentCards } from './comment-card.ts';
 import { agentInstructions } from './agent-instructions.ts';
 import { modelUrl, tagKey, tagUrl, toUrlSegment } from '../../paths.ts';
 import { postTags } from '../../model/tags.ts';
@@ -15,7 +15,8 @@ export interface PostPageInput {
   post: Post;
   bodyHtml: string;
   comments: readonly Comment[];
-  commentHtml: (comment: Comment) => string;
+  /** Comment cards (memoised, with each comment's sanitized HTML). */
+  cards: CommentCards;
 }
 
 export function renderPostPage(i: PostPageInput): string {
@@ -44,7 +45,7 @@ ${raw(i.bodyHtml)}
 <section class="comments" id="comments" aria-labelledby="comments-title">
 <h2 id="comments-title">Comments (${i.comments.length})</h2>
 <p class="formats">Follow this post's comments: <a href="comments.atom">Atom</a> · <a href="comments.json">JSON Feed</a></p>
-${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.comments.map((c) => commentCard(c, i.commentHtml(c)))}
+${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.comments.map((c) => i.cards.card(c))}
 ${agentInstructions(site, post.slug)}
 </section>`;
   return layout({

@@ -1,7 +1,8 @@
 /**
- * The incremental plan as a value: which outputs a change touches. A full build lists
- * every output; a comment lists the dozen that show that post's comments; a views
- * flush lists only the mirrors that carry view counts.
+ * The jobs of a change: which outputs it touches. A full build lists every output; a
+ * comment lists the few that show that post's comments; a views flush lists only the
+ * mirrors that carry view counts. Which of them are emitted, skipped or removed, and
+ * why, is decided by `build/plan.ts`.
  */
 import type { Category, Post, SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
@@ -61,7 +62,7 @@ export type Change =
   | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] };
 
 /** Jobs for a change, without duplicates. */
-export function planBuild(site: SiteModel, change: Change): Job[] {
+export function listJobs(site: SiteModel, change: Change): Job[] {
   if (change.kind === 'full') return planFull(site);
   const jobs = new Map<string, Job>();
   const add = (job: Job) => jobs.set(JSON.stringify(job), job);

@@ -1,0 +1,178 @@
+/**
+ * What a build does, as one value: which bodies to render, which jobs to emit, which to
+ * skip and which files to remove, each with its reason. Every decision lives here: the
+ * job list (`model/jobs.ts`), their input keys (`model/job-keys.ts`) against what the
+ * manifest remembers, the bodies the emitted jobs show, and the files of jobs that are
+ * gone. The output sink (`emit/write-outputs.ts`) then only writes and removes what it
+ * is given.
+ *
+ * Removals come in two steps, because which files a job produces is known only once it
+ * is emitted (a list may lose its last page): the plan lists the files of jobs that are
+ * gone and files no job owns; after emitting, `settleRemovals` adds the files a
+ * re-emitted job no longer produces (the sink reports them) and keeps every file this
+ * build produced, whatever the plan thought.
+ */
+import type { Post, SiteModel } from '../types.ts';
+import { listJobs, type Change, type Job } from '../model/jobs.ts';
+import { changedPart, createJobKeyer, jobId, type KeyPart } from '../model/job-keys.ts';
+import { postsRenderedBy } from '../model/feeds.ts';
+import type { Manifest, ManifestLoss } from '../emit/manifest.ts';
+
+export type EmitReason =
+  | ManifestLoss
+  /** The manifest has no record of the job (a new post, tag, model …). */
+  | 'new job'
+  /** The generator's code (templates, emitters) or the site config changed. */
+  | 'template changed'
+  | 'source changed'
+  | 'comments changed'
+  | 'views changed'
+  | 'comments and views changed'
+  /** Same key, but a file it wrote is not in the manifest (a failed write). */
+  | 'output missing'
+  /** A comment or views rebuild emitted it without keying it. */
+  | 'key not recorded';
+
+export type RenderReason = 'page emitted' | 'feed emitted' | 'style notes unknown';
+export type RemoveReason = 'job gone' | 'no job' | 'no longer produced';
+
+export interface PlannedJob {
+  job: Job;
+  id: string;
+  /** Input key to record; null for comment and views rebuilds, which do not key jobs. */
+  key: string | null;
+  reason: EmitReason;
+}
+
+export interface Removal {
+  path: string;
+  reason: RemoveReason;
+}
+
+export interface BuildPlan {
+  change: Change;
+  /** Bodies that must be rendered (or found in the cache) before emitting. */
+  render: { post: Post; reason: RenderReason }[];
+  emit: PlannedJob[];
+  /** Jobs whose key is what the manifest remembers: their files stay as they are. */
+  skip: { id: string; reason: 'unchanged'; paths: readonly string[] }[];
+  /** Files to remove, before `settleRemovals` adds what re-emitted jobs dropped. */
+  remove: Removal[];
+  /** Jobs that are no longer in the site: their manifest records go. */
+  gone: string[];
+}
+
+export interface PlanOptions {
+  /** Whether a body's style notes are known (from the render cache); unknown ones are rendered for their warnings. */
+  notesKnown?: (bodyHash: string) => boolean;
+  /** Stands for the generator's code in keys (tests play a template change with it). */
+  fingerprint?: string;
+}
+
+const PART_REASON: Record<KeyPart, EmitReason> = { template: 'template changed', source: 'source changed', comments: 'comments changed', views: 'views changed' };
+
+/** The plan of a change against what the manifest remembers. */
+export function planBuild(site: SiteModel, change: Change, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions = {}): BuildPlan {
+  return change.kind === 'full' ? planFull(site, manifest, options) : planRebuild(site, change);
+}
+
+function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
+  const plan: BuildPlan = { change: { kind: 'full' }, render: [], emit: [], skip: [], remove: [], gone: [] };
+  const keyOf = createJobKeyer(site, options.fingerprint);
+  const ids = new Set<string>();
+  for (const job of listJobs(site, { kind: 'full' })) {
+    const id = jobId(job);
+    const key = keyOf(job);
+    ids.add(id);
+    const previous = manifest.jobs.get(id);
+    if (previous?.key === key && previous.paths.every((p) => manifest.outputs.has(p))) {
+      plan.skip.push({ id, reason: 'unchanged', paths: previous.paths });
+      continue;
+    }
+    const reason: EmitReason =
+      !previous ? (manifest.lost ?? 'new job')
+      : previous.key === key ? 'output missing'
+      : previous.key === '' ? 'key not recorded'
+      : PART_REASON[changedPart(previous.key, key) ?? 'template'];
+    plan.emit.push({ job, id, key, reason });
+  }
+  plan.render = bodiesShown(site, plan.emit);
+  if (options.notesKnown) {
+    const listed = new Set(plan.render.map((r) => r.post));
+    for (const post of site.posts) if (!listed.has(post) && !options.notesKnown(post.bodyHash)) plan.render.push({ post, reason: 'style notes unknown' });
+  }
+  // Files of jobs that are gone, and files no job owns (left by an older manifest);
+  // files a live job owns are settled after emitting.
+  const owned = new Set<string>();
+  for (const [id, record] of manifest.jobs) {
+    if (ids.has(id)) for (const p of record.paths) owned.add(p);
+    else plan.gone.push(id);
+  }
+  for (const id of plan.gone) {
+    for (const path of manifest.jobs.get(id)!.paths) {
+      if (owned.has(path)) continue;
+      owned.add(path);
+      plan.remove.push({ path, reason: 'job gone' });
+    }
+  }
+  for (const path of manifest.outputs.keys()) if (!owned.has(path)) plan.remove.push({ path, reason: 'no job' });
+  return plan;
+}
+
+/** A comment or views rebuild: every listed job is emitted, unkeyed; nothing is removed. */
+function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' }>): BuildPlan {
+  const reasons = new Map<string, { job: Job; reason: EmitReason }>();
+  const add = (jobs: Job[], reason: EmitReason) => {
+    for (const job of jobs) {
+      const id = jobId(job);
+      const had = reasons.get(id);
+      reasons.set(id, { job, reason: had && had.reason !== reason ? 'comments and views changed' : reason });
+    }
+  };
+  if (change.kind === 'post-comments') add(listJobs(site, change), 'comments changed');
+  else {
+    // Listed apart, to tell which change each job follows.
+    add(listJobs(site, { kind: 'aggregates', comments: change.comments, views: [] }), 'comments changed');
+    add(listJobs(site, { kind: 'aggregates', comments: [], views: change.views }), 'views changed');
+  }
+  const emit = [...reasons].map(([id, { job, reason }]) => ({ job, id, key: null, reason }));
+  return { change, render: bodiesShown(site, emit), emit, skip: [], remove: [], gone: [] };
+}
+
+/** The bodies emitted jobs show: post pages, then the posts of feeds (each once, in job order). */
+function bodiesShown(site: SiteModel, emit: readonly PlannedJob[]): BuildPlan['render'] {
+  const out = new Map<Post, RenderReason>();
+  for (const { job } of emit) {
+    if (job.kind === 'post-page') {
+      const post = site.bySlug.get(job.slug)!;
+      if (!out.has(post)) out.set(post, 'page emitted');
+    }
+    for (const post of postsRenderedBy(site, job)) if (!out.has(post)) out.set(post, 'feed emitted');
+  }
+  return [...out].map(([post, reason]) => ({ post, reason }));
+}
+
+/** Jobs of a plan joined with more (a quarantined comment's post), without duplicates. */
+export function withJobs(plan: BuildPlan, more: BuildPlan): BuildPlan {
+  const ids = new Set(plan.emit.map((e) => e.id));
+  const posts = new Set(plan.render.map((r) => r.post));
+  return {
+    ...plan,
+    emit: [...plan.emit, ...more.emit.filter((e) => !ids.has(e.id))],
+    render: [...plan.render, ...more.render.filter((r) => !posts.has(r.post))],
+  };
+}
+
+/**
+ * The files to remove once the plan's jobs are emitted: the plan's list plus the files
+ * re-emitted jobs no longer produce (`dropped`, reported by the sink), except any file
+ * this build produced or kept.
+ */
+export function settleRemovals(plan: BuildPlan, produced: ReadonlySet<string>, dropped: readonly string[]): Removal[] {
+  const kept = new Set(produced);
+  for (const s of plan.skip) for (const p of s.paths) kept.add(p);
+  const out = new Map<string, Removal>();
+  for (const r of plan.remove) if (!kept.has(r.path)) out.set(r.path, r);
+  for (const path of dropped) if (!kept.has(path) && !out.has(path)) out.set(path, { path, reason: 'no longer produced' });
+  return [...out.values()];
+}

@@ -1,0 +1,107 @@
+/**
+ * One build or rebuild, start to end: plan it, prepare the comments it shows (a comment
+ * that cannot be rendered is dropped and the plan made again), render and emit it
+ * (`schedule.ts`), settle and apply its removals, save what must be saved.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AgoraConfig } from '../config.ts';
+import { type Message, sortMessages } from '../messages.ts';
+import { styleWarnings } from '../render/cache.ts';
+import type { RenderPool } from '../render/pool.ts';
+import type { Change, Job } from '../model/jobs.ts';
+import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
+import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
+import { planBuild, settleRemovals, withJobs, type BuildPlan } from './plan.ts';
+import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
+import type { BuildState } from './state.ts';
+import type { BuildResult } from './types.ts';
+
+/**
+ * Outputs of comment and views rebuilds larger than this (the big JSON lists,
+ * llms-full.txt) are written without hashing: they have changed, and hashing tens of
+ * megabytes costs more than writing them.
+ */
+const HASH_LIMIT = 1 << 20;
+
+/** Renders the comments jobs show; returns the slugs of posts that lost a comment that cannot be rendered. */
+export type PrepareComments = (jobs: readonly Job[]) => Promise<Set<string>>;
+
+export interface FullOptions {
+  pool?: RenderPool;
+  workers?: number;
+  /** A long-lived process (agora dev): write asynchronously, save the manifest lazily. */
+  lazySave?: boolean;
+}
+
+/** Plan the whole site against the manifest, emit what changed, remove what is gone. */
+export async function runFull(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions = {}): Promise<Omit<BuildResult, 'ms'>> {
+  const { cache, manifest } = state;
+  const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
+  let planned = plan();
+  // A comment that cannot be rendered is dropped from the model: plan again without it.
+  if ((await prepareComments(planned.emit.map((e) => e.job))).size > 0) planned = plan();
+  if (options.lazySave) await manifest.markDirty();
+  // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
+  const sink = new OutputSink(manifest, { sync: !options.lazySave });
+  const rendered = await emitWhileRendering(state, planned, sink, options);
+  const result = await finish(sink, planned);
+  manifest.lost = null;
+  state.trim(true);
+  const changed = result.emittedJobs > 0 || result.removed.length > 0;
+  if (options.lazySave) manifest.scheduleSave(1000);
+  await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
+  const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
+  return { ...result, messages, posts: state.site.posts.length, rendered };
+}
+
+/** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>): Promise<WriteResult> {
+  let plan = planBuild(state.site, change, state.manifest);
+  if (plan.emit.length === 0) return { written: [], unchanged: 0, removed: [] };
+  const [, dropped] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
+  // A quarantined comment of a post outside this change: rewrite that post's outputs too.
+  const shown = new Set(plan.emit.flatMap(({ job }) => (job.kind === 'post-page' ? [job.slug] : [])));
+  const others = [...dropped].filter((slug) => !shown.has(slug));
+  if (others.length > 0) {
+    const extra = planBuild(state.site, { kind: 'post-comments', slugs: others }, state.manifest);
+    await Promise.all([ensureRendered(state, extra.render.map((r) => r.post)), prepareComments(extra.emit.map((e) => e.job))]);
+    plan = withJobs(plan, extra);
+  }
+  // dist/ files are derived: the atomic rename keeps each whole, and the data they
+  // come from (comments, views) was fsynced before.
+  await state.manifest.markDirty();
+  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024 });
+  await emitInOrder(state, plan, sink);
+  const result = await finish(sink, plan);
+  // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
+  // It is saved at close; until then the dirty marker makes a build after a crash
+  // emit everything once instead of trusting stale hashes.
+  state.trim(false);
+  return result;
+}
+
+/** Wait for the sink's writes, then remove what the settled plan lists. */
+async function finish(sink: OutputSink, plan: BuildPlan): Promise<SinkResult> {
+  await sink.finish();
+  await sink.remove(settleRemovals(plan, sink.produced, sink.dropped), plan.gone);
+  return sink.result;
+}
+
+/**
+ * Rewrite the Pagefind index after a content build that changed pages (or when it is
+ * missing). Comment and view rebuilds never call this. A failure is a warning: the
+ * site is whole without search.
+ */
+export async function indexForSearch(config: AgoraConfig, result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
+  const { messages } = result;
+  if (!config.searchIndex) return { messages };
+  const pagesChanged = [...result.written, ...result.removed].some((p) => p.endsWith('.html'));
+  if (!pagesChanged && existsSync(join(config.distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
+  try {
+    return { search: await writeSearchIndex(config.distDir), messages };
+  } catch (error) {
+    const warning: Message = { file: 'dist/pagefind/', line: 1, column: 1, severity: 'warning', ruleId: 'search-index', message: `Unexpected failure of the search index: ${(error as Error).message}`, fix: 'the site works without it; reinstall `pagefind` (npm ci) or set `AGORA_SEARCH_INDEX=0`' };
+    return { messages: [...messages, warning] };
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Carrying out a plan: renderings are found in memory, then in the render cache, then
+ * rendered (on worker threads when there are many); jobs go to the output sink in an
+ * order that keeps every core busy. In a full build workers render while the main
+ * thread emits everything that needs no rendering, then each page as soon as its
+ * rendering arrives, then the feeds (which show rendered bodies of many posts).
+ */
+import type { Post, RenderedPost } from '../types.ts';
+import { RenderPool } from '../render/pool.ts';
+import { postsRenderedBy } from '../model/feeds.ts';
+import type { OutputSink } from '../emit/write-outputs.ts';
+import type { BuildPlan, PlannedJob } from './plan.ts';
+import type { BuildState } from './state.ts';
+
+/** Below this many cache misses, rendering stays on the main thread. */
+export const POOL_THRESHOLD = 200;
+
+/**
+ * Make renderings of these posts available in `state.renderings`: memory, then the
+ * cache, then render (on `pool`, a pool of its own, or inline). `onReady` is told each
+ * body hash as its rendering becomes available. Returns how many were rendered.
+ */
+export async function ensureRendered(state: BuildState, posts: readonly Post[], pool?: RenderPool, workers?: number, onReady?: (bodyHash: string) => void): Promise<number> {
+  const missing = new Map<string, string>();
+  for (const p of posts) if (!state.renderings.has(p.bodyHash)) missing.set(p.bodyHash, p.content);
+  if (missing.size === 0) return 0;
+  const hits = await state.cache.getMany(missing.keys());
+  const misses = new Map<string, string>();
+  for (const [key, content] of missing) {
+    const hit = hits.get(key);
+    if (hit) {
+      state.renderings.set(key, hit);
+      onReady?.(key);
+    } else misses.set(key, content);
+  }
+  if (misses.size === 0) return 0;
+  const own = pool && misses.size >= POOL_THRESHOLD ? null : misses.size >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
+  const fresh: [string, RenderedPost][] = [];
+  try {
+    await (own ?? pool!).render([...misses], (key, value) => {
+      state.renderings.set(key, value);
+      fresh.push([key, value]);
+      onReady?.(key);
+    });
+  } finally {
+    await own?.close();
+  }
+  for (const [key, value] of fresh) await state.cache.set(key, value);
+  return misses.size;
+}
+
+/**
+ * Emit the jobs of a full plan while its bodies render. Skipped jobs' files are kept;
+ * jobs that need no rendering go first, post pages as their renderings arrive (in
+ * batches between the others), feeds last. Returns how many bodies were rendered.
+ */
+export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sink: OutputSink, options: { pool?: RenderPool; workers?: number } = {}): Promise<number> {
+  for (const { paths } of plan.skip) sink.keep(paths);
+  const emit = ({ job, id, key }: PlannedJob) => sink.emit(id, key, () => state.emit(job));
+  // Feeds carry rendered bodies too: they wait, like pages, until rendering is done.
+  const feeds = new Set(plan.emit.filter(({ job }) => postsRenderedBy(state.site, job).length > 0));
+  const pages = new Map<string, PlannedJob[]>();
+  const rest: PlannedJob[] = [];
+  for (const entry of plan.emit) {
+    if (feeds.has(entry)) continue;
+    if (entry.job.kind !== 'post-page') rest.push(entry);
+    else {
+      const bodyHash = state.site.bySlug.get(entry.job.slug)!.bodyHash;
+      pages.set(bodyHash, [...(pages.get(bodyHash) ?? []), entry]);
+    }
+  }
+  const ready: PlannedJob[] = [];
+  let wake: (() => void) | null = null;
+  const onReady = (bodyHash: string) => {
+    ready.push(...(pages.get(bodyHash) ?? []));
+    pages.delete(bodyHash);
+    wake?.();
+  };
+  let renderingDone = false;
+  const rendering = ensureRendered(state, plan.render.map((r) => r.post), options.pool, options.workers, onReady).finally(() => {
+    renderingDone = true;
+    wake?.();
+  });
+  const drainReady = async () => {
+    while (ready.length > 0) await emit(ready.shift()!);
+  };
+  for (const entry of rest) {
+    await emit(entry);
+    if (ready.length > 64) await drainReady();
+  }
+  while (!renderingDone) {
+    await drainReady();
+    if (!renderingDone) await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+  }
+  const rendered = await rendering;
+  await drainReady();
+  // Pages whose rendering was already in memory or in the cache.
+  for (const list of pages.values()) for (const entry of list) await emit(entry);
+  for (const entry of feeds) await emit(entry);
+  return rendered;
+}
+
+/** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
+export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink): Promise<void> {
+  for (const { job, id, key } of plan.emit) await sink.emit(id, key, () => state.emit(job));
+}

@@ -1,0 +1,185 @@
+/**
+ * `SiteBuild`: a built site kept in memory, so a long-lived process (the writer,
+ * `agora dev`) rebuilds a handful of outputs after a comment, a view flush or an edit
+ * without reloading anything. It runs one update at a time: each makes a plan
+ * (`plan.ts`) and carries it out (`run.ts`, `schedule.ts`) through the output sink;
+ * every cache is in the build state (`state.ts`).
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgoraConfig } from '../config.ts';
+import type { Comment, SiteModel } from '../types.ts';
+import { ContentError, sortMessages } from '../messages.ts';
+import { listPostFiles } from '../load/posts.ts';
+import { readContent, contentMessages } from '../content.ts';
+import { RenderCache } from '../render/cache.ts';
+import { RenderPool } from '../render/pool.ts';
+import { buildSiteModel, compareComments } from '../model/site.ts';
+import type { Job } from '../model/jobs.ts';
+import type { EmitContext } from '../emit/context.ts';
+import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
+import { POOL_THRESHOLD } from './schedule.ts';
+import { BuildState } from './state.ts';
+import { indexForSearch, runChange, runFull } from './run.ts';
+import type { BuildOptions, BuildResult } from './types.ts';
+
+export type { BuildOptions, BuildResult, StoreSnapshot } from './types.ts';
+
+export class SiteBuild {
+  /** Posts whose comments or views changed since the last `flushAggregates`. */
+  private readonly pendingComments = new Set<string>();
+  private readonly pendingViews = new Set<string>();
+  /** Updates run one at a time, so two rebuilds never interleave their writes. */
+  private lock: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly config: AgoraConfig,
+    private readonly state: BuildState,
+  ) {}
+
+  /** Build the whole site into `config.distDir`; the state stays usable for rebuilds. */
+  static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
+    const started = performance.now();
+    if (options.force) await Promise.all([rm(config.distDir, { recursive: true, force: true }), rm(config.cacheDir, { recursive: true, force: true })]);
+    const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
+    // A cold build of a big site renders everything: start the workers now, so their
+    // start-up overlaps with reading the content.
+    const paths = await listPostFiles(join(config.contentDir, 'posts'));
+    const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
+    try {
+      const content = await readContent(config, { paths });
+      const { posts, messages } = contentMessages(content);
+      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
+      const built = new SiteBuild(config, state);
+      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
+      const search = await indexForSearch(config, result);
+      return { state: built, result: { ...result, ...search, ms: Math.round(performance.now() - started) } };
+    } finally {
+      await pool?.close();
+    }
+  }
+
+  /** What emitters read (the model and the memoised pieces of the build state). */
+  get ctx(): EmitContext {
+    return this.state.ctx;
+  }
+
+  get manifest(): Manifest {
+    return this.state.manifest;
+  }
+
+  /**
+   * Start the comment render worker now (a writer, after its start-up build), so the
+   * first comment is not answered a second late. A failure here is not fatal: the
+   * worker is started again when a comment needs it.
+   */
+  warmCommentRenderer(): Promise<void> {
+    return this.state.commentHtml.warm().catch(() => {});
+  }
+
+  /** The current site model. */
+  get site(): SiteModel {
+    return this.state.site;
+  }
+
+  hasPost(slug: string): boolean {
+    return this.state.site.bySlug.has(slug);
+  }
+
+  /**
+   * Re-read the changed content files (`agora dev`), then emit what they changed.
+   * Throws `ContentError` (and keeps the previous site) when the content has errors.
+   */
+  updateSources(changed: Iterable<string>): Promise<BuildResult> {
+    return this.exclusive(async () => {
+      const started = performance.now();
+      const content = await readContent(this.config, { previous: this.state.content, changed: new Set(changed) });
+      const { posts, messages } = contentMessages(content);
+      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const { site } = this.state;
+      const comments = [...site.comments.values()].flat();
+      this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
+      const result = await runFull(this.state, this.prepare, messages, { lazySave: true });
+      const search = await indexForSearch(this.config, result);
+      return { ...result, ...search, ms: Math.round(performance.now() - started) };
+    });
+  }
+
+  /**
+   * Replace the comments of some posts (any order; hidden ones are left out) and rewrite
+   * each post's own outputs now: its page, `/api/post/{slug}` and `/api/comments/{slug}`.
+   * The site-wide outputs that count or list comments wait for `flushAggregates`.
+   */
+  updateComments(bySlug: ReadonlyMap<string, readonly Comment[]>): Promise<WriteResult> {
+    return this.exclusive(async () => {
+      const slugs: string[] = [];
+      for (const [slug, list] of bySlug) {
+        if (!this.hasPost(slug)) continue;
+        this.state.setComments(slug, list.filter((c) => !c.hidden).sort(compareComments));
+        this.pendingComments.add(slug);
+        slugs.push(slug);
+      }
+      return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
+    });
+  }
+
+  /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
+  updateViews(views: ReadonlyMap<string, number>): Promise<number> {
+    return this.exclusive(async () => {
+      let changed = 0;
+      for (const [slug, n] of views) {
+        if (!this.hasPost(slug) || !this.state.setViews(slug, n)) continue;
+        this.pendingViews.add(slug);
+        changed++;
+      }
+      return changed;
+    });
+  }
+
+  /** Whether site-wide outputs wait for `flushAggregates`. */
+  get aggregatesPending(): boolean {
+    return this.pendingComments.size + this.pendingViews.size > 0;
+  }
+
+  /**
+   * Rewrite the site-wide outputs behind every comment and view change since the last
+   * call, once: `/api/posts`, category and model lists, `/api/comments/count`,
+   * `/api/views`, `/comments/`, `/debates/` and the records of posts whose views changed.
+   */
+  flushAggregates(): Promise<WriteResult> {
+    return this.exclusive(async () => {
+      const comments = [...this.pendingComments];
+      const views = [...this.pendingViews];
+      this.pendingComments.clear();
+      this.pendingViews.clear();
+      try {
+        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views });
+      } catch (error) {
+        // Not lost: the next flush writes them.
+        for (const s of comments) this.pendingComments.add(s);
+        for (const s of views) this.pendingViews.add(s);
+        throw error;
+      }
+    });
+  }
+
+  /** Persist pending state (the manifest) before the process exits. */
+  close(): Promise<void> {
+    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close()]).then(() => {}));
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => {});
+    return run;
+  }
+
+  /** Render the comments these jobs show; a comment that fails is dropped and its post's aggregates wait for the next flush. */
+  private readonly prepare = async (jobs: readonly Job[]): Promise<Set<string>> => {
+    const dropped = await this.state.prepareComments(jobs);
+    for (const slug of dropped) this.pendingComments.add(slug);
+    return dropped;
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The state of a built site, and every cache a build keeps: the model (with its
+ * derived indexes, `model/memo.ts`), record bytes, token counts, body renderings (in
+ * memory, over the on-disk render cache), comment HTML and comment cards. Emitters
+ * reach them through `ctx`; nothing is cached at module level, so two builds in one
+ * process share nothing and a cache goes with its `SiteBuild`.
+ */
+import { createHash } from 'node:crypto';
+import type { Comment, Post, RenderedPost, SiteModel } from '../types.ts';
+import type { Content } from '../content.ts';
+import type { RenderCache } from '../render/cache.ts';
+import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
+import { CommentCards } from '../render/pages/comment-card.ts';
+import { commentsChanged } from '../model/comment-views.ts';
+import { toPostRecord } from '../model/records.ts';
+import type { Job } from '../model/jobs.ts';
+import { EMITTERS } from '../emit/index.ts';
+import type { EmitContext } from '../emit/context.ts';
+import type { Output } from '../emit/output.ts';
+import type { Manifest } from '../emit/manifest.ts';
+import { countTextTokens } from '../emit/token-count.ts';
+
+/**
+ * Comment HTML kept in memory between rebuilds (the most recently rendered): enough for
+ * the pages a burst touches; older ones are rendered again when a page needs them.
+ */
+const COMMENT_HTML_KEPT = 20_000;
+
+export class BuildState {
+  /** Each post's public record as JSON bytes, by slug (dropped when the post, its comments or views change). */
+  private readonly records = new Map<string, Uint8Array>();
+  /** Token counts by SHA-1 of the text (post sources, llms-full entry heads). */
+  private readonly tokenCounts = new Map<string, number>();
+  /** Body renderings in memory, by body hash (read from the render cache or rendered). */
+  readonly renderings = new Map<string, RenderedPost>();
+  /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
+  readonly commentHtml: CommentHtml;
+  readonly cards: CommentCards;
+  readonly ctx: EmitContext;
+
+  constructor(
+    public site: SiteModel,
+    public content: Content,
+    /** The on-disk render cache (HTML by body hash, style notes of every body). */
+    readonly cache: RenderCache,
+    readonly manifest: Manifest,
+    commentOptions: CommentHtmlOptions = {},
+  ) {
+    this.commentHtml = new CommentHtml(commentOptions);
+    this.cards = new CommentCards((c) => this.commentHtml.get(c));
+    const self = this;
+    this.ctx = {
+      get site() {
+        return self.site;
+      },
+      recordBytes: (slug) => this.recordBytes(slug),
+      rendered: (slug) => {
+        const post = this.site.bySlug.get(slug);
+        const r = post && this.renderings.get(post.bodyHash);
+        if (!r) throw new Error(`Cannot \`rendered\` without a rendering of \`${slug}\``);
+        return r;
+      },
+      commentHtml: (c) => this.commentHtml.get(c),
+      cards: this.cards,
+      tokens: (text) => {
+        // Counting costs ~0.3 s per MB; llms.txt and llms-full.txt ask for every post each time.
+        const key = createHash('sha1').update(text).digest('base64');
+        let n = this.tokenCounts.get(key);
+        if (n === undefined) this.tokenCounts.set(key, (n = countTextTokens(text)));
+        return n;
+      },
+    };
+  }
+
+  private recordBytes(slug: string): Uint8Array {
+    let bytes = this.records.get(slug);
+    if (bytes === undefined) {
+      const post = this.site.bySlug.get(slug);
+      if (!post) throw new Error(`Cannot \`recordBytes\` without post \`${slug}\``);
+      bytes = Buffer.from(JSON.stringify(toPostRecord(this.site, post)), 'utf8');
+      this.records.set(slug, bytes);
+    }
+    return bytes;
+  }
+
+  /** The output(s) of one job. */
+  emit(job: Job): Output | Output[] {
+    const emitter = EMITTERS[job.kind] as (ctx: EmitContext, job: Job) => Output | Output[];
+    return emitter(this.ctx, job);
+  }
+
+  /** A new content version: records of posts whose source changed are dropped. */
+  replaceSite(site: SiteModel, content: Content): void {
+    const before = this.site.bySlug;
+    this.site = site;
+    this.content = content;
+    for (const slug of this.records.keys()) if (site.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.records.delete(slug);
+  }
+
+  /** Replace a post's visible comments (oldest first). */
+  setComments(slug: string, visible: Comment[]): void {
+    if (visible.length > 0) this.site.comments.set(slug, visible);
+    else this.site.comments.delete(slug);
+    commentsChanged(this.site);
+    this.records.delete(slug);
+  }
+
+  /** Set a post's view count; false when it was already that. */
+  setViews(slug: string, n: number): boolean {
+    if (this.site.views.get(slug) === n) return false;
+    this.site.views.set(slug, n);
+    this.records.delete(slug);
+    return true;
+  }
+
+  /**
+   * Render (off the main thread) the comments these jobs show, so `ctx.commentHtml`
+   * only reads the cache. Comments that cannot be rendered are dropped from the model,
+   * as if hidden; returns the slugs that lost a comment.
+   */
+  async prepareComments(jobs: readonly Job[]): Promise<Set<string>> {
+    const dropped = new Set<string>();
+    if (this.site.comments.size === 0 || !showsComments(jobs)) return dropped;
+    const failed = await this.commentHtml.prepare(commentsShownBy(this.site, jobs));
+    for (const comment of failed) {
+      this.setComments(comment.slug, this.site.comments.get(comment.slug)?.filter((c) => c.id !== comment.id) ?? []);
+      dropped.add(comment.slug);
+    }
+    return dropped;
+  }
+
+  /** After a build: keep memory bounded and the render cache to the bodies of the site. */
+  trim(full: boolean): void {
+    if (full) this.cache.retain(new Set(this.site.posts.map((p: Post) => p.bodyHash)));
+    this.commentHtml.trim(COMMENT_HTML_KEPT);
+  }
+}

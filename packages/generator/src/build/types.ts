@@ -1,0 +1,42 @@
+/** What `build()` takes and gives. */
+import type { Comment } from '../types.ts';
+import type { Message } from '../messages.ts';
+import type { CommentFailedHandler } from '../render/comment-html.ts';
+import type { SinkResult } from '../emit/write-outputs.ts';
+import type { SearchIndexResult } from '../emit/search-index.ts';
+
+/** The writer's stored data as a build needs it (the caller reads its store). */
+export interface StoreSnapshot {
+  /** Comments (hidden ones are left out of every output). */
+  comments: Iterable<Comment>;
+  /** View counts by slug. */
+  views: ReadonlyMap<string, number>;
+}
+
+export interface BuildOptions {
+  /** Comments and views to show; none when absent (a site without a writer). */
+  store?: StoreSnapshot;
+  /** Start from an empty `dist/` and cache: render and write everything. */
+  force?: boolean;
+  /** Worker threads for rendering (default: one per core). */
+  workers?: number;
+  /**
+   * A comment could not be rendered (stack overflow, over the time budget, any error):
+   * it is left out of every output from now on. The writer hides it in the store.
+   */
+  onCommentFailed?: CommentFailedHandler;
+  /** Longest one comment may take to render, in ms (default 1000). */
+  commentBudgetMs?: number;
+}
+
+export interface BuildResult extends SinkResult {
+  /** Every message (errors would have thrown `ContentError`). */
+  messages: Message[];
+  posts: number;
+  /** Bodies rendered (cache misses). */
+  rendered: number;
+  /** The Pagefind index, when this build rewrote it (pages changed, or it was missing). */
+  search?: SearchIndexResult;
+  ms: number;
+}
+
