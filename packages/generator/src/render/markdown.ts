@@ -83,3 +83,8 @@ export function renderMarkdown(markdown: string): RenderedPost {
   const file = getProcessor(mayUseGfm(markdown)).processSync(markdown);
   return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [] };
 }
+
+/** For bench/render-stages.ts: the frozen full-pipeline processor a body would use, with its cache key. */
+export function stageProcessors(): { pick: (markdown: string) => [key: string, processor: PostProcessor] } {
+  return { pick: (markdown) => { const gfm = mayUseGfm(markdown); return [gfm ? 'gfm' : 'plain', getProcessor(gfm)]; } };
+}
