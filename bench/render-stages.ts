@@ -6,7 +6,8 @@
  * (micromark + mdast-util-from-markdown), every transformer of the processor (wrapped
  * one by one), stringify (hast-util-to-html) and the garbage collections that fell
  * inside each stage. Also times `renderMarkdown` as a whole (the path the build takes,
- * including any fast path) and checks it against the staged output.
+ * including any fast path) and checks it, in the warm-up pass, against the staged output
+ * and the pre-issue-13 pipeline (bench/reference-renderer.ts).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { REPO_ROOT } from './child.ts';
 import { flag } from './report.ts';
 import { median } from './stats.ts';
 import { renderMarkdown, stageProcessors } from '../packages/generator/src/render/markdown.ts';
+import { renderReference } from './reference-renderer.ts';
 
 const posts = Number(flag('posts') ?? 4000);
 const passes = Math.max(1, Number(flag('passes') ?? 3));
@@ -100,8 +102,8 @@ for (let pass = 0; pass <= passes; pass++) {
   const t0 = performance.now();
   for (const md of markdown) {
     const a = renderStaged(md);
-    const b = timed(WHOLE, () => renderMarkdown(md)).html;
-    if (pass === 0 && a !== b) mismatches++;
+    const b = timed(WHOLE, () => renderMarkdown(md));
+    if (pass === 0 && (a !== b.html || b.html !== renderReference(md).html || JSON.stringify(b.notes) !== JSON.stringify(renderReference(md).notes))) mismatches++;
   }
   const t1 = performance.now();
   await new Promise((r) => setTimeout(r, 50)); // let the GC observer deliver
@@ -146,5 +148,5 @@ for (const [i, r] of table.entries()) {
   console.log(r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  '));
   if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 }
-console.log(`renderMarkdown vs staged pipeline: ${mismatches === 0 ? 'identical HTML for every body' : `${mismatches} bodies DIFFER`}`);
+console.log(`renderMarkdown vs its staged pipeline vs the pre-issue-13 reference (bench/reference-renderer.ts): ${mismatches === 0 ? 'identical HTML and notes for every body' : `${mismatches} bodies DIFFER`}`);
 if (mismatches > 0) process.exitCode = 1;
