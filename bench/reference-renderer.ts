@@ -33,10 +33,16 @@ function create(gfm: boolean): P {
     .freeze() as unknown as P;
 }
 
-/** `gfm`: force the GFM parts on or off (default: the renderer's own `mayUseGfm` choice). */
-export function renderReference(markdown: string, gfm = mayUseGfm(markdown)): RenderedPost {
+/** The frozen reference processor (with or without the GFM parts). */
+export function referenceProcessor(gfm: boolean): P {
   let proc = processors.get(gfm);
   if (!proc) processors.set(gfm, (proc = create(gfm)));
+  return proc;
+}
+
+/** `gfm`: force the GFM parts on or off (default: the renderer's own `mayUseGfm` choice). */
+export function renderReference(markdown: string, gfm = mayUseGfm(markdown)): RenderedPost {
+  const proc = referenceProcessor(gfm);
   const file = proc.processSync(markdown);
   return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [] };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:render [-- --posts 4000] [--passes 3] [--dir <corpus>]`: where the post
+ * `npm run bench:render [-- --posts 4000] [--passes 3] [--dir <corpus>] [--reference]`: where the post
  * renderer's time goes, per stage and per post, in one thread (what a render worker
  * does). Renders every body of the generated corpus (plus content/posts) `passes` times
  * after one warm-up pass with the renderer's own processor, timing separately: parse
@@ -20,8 +20,8 @@ import { generateCorpus } from './corpus.ts';
 import { REPO_ROOT } from './child.ts';
 import { flag } from './report.ts';
 import { median } from './stats.ts';
-import { renderMarkdown, stageProcessors } from '../packages/generator/src/render/markdown.ts';
-import { renderReference } from './reference-renderer.ts';
+import { mayUseGfm, renderMarkdown, stageProcessors } from '../packages/generator/src/render/markdown.ts';
+import { referenceProcessor, renderReference } from './reference-renderer.ts';
 
 const posts = Number(flag('posts') ?? 4000);
 const passes = Math.max(1, Number(flag('passes') ?? 3));
@@ -82,7 +82,9 @@ const PARSE = clock('parse (micromark + from-markdown)');
 const RUN = clock('run (all transformers)');
 const STRINGIFY = clock('stringify (hast-util-to-html)');
 const WHOLE = clock('renderMarkdown (as built)');
-const { pick } = stageProcessors();
+// --reference: profile the pre-issue-13 pipeline's stages instead (the before picture).
+const reference = flag('reference') === 'true';
+const { pick } = reference ? { pick: (md: string): [string, AnyProcessor] => { const gfm = mayUseGfm(md); return [gfm ? 'gfm' : 'plain', referenceProcessor(gfm)]; } } : stageProcessors();
 
 function renderStaged(md: string): string {
   const [key, frozen] = pick(md);
@@ -140,7 +142,7 @@ const rows = [PARSE, ...stageNames.map((_, i) => i).filter((i) => stageNames[i]!
 ]);
 rows.push(['total staged (parse + run + stringify)', `${staged3.toFixed(0)} ms`, `${((staged3 * 1000) / n).toFixed(0)} µs`, '100%', `${med(-2).toFixed(0)} ms all GC`]);
 rows.push([stageNames[WHOLE]!, `${med(WHOLE).toFixed(0)} ms`, `${((med(WHOLE) * 1000) / n).toFixed(0)} µs`, `${((med(WHOLE) / staged3) * 100).toFixed(1)}%`, `${med(1000 + WHOLE).toFixed(0)} ms`]);
-console.log(`\n${n} bodies (${(chars / 1e6).toFixed(1)} M chars; corpus + content/posts), median of ${passes} passes after a warm-up, one thread`);
+console.log(`\n${n} bodies (${(chars / 1e6).toFixed(1)} M chars; corpus + content/posts), median of ${passes} passes after a warm-up, one thread, stages of ${reference ? 'the pre-issue-13 reference pipeline' : 'renderMarkdown\'s processor'}`);
 console.log('\nPer stage (time inside the stage; GC = collections that started inside it)');
 const table = [['stage', 'all posts', 'per post', 'share', 'GC in stage'], ...rows];
 const widths = table[0]!.map((_, c) => Math.max(...table.map((r) => r[c]!.length)));
