@@ -3,7 +3,8 @@
  * path alone, as a cold build runs it: every body of the corpus through `RenderPool`
  * (one worker per core), results kept in a Map as the build keeps them. Prints wall
  * time, peak RSS of the process (all threads) and the main thread's heap, as one JSON
- * line; run it in a fresh process per setting (AGORA_RENDER_BATCH, AGORA_RENDER_YOUNG_MB).
+ * line. Run it in a fresh process per setting tried (batch size, workers, resource limits
+ * in render/pool.ts).
  */
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -28,4 +29,4 @@ const wallMs = performance.now() - started;
 await pool.close();
 clearInterval(timer);
 const mb = (b: number) => Math.round(b / 1048576);
-console.log(JSON.stringify({ posts: items.length, rendered: out.size, wallMs: Math.round(wallMs), maxRssMB: mb(process.resourceUsage().maxRSS * 1024), sampledPeakRssMB: mb(peakRss), rssAfterReadMB: mb(rssAfterRead), mainHeapUsedMB: mb(process.memoryUsage().heapUsed), htmlMB: mb([...out.values()].reduce((n, r) => n + r.html.length, 0)), batch: process.env.AGORA_RENDER_BATCH ?? 'default', youngMB: process.env.AGORA_RENDER_YOUNG_MB ?? 'default' }));
+console.log(JSON.stringify({ posts: items.length, rendered: out.size, wallMs: Math.round(wallMs), maxRssMB: mb(process.resourceUsage().maxRSS * 1024), sampledPeakRssMB: mb(peakRss), rssAfterReadMB: mb(rssAfterRead), mainHeapUsedMB: mb(process.memoryUsage().heapUsed), htmlMB: mb([...out.values()].reduce((n, r) => n + r.html.length, 0)) }));
