@@ -30,12 +30,13 @@ export interface BuildRun {
 /** Set when the default (multi-threaded) build failed and a retry with one worker was used. */
 export const fallback: { workers: number | null; reason: string | null } = { workers: null, reason: null };
 
-export async function runBuild(root: string, execArgv: string[] = []): Promise<BuildRun> {
+/** `benchDir`: build with another checkout (its bench/build-child.ts and its generator), e.g. a baseline. */
+export async function runBuild(root: string, execArgv: string[] = [], benchDir?: string): Promise<BuildRun> {
   const attempt = async (workers: number | null) => {
     syncDisks();
     await waitForQuiet();
     const watch = await cpuWatch();
-    const run = await runChild<BuildFigures>('build-child.ts', workers === null ? [root] : [root, '--workers', String(workers)], { execArgv });
+    const run = await runChild<BuildFigures>('build-child.ts', workers === null ? [root] : [root, '--workers', String(workers)], { execArgv, benchDir });
     return { ...run, foreignCpuPct: await watch(run.json ? run.json.userMs + run.json.sysMs : 0) };
   };
   let run = await attempt(fallback.workers);

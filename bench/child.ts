@@ -19,10 +19,12 @@ export interface ChildRun<T> {
   stderr: string;
 }
 
-export function runChild<T>(script: string, args: string[], options: { execArgv?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ChildRun<T>> {
+/** `benchDir`: run the script of another checkout's bench/ (e.g. a baseline), from that checkout's root. */
+export function runChild<T>(script: string, args: string[], options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; benchDir?: string } = {}): Promise<ChildRun<T>> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', 'tsx', '--conditions=agora-source', join(BENCH_DIR, script), ...args], {
-    cwd: REPO_ROOT,
+  const benchDir = options.benchDir ?? BENCH_DIR;
+  const child = spawn(process.execPath, [...(options.execArgv ?? []), '--import', 'tsx', '--conditions=agora-source', join(benchDir, script), ...args], {
+    cwd: join(benchDir, '..'),
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,14 +1,19 @@
 /**
- * `npm run bench:compare [-- --posts 4000] [--runs 3] [--where disk,ram]`: builds the
- * same generated corpus with Agora (cold: empty dist/ and .cache/, child process),
+ * `npm run bench:compare [-- --posts 4000] [--runs 3] [--where disk,ram] [--baseline <checkout>]`:
+ * builds the same generated corpus with Agora (cold: empty dist/ and .cache/, child
+ * process; then warm: the same build again with nothing changed, which must write 0
+ * files),
  * Eleventy 3 (installed into bench/compare/ by this script) and Hugo when `hugo` is on
  * PATH, each with and without syntax highlighting where it has a switch, all in one
  * run: on the disk (bench/compare/.work/) and on a RAM disk (/dev/shm). Prints wall
- * times and ratios, writes bench/compare-results.json.
+ * times and ratios, writes bench/compare-results.json. `--baseline <dir>`: also build
+ * with another checkout of Agora (its own bench/build-child.ts and generator, e.g. the
+ * last commit before a change, with node_modules linked), alternated with the rest, so
+ * before and after are measured under the same load.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { generateCorpus } from './corpus.ts';
 import { BENCH_DIR, REPO_ROOT, contention, syncDisks, waitForQuiet } from './child.ts';
 import { cleanBuildState, fallback, runBuild } from './builds.ts';
@@ -23,6 +28,11 @@ const log = (line: string) => console.error(`[compare] ${line}`);
 const eleventyCli = join(COMPARE_DIR, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs');
 const hugo = hugoVersion();
 const codeAtStart = codeFingerprint(REPO_ROOT);
+const baselineFlag = flag('baseline');
+const baseline = baselineFlag ? resolve(baselineFlag) : undefined;
+
+/** Files written by each warm build, per Agora checkout (must be 0). */
+const warmWritten: Record<string, number[]> = {};
 
 interface Tool {
   name: string;
@@ -36,14 +46,27 @@ async function tools(workDir: string): Promise<{ list: Tool[]; corpusKB: number 
   const corpus = await generateCorpus(join(workDir, 'corpus'), posts);
   const eleventyDir = await writeEleventySite(corpus.dir, workDir);
   const hugoDir = hugo ? await writeHugoSite(corpus.dir, workDir) : null;
-  const list: Tool[] = [
+  const agora = (name: string, benchDir?: string): Tool[] => [
     {
-      name: 'agora', highlighting: 'highlight.js (rehype-highlight), always on',
+      name, highlighting: 'highlight.js (lowlight), always on',
       run: async () => {
         await cleanBuildState(corpus.dir);
-        return (await runBuild(corpus.dir)).wallMs;
+        return (await runBuild(corpus.dir, [], benchDir)).wallMs;
       },
     },
+    {
+      // Right after the cold build of the same checkout: nothing changed.
+      name: `${name} warm`, highlighting: 'nothing to render',
+      run: async () => {
+        const run = await runBuild(corpus.dir, [], benchDir);
+        (warmWritten[name] ??= []).push(run.written);
+        return run.wallMs;
+      },
+    },
+  ];
+  const list: Tool[] = [
+    ...agora('agora'),
+    ...(baseline ? agora('agora baseline', join(baseline, 'bench')) : []),
     ...[false, true].map((hl): Tool => ({
       name: hl ? 'eleventy+highlight' : 'eleventy', highlighting: hl ? 'Prism (@11ty/eleventy-plugin-syntaxhighlight)' : 'none (markdown-it defaults)',
       run: async () => {
@@ -96,7 +119,8 @@ for (const w of where) {
 }
 
 const results = {
-  machine: machine(), code: { ...codeAtStart, changedDuringRun: codeFingerprint(REPO_ROOT).sha1 !== codeAtStart.sha1 }, posts, runs, agoraBuildWorkers: fallback, contention,
+  machine: machine(), code: { ...codeAtStart, changedDuringRun: codeFingerprint(REPO_ROOT).sha1 !== codeAtStart.sha1 }, baseline: baseline ? { dir: baseline, code: codeFingerprint(baseline) } : null,
+  posts, runs, agoraBuildWorkers: fallback, contention, warmWritten,
   hugo: hugo ?? 'skipped: `hugo` is not on PATH (Debian package `hugo`)',
   sections,
 };
@@ -109,8 +133,15 @@ if (contention.gaveUp > 0) console.log(`NOTE: ${contention.gaveUp} of ${contenti
 if (results.code.changedDuringRun) console.log('NOTE: the product sources changed during this run; figures may mix two versions');
 if (!hugo) console.log('Hugo: skipped (`hugo` is not on PATH; Debian package `hugo`)');
 for (const section of sections) {
-  const agora = section.tools.find((t) => t.name === 'agora')?.wallMs ?? NaN;
-  const rows: Row[] = section.tools.map((t) => [`${t.name} — ${t.highlighting}`, s(t.wallMs), t.name === 'agora' ? `runs: ${t.runsMs.map((v) => s(v)).join(', ')}` : `agora/${t.name} = ${x(agora / t.wallMs)}  (runs: ${t.runsMs.map((v) => s(v)).join(', ')})`]);
+  const wall = (name: string) => section.tools.find((t) => t.name === name)?.wallMs ?? NaN;
+  const rows: Row[] = section.tools.map((t) => [`${t.name} — ${t.highlighting}`, s(t.wallMs), t.name.startsWith('agora') ? `runs: ${t.runsMs.map((v) => s(v)).join(', ')}` : `agora/${t.name} = ${x(wall('agora') / t.wallMs)}  (runs: ${t.runsMs.map((v) => s(v)).join(', ')})`]);
   printTable(`On the ${section.where}`, rows, ['tool — highlighting', 'wall', 'ratio']);
+  // The targets of issue 13: cold ≤ 1.5× highlighting Eleventy; warm ≤ 0.25× plain Eleventy's cold build, 0 files.
+  const targets: Row[] = [];
+  for (const name of ['agora', ...(baseline ? ['agora baseline'] : [])]) {
+    targets.push([`${name}: cold ÷ eleventy+highlight`, x(wall(name) / wall('eleventy+highlight')), '≤ 1.50× (goal 1.00×)']);
+    targets.push([`${name}: warm ÷ eleventy (cold)`, x(wall(`${name} warm`) / wall('eleventy')), `≤ 0.25×; files written: ${(warmWritten[name] ?? []).join(', ')} (target 0)`]);
+  }
+  printTable(`Issue 13 targets, ${section.where}`, targets, ['ratio', 'value', 'target']);
 }
 console.log(`\nwrote ${join(BENCH_DIR, 'compare-results.json')}`);

@@ -11,4 +11,4 @@ import type { LanguageFn } from 'highlight.js';
 export const LANGUAGES: Record<string, LanguageFn> = { ...common, nginx, dockerfile, http };
 
 /** Fence tags shown as plain text without a warning. */
-export const PLAIN_TEXT = ['text', 'txt', 'plain', 'console', 'output', 'log', 'csv', 'env'];
+export { PLAIN_TEXT } from './grammars.ts';

@@ -1,6 +1,9 @@
 /**
- * The post renderer: one unified processor (remark-parse, remark-gfm, remark-rehype,
- * rehype-slug, rehype-highlight, rehype-stringify) created once per thread and reused.
+ * The post renderer: one frozen unified processor per thread (two: with and without
+ * the GFM parts), reused for every post: remark-parse, the GFM parts, style notes,
+ * remark-rehype, one pass for heading ids + highlighting + scroll regions
+ * (`post-elements.ts`, what rehype-slug, rehype-highlight and `rehypeScrollRegions`
+ * did in three walks), rehype-stringify.
  * Raw HTML in markdown is dropped. While the tree is at hand it also collects the
  * style notes of spec 2.3 (code blocks without a language, conclusion not first), so
  * no file is ever parsed twice.
@@ -9,18 +12,15 @@ import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import { remarkGfmParts } from './gfm.ts';
 import remarkRehype from 'remark-rehype';
-import rehypeSlug from 'rehype-slug';
-import rehypeHighlight from 'rehype-highlight';
 import rehypeStringify from 'rehype-stringify';
-import { rehypeScrollRegions } from './scroll-regions.ts';
+import { rehypePostElements } from './post-elements.ts';
 import type { Root } from 'mdast';
 import type { RenderedPost, RenderNote } from '../types.ts';
-import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
 export { RENDERER_VERSION } from './version.ts';
 
 /** remark plugin: store style notes in `file.data.notes`. */
-function remarkStyleNotes() {
+export function remarkStyleNotes() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
     const notes: RenderNote[] = [];
     const first = tree.children.find((node) => node.type !== 'definition');
@@ -57,7 +57,7 @@ const processors: { gfm?: PostProcessor; plain?: PostProcessor } = {};
  * Tables, strikethrough and task lists cannot occur without `|`, `~~` or `[`; most
  * posts have none of them and parse ~17 % faster without the extensions (same output).
  */
-function mayUseGfm(markdown: string): boolean {
+export function mayUseGfm(markdown: string): boolean {
   return markdown.includes('|') || markdown.includes('~~') || /\[[ xX]\]/.test(markdown);
 }
 
@@ -71,9 +71,7 @@ function createProcessor(gfm: boolean): PostProcessor {
   return (gfm ? base.use(remarkGfmParts) : base)
     .use(remarkStyleNotes)
     .use(remarkRehype)
-    .use(rehypeSlug)
-    .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
-    .use(rehypeScrollRegions)
+    .use(rehypePostElements)
     .use(rehypeStringify)
     .freeze() as unknown as PostProcessor;
 }
@@ -82,4 +80,9 @@ function createProcessor(gfm: boolean): PostProcessor {
 export function renderMarkdown(markdown: string): RenderedPost {
   const file = getProcessor(mayUseGfm(markdown)).processSync(markdown);
   return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [] };
+}
+
+/** For bench/render-stages.ts: the frozen full-pipeline processor a body would use, with its cache key. */
+export function stageProcessors(): { pick: (markdown: string) => [key: string, processor: PostProcessor] } {
+  return { pick: (markdown) => { const gfm = mayUseGfm(markdown); return [gfm ? 'gfm' : 'plain', getProcessor(gfm)]; } };
 }

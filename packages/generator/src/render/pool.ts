@@ -1,17 +1,24 @@
 /**
- * Render many markdown bodies on every core: one worker thread per core (one unified
- * processor each) takes batches from one queue, so the work is balanced whatever each
- * batch costs, and the main thread stays free to emit and write what is ready. Workers
- * take ~0.7 s to start (loading unified and the grammars), so a cold build starts them
- * early (`RenderPool.start`) while it is still reading files. A pool without workers
- * renders on the main thread.
+ * Render many markdown bodies on every core: one worker thread per core (one frozen
+ * unified processor each) takes batches from one queue, so the work is balanced
+ * whatever each batch costs, and the main thread stays free to emit and write what is
+ * ready. Each worker holds two batches, so it never waits for a busy main thread to
+ * hand it the next one. Workers take ~0.5 s to start (loading unified), so a cold build
+ * starts them early (`RenderPool.start`) while it is still reading files. A pool
+ * without workers renders on the main thread. (The main thread rendering a share as
+ * well, with one worker fewer, was tried for issue 13: it costs more CPU than it saves,
+ * because every collection on the main thread marks the whole site model; see
+ * docs/performance.md.)
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { RenderedPost } from '../types.ts';
 import type { RenderRequest, RenderResponse } from './worker.ts';
 
-const BATCH = 24;
+/** Posts per batch handed to a worker. */
+const BATCH = 16;
+/** Batches a worker holds at once (one rendering, one waiting). */
+const IN_FLIGHT = 2;
 
 export class RenderPool {
   private constructor(private readonly workers: Worker[]) {}
@@ -52,14 +59,18 @@ export class RenderPool {
 
   private drain(worker: Worker, id: number, take: () => [string, string][] | undefined, accept: (key: string, rendered: RenderedPost) => void): Promise<void> {
     return new Promise((resolve, reject) => {
+      let pending = 0;
       const feed = () => {
         const batch = take();
-        if (!batch) return done();
+        if (!batch) return;
+        pending++;
         worker.postMessage({ id, items: batch } satisfies RenderRequest);
       };
       const onMessage = (response: RenderResponse) => {
+        pending--;
         feed();
         for (const [key, rendered] of response.results) accept(key, rendered);
+        if (pending === 0) done();
       };
       const onError = (error: unknown) => {
         done();
@@ -72,7 +83,8 @@ export class RenderPool {
       };
       worker.on('message', onMessage);
       worker.once('error', onError);
-      feed();
+      for (let i = 0; i < IN_FLIGHT; i++) feed();
+      if (pending === 0) done();
     });
   }
 

@@ -7,7 +7,8 @@
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 
-function label(pre: Element): string {
+/** `Code: <lang>` (or `Code`) for a `pre`. */
+export function scrollRegionLabel(pre: Element): string {
   const code = pre.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
   const classes = code?.properties.className;
   const lang = Array.isArray(classes) ? classes.map(String).find((c) => c.startsWith('language-'))?.slice(9) : undefined;
@@ -19,7 +20,7 @@ function visit(children: (RootContent | ElementContent)[]): void {
     const node = children[i]!;
     if (node.type !== 'element') continue;
     if (node.tagName === 'pre') {
-      Object.assign(node.properties, { tabIndex: 0, role: 'group', ariaLabel: label(node) });
+      Object.assign(node.properties, { tabIndex: 0, role: 'group', ariaLabel: scrollRegionLabel(node) });
     } else if (node.tagName === 'table') {
       children[i] = {
         type: 'element', tagName: 'div',
