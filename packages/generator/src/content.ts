@@ -13,6 +13,7 @@ import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
 import { checkSite } from './validate/site.ts';
+import type { ParseCache } from './parse-cache.ts';
 
 export interface Content {
   parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
@@ -26,6 +27,8 @@ export interface ReadContentOptions {
   changed?: ReadonlySet<string>;
   /** The post files, when the caller listed them already. */
   paths?: string[];
+  /** Results of earlier builds, by file and text (`parse-cache.ts`); the caller saves it. */
+  cache?: ParseCache;
 }
 
 /** Read and validate every post file (or only `changed`, reusing the rest). */
@@ -42,7 +45,7 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
     if (old && !changed?.has(path)) parsed.set(path, old);
     else {
       const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
-      parsed.set(path, { source, result: parsePost(source) });
+      parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
     }
   }
   const catalogResult = await catalog;

@@ -12,6 +12,7 @@ import type { Comment, SiteModel } from '../types.ts';
 import { ContentError, sortMessages } from '../messages.ts';
 import { listPostFiles } from '../load/posts.ts';
 import { readContent, contentMessages } from '../content.ts';
+import { ParseCache } from '../parse-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { RenderPool } from '../render/pool.ts';
 import { buildSiteModel, compareComments } from '../model/site.ts';
@@ -41,13 +42,14 @@ export class SiteBuild {
   static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
     const started = performance.now();
     if (options.force) await Promise.all([rm(config.distDir, { recursive: true, force: true }), rm(config.cacheDir, { recursive: true, force: true })]);
-    const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
+    const [cache, manifest, parsed] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir), ParseCache.open(config.cacheDir)]);
     // A cold build of a big site renders everything: start the workers now, so their
     // start-up overlaps with reading the content.
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      const content = await readContent(config, { paths });
+      const content = await readContent(config, { paths, cache: parsed });
+      await parsed.save();
       const { posts, messages } = contentMessages(content);
       if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
