@@ -9,6 +9,7 @@ import { loadConfig } from '@agora/generator';
 import { dbCommand } from '../../packages/writer/src/store/postgres/db-command.ts';
 import { StoreError, type Store } from '../../packages/writer/src/store/types.ts';
 import { LATEST_VERSION, MIGRATIONS, migrate, openPostgresStore, schemaStatus, type PostgresStoreOptions } from '../../packages/writer/src/store/postgres/index.ts';
+import { createPool } from '../../packages/writer/src/store/postgres/pool.ts';
 import { POSTGRES_MISSING, sql, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { makeComment, reported, storeContract, whenAvailable } from './contract.ts';
 
@@ -50,6 +51,22 @@ if (!server) {
       return store;
     };
     after(() => Promise.all(opened.map((s) => s.close())));
+
+    test('should not crash when the server ends a connection checked out between two statements', async () => {
+      // A fast shutdown of the server (57P01) reached a checked-out client outside any
+      // query: without a listener, its 'error' event killed a writer node in CI.
+      const url = await pgServer.createDatabase();
+      const pool = createPool(url, {}, () => {});
+      const client = await pool.connect();
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const ended = new Promise((resolve) => client.once('end', resolve));
+      await sql(url, 'SELECT pg_terminate_backend($1)', [pid]);
+      await ended;
+      await assert.rejects(client.query('SELECT 1'));
+      client.release(true);
+      assert.deepEqual((await pool.query<{ one: number }>('SELECT 1 AS one')).rows, [{ one: 1 }]);
+      await pool.end();
+    });
 
     test('should apply the migrations once when two nodes open a new database together', async () => {
       const url = await pgServer.createDatabase();

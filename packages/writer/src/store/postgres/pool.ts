@@ -43,6 +43,12 @@ export function clientConfig(databaseUrl: string, options: PoolOptions = {}): pg
 export function createPool(databaseUrl: string, options: PoolOptions, onError: (error: Error) => void): pg.Pool {
   const pool = new pg.Pool({ ...clientConfig(databaseUrl, options), max: options.max ?? POOL_DEFAULTS.max, idleTimeoutMillis: 30_000 });
   pool.on('error', onError);
+  // pg-pool listens for errors of idle clients and of clients running a query, but not
+  // of a client checked out between two statements (a transaction, or rate-limiter
+  // and pool internals): a server shutting down (57P01) then emitted an unhandled
+  // 'error' and killed the writer. One listener per connection, for its life; the next
+  // statement on that client fails and is answered as `unavailable`.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
