@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AgoraConfig } from './config.ts';
 import type { Post } from './types.ts';
 import type { Catalog } from './catalog/types.ts';
-import type { Message } from './messages.ts';
+import { ContentError, sortMessages, type Message } from './messages.ts';
 import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
@@ -63,4 +63,15 @@ export function contentMessages(content: Content): { posts: Post[]; messages: Me
   }
   messages.push(...checkSite(sources, posts));
   return { posts, messages };
+}
+
+/**
+ * Read content for a build: the posts and every message, or `ContentError` with all of
+ * them when any is an error (a build stops there; `agora check` reports instead).
+ */
+export async function readValidContent(config: AgoraConfig, options: ReadContentOptions = {}): Promise<{ content: Content; posts: Post[]; messages: Message[] }> {
+  const content = await readContent(config, options);
+  const { posts, messages } = contentMessages(content);
+  if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+  return { content, posts, messages };
 }

@@ -9,17 +9,15 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
 import type { Comment, SiteModel } from '../types.ts';
-import { ContentError, sortMessages } from '../messages.ts';
 import { listPostFiles } from '../load/posts.ts';
-import { readContent, contentMessages } from '../content.ts';
+import { readValidContent } from '../content.ts';
 import { ParseCache } from '../parse-cache.ts';
 import { RenderCache } from '../render/cache.ts';
-import { RenderPool } from '../render/pool.ts';
+import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
 import { buildSiteModel, compareComments } from '../model/site.ts';
 import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
-import { POOL_THRESHOLD } from './schedule.ts';
 import { BuildState } from './state.ts';
 import { indexForSearch, runChange, runFull } from './run.ts';
 import type { BuildOptions, BuildResult } from './types.ts';
@@ -48,10 +46,7 @@ export class SiteBuild {
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      const content = await readContent(config, { paths, cache: parsed });
-      await parsed.save();
-      const { posts, messages } = contentMessages(content);
-      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
       const built = new SiteBuild(config, state);
@@ -97,9 +92,7 @@ export class SiteBuild {
   updateSources(changed: Iterable<string>): Promise<BuildResult> {
     return this.exclusive(async () => {
       const started = performance.now();
-      const content = await readContent(this.config, { previous: this.state.content, changed: new Set(changed) });
-      const { posts, messages } = contentMessages(content);
-      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      const { content, posts, messages } = await readValidContent(this.config, { previous: this.state.content, changed: new Set(changed) });
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
       this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
