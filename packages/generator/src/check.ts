@@ -8,7 +8,6 @@ import { type Message, sortMessages } from './messages.ts';
 import { readContent, contentMessages } from './content.ts';
 import { RenderCache, styleWarnings } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
-import { POOL_THRESHOLD } from './build/schedule.ts';
 
 export interface CheckResult {
   messages: Message[];
@@ -34,7 +33,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
   const cache = await RenderCache.open(config.cacheDir);
   const misses = new Map<string, string>();
   for (const post of posts) if (!cache.notes(post.bodyHash)) misses.set(post.bodyHash, post.content);
-  const pool = misses.size >= POOL_THRESHOLD ? RenderPool.start() : RenderPool.inline();
+  const pool = RenderPool.forItems(misses.size);
   try {
     for (const [key, value] of await pool.render([...misses])) await cache.set(key, value);
   } finally {

@@ -6,14 +6,11 @@
  * rendering arrives, then the feeds (which show rendered bodies of many posts).
  */
 import type { Post, RenderedPost } from '../types.ts';
-import { RenderPool } from '../render/pool.ts';
+import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
 import { postsRenderedBy } from '../model/feeds.ts';
 import type { OutputSink } from '../emit/write-outputs.ts';
 import type { BuildPlan, PlannedJob } from './plan.ts';
 import type { BuildState } from './state.ts';
-
-/** Below this many cache misses, rendering stays on the main thread. */
-export const POOL_THRESHOLD = 200;
 
 /**
  * Make renderings of these posts available in `state.renderings`: memory, then the
@@ -34,7 +31,7 @@ export async function ensureRendered(state: BuildState, posts: readonly Post[], 
     } else misses.set(key, content);
   }
   if (misses.size === 0) return 0;
-  const own = pool && misses.size >= POOL_THRESHOLD ? null : misses.size >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
+  const own = pool && misses.size >= POOL_THRESHOLD ? null : RenderPool.forItems(misses.size, workers);
   const fresh: [string, RenderedPost][] = [];
   try {
     await (own ?? pool!).render([...misses], (key, value) => {

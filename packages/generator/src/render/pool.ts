@@ -20,12 +20,20 @@ const BATCH = 16;
 /** Batches a worker holds at once (one rendering, one waiting). */
 const IN_FLIGHT = 2;
 
+/** Below this many bodies, rendering stays on the calling thread (workers take ~0.5 s to start). */
+export const POOL_THRESHOLD = 200;
+
 export class RenderPool {
   private constructor(private readonly workers: Worker[]) {}
 
   /** Start `count` worker threads (default: one per core). */
   static start(count = availableParallelism()): RenderPool {
     return new RenderPool(Array.from({ length: count }, () => new Worker(new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url))));
+  }
+
+  /** Workers for `items` bodies when there are enough to pay for starting them, else this thread. */
+  static forItems(items: number, workers?: number): RenderPool {
+    return items >= POOL_THRESHOLD ? RenderPool.start(workers) : RenderPool.inline();
   }
 
   /** A pool without workers: everything renders on this thread. */
