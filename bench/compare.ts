@@ -35,6 +35,13 @@ const baseline = baselineFlag ? resolve(baselineFlag) : undefined;
 /** Files written by each warm build, per Agora checkout (must be 0). */
 const warmWritten: Record<string, number[]> = {};
 
+/** Wall time of a command started once the disks are synced and the machine is quiet. */
+async function quietTimed(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<number> {
+  syncDisks();
+  await waitForQuiet();
+  return timed(command, args, cwd, env);
+}
+
 interface Tool {
   name: string;
   highlighting: string;
@@ -70,45 +77,30 @@ async function tools(workDir: string): Promise<{ list: Tool[]; corpusKB: number 
   const cli = join(REPO_ROOT, 'bin', 'agora');
   // An empty store: the same work as the in-process build (and Eleventy), no comments.
   const noComments = { AGORA_DATA_DIR: join(workDir, 'no-comments') };
-  const agoraCli: Tool[] = [
-    {
-      name: 'agora cli', highlighting: 'node bin/agora build, compiled',
-      run: async () => {
-        await cleanBuildState(corpus.dir);
-        syncDisks();
-        await waitForQuiet();
-        return timed(process.execPath, [cli, 'build'], corpus.dir, noComments);
-      },
+  const agoraCli = (warm: boolean): Tool => ({
+    name: warm ? 'agora cli warm' : 'agora cli', highlighting: warm ? 'node bin/agora build, nothing changed' : 'node bin/agora build, compiled',
+    run: async () => {
+      if (!warm) await cleanBuildState(corpus.dir);
+      return quietTimed(process.execPath, [cli, 'build'], corpus.dir, noComments);
     },
-    {
-      name: 'agora cli warm', highlighting: 'node bin/agora build, nothing changed',
-      run: async () => {
-        syncDisks();
-        await waitForQuiet();
-        return timed(process.execPath, [cli, 'build'], corpus.dir, noComments);
-      },
-    },
-  ];
+  });
   const list: Tool[] = [
-    ...agoraCli,
+    agoraCli(false),
+    agoraCli(true),
     ...agora('agora'),
     ...(baseline ? agora('agora baseline', join(baseline, 'bench')) : []),
     ...[false, true].map((hl): Tool => ({
       name: hl ? 'eleventy+highlight' : 'eleventy', highlighting: hl ? 'Prism (@11ty/eleventy-plugin-syntaxhighlight)' : 'none (markdown-it defaults)',
       run: async () => {
         await rm(join(eleventyDir, '_site'), { recursive: true, force: true });
-        syncDisks();
-        await waitForQuiet();
-        return timed(process.execPath, [eleventyCli, '--config=eleventy.config.mjs', '--quiet'], eleventyDir, { BENCH_HIGHLIGHT: hl ? '1' : '0' });
+        return quietTimed(process.execPath, [eleventyCli, '--config=eleventy.config.mjs', '--quiet'], eleventyDir, { BENCH_HIGHLIGHT: hl ? '1' : '0' });
       },
     })),
     ...(hugoDir ? [false, true].map((hl): Tool => ({
       name: hl ? 'hugo+highlight' : 'hugo', highlighting: hl ? 'Chroma (codeFences = true)' : 'none (codeFences = false)',
       run: async () => {
         for (const d of ['public', 'resources', '.hugo-cache']) await rm(join(hugoDir, d), { recursive: true, force: true });
-        syncDisks();
-        await waitForQuiet();
-        return timed('hugo', ['--quiet', '--config', hl ? 'highlight.toml' : 'plain.toml', '--destination', 'public', '--cacheDir', join(hugoDir, '.hugo-cache')], hugoDir);
+        return quietTimed('hugo', ['--quiet', '--config', hl ? 'highlight.toml' : 'plain.toml', '--destination', 'public', '--cacheDir', join(hugoDir, '.hugo-cache')], hugoDir);
       },
     })) : []),
   ];
