@@ -17,6 +17,9 @@ const TOOLS = ['call_public_data', 'get_catalog', 'get_post', 'list_comments', '
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 const parsed = <T>(result: unknown): T => JSON.parse(text(result)) as T;
+/** A raw JSON-RPC `tools/list` request, for checks below the SDK client (the Host header). */
+const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 test('MCP over Streamable HTTP', async (t) => {
   const fake = await startFakeProviders();
@@ -122,14 +125,12 @@ test('MCP over Streamable HTTP', async (t) => {
   await t.test('should refuse a Host it does not serve (DNS rebinding) before reading the body', async () => {
     const agent = createPool(1);
     t.after(() => agent.destroy());
-    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
     const port = new URL(server.url).port;
-    const rebound = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: `attacker.example:${port}` });
+    const rebound = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: `attacker.example:${port}` });
     assert.equal(rebound.status, 403);
     assert.match(JSON.parse(rebound.body).error.message, /attacker\.example/);
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
-      const ok = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: host });
+      const ok = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: host });
       assert.equal(ok.status, 200, host);
       assert.ok(JSON.parse(ok.body).result.tools.length > 0);
     }
@@ -145,10 +146,8 @@ test('MCP answers the hosts named in AGORA_MCP_HOSTS and the base URL', async (t
     await server.close();
     await project.remove();
   });
-  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-  const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
   for (const [host, status] of [['agents.internal', 200], ['mirror.example:443', 200], ['site.example', 200], ['other.example', 403]] as const) {
-    const res = await send(agent, `${server.url}/mcp`, 'POST', list, { ...headers, Host: host });
+    const res = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: host });
     assert.equal(res.status, status, host);
   }
 });
