@@ -5,13 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgoraConfig } from '../config.ts';
 import { type Message, sortMessages } from '../messages.ts';
 import { styleWarnings } from '../render/cache.ts';
 import type { RenderPool } from '../render/pool.ts';
 import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
-import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
+import type { Output } from '../emit/output.ts';
+import { isSearchPage, SearchFeed, writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
 import { planBuild, settleRemovals, withJobs, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
 import type { BuildState } from './state.ts';
@@ -32,9 +32,14 @@ export interface FullOptions {
   workers?: number;
   /** A long-lived process (agora dev): write asynchronously, save the manifest lazily. */
   lazySave?: boolean;
+  /** Write the Pagefind index when pages changed (`config.searchIndex`). */
+  searchIndex?: boolean;
 }
 
-/** Plan the whole site against the manifest, emit what changed, remove what is gone. */
+/**
+ * Plan the whole site against the manifest, emit what changed, remove what is gone,
+ * then rewrite the search index if pages changed.
+ */
 export async function runFull(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions = {}): Promise<Omit<BuildResult, 'ms'>> {
   const { cache, manifest } = state;
   const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
@@ -42,9 +47,17 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
   // A comment that cannot be rendered is dropped from the model: plan again without it.
   if ((await prepareComments(planned.emit.map((e) => e.job))).size > 0) planned = plan();
   if (options.lazySave) await manifest.markDirty();
+  // Every page is emitted (a cold build, a template change): stream them to Pagefind.
+  const feed = options.searchIndex && !keepsAnyPage(planned) ? new SearchFeed() : undefined;
   // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
-  const sink = new OutputSink(manifest, { sync: !options.lazySave });
-  const rendered = await emitWhileRendering(state, planned, sink, options);
+  const sink = new OutputSink(manifest, { sync: !options.lazySave, observe: feed && ((output) => isSearchPage(output.path) && feed.add(output.path, bodyText(output))) });
+  const rendered = await emitWhileRendering(state, planned, sink, options).catch(async (error: unknown) => {
+    await feed?.close();
+    throw error;
+  });
+  // Pagefind writes its index while this process finishes and saves.
+  const streamed = feed?.write(manifest.distDir);
+  streamed?.catch(() => {});
   const result = await finish(sink, planned);
   manifest.lost = null;
   state.trim(true);
@@ -52,7 +65,17 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
   if (options.lazySave) manifest.scheduleSave(1000);
   await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
   const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
-  return { ...result, messages, posts: state.site.posts.length, rendered };
+  const built = { ...result, messages, posts: state.site.posts.length, rendered };
+  return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built, streamed)) } : built;
+}
+
+/** Whether a plan keeps any page as it is (then Pagefind must read the pages from `dist/`). */
+function keepsAnyPage(plan: BuildPlan): boolean {
+  return plan.skip.some(({ paths }) => paths.some(isSearchPage));
+}
+
+function bodyText(output: Output): string {
+  return typeof output.body === 'string' ? output.body : Buffer.concat(output.body).toString('utf8');
 }
 
 /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
@@ -90,16 +113,16 @@ async function finish(sink: OutputSink, plan: BuildPlan): Promise<SinkResult> {
 
 /**
  * Rewrite the Pagefind index after a content build that changed pages (or when it is
- * missing). Comment and view rebuilds never call this. A failure is a warning: the
- * site is whole without search.
+ * missing): wait for the streamed one, or read the pages from `distDir`. Comment and
+ * view rebuilds never call this. A failure is a warning: the site is whole without
+ * search.
  */
-export async function indexForSearch(config: AgoraConfig, result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
+async function indexForSearch(distDir: string, result: Omit<BuildResult, 'ms'>, streamed?: Promise<SearchIndexResult>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
   const { messages } = result;
-  if (!config.searchIndex) return { messages };
   const pagesChanged = [...result.written, ...result.removed].some((p) => p.endsWith('.html'));
-  if (!pagesChanged && existsSync(join(config.distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
+  if (!streamed && !pagesChanged && existsSync(join(distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
   try {
-    return { search: await writeSearchIndex(config.distDir), messages };
+    return { search: await (streamed ?? writeSearchIndex(distDir)), messages };
   } catch (error) {
     const warning: Message = { file: 'dist/pagefind/', line: 1, column: 1, severity: 'warning', ruleId: 'search-index', message: `Unexpected failure of the search index: ${(error as Error).message}`, fix: 'the site works without it; reinstall `pagefind` (npm ci) or set `AGORA_SEARCH_INDEX=0`' };
     return { messages: [...messages, warning] };

@@ -19,7 +19,7 @@ import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
-import { indexForSearch, runChange, runFull } from './run.ts';
+import { runChange, runFull } from './run.ts';
 import type { BuildOptions, BuildResult } from './types.ts';
 
 export type { BuildOptions, BuildResult, StoreSnapshot } from './types.ts';
@@ -50,9 +50,8 @@ export class SiteBuild {
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
       const built = new SiteBuild(config, state);
-      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
-      const search = await indexForSearch(config, result);
-      return { state: built, result: { ...result, ...search, ms: Math.round(performance.now() - started) } };
+      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
+      return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
     } finally {
       await pool?.close();
     }
@@ -96,9 +95,8 @@ export class SiteBuild {
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
       this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
-      const result = await runFull(this.state, this.prepare, messages, { lazySave: true });
-      const search = await indexForSearch(this.config, result);
-      return { ...result, ...search, ms: Math.round(performance.now() - started) };
+      const result = await runFull(this.state, this.prepare, messages, { lazySave: true, searchIndex: this.config.searchIndex });
+      return { ...result, ms: Math.round(performance.now() - started) };
     });
   }
 
