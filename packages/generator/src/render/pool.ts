@@ -4,7 +4,8 @@
  * whatever each batch costs, and the main thread stays free to emit and write what is
  * ready. Each worker holds two batches, so it never waits for a busy main thread to
  * hand it the next one. Workers take ~0.5 s to start (loading unified), so a cold build
- * starts them early (`RenderPool.start`) while it is still reading files. A pool
+ * starts them early (`RenderPool.start`) and hands each post over as soon as it is
+ * read (`prefetch`): the workers render while the main thread still reads. A pool
  * without workers renders on the main thread. (The main thread rendering a share as
  * well, with one worker fewer, was tried for issue 13: it costs more CPU than it saves,
  * because every collection on the main thread marks the whole site model; see
@@ -24,7 +25,27 @@ const IN_FLIGHT = 2;
 export const POOL_THRESHOLD = 200;
 
 export class RenderPool {
-  private constructor(private readonly workers: Worker[]) {}
+  /** Bodies waiting for a worker, in order. */
+  private readonly queue: [string, string][] = [];
+  /** Keys queued or being rendered. */
+  private readonly submitted = new Set<string>();
+  /** Renderings nobody has asked for yet (`prefetch`). */
+  private readonly unclaimed = new Map<string, RenderedPost>();
+  /** Who waits for a key's rendering (`render` calls). */
+  private readonly claims = new Map<string, ((rendered: RenderedPost) => void)[]>();
+  private readonly inFlight: number[];
+  /** Whether a partial batch may be sent (someone waits); `prefetch` sends only full ones. */
+  private flushing = false;
+  private failure: unknown = null;
+  private readonly failed = new Set<(error: unknown) => void>();
+
+  private constructor(private readonly workers: Worker[]) {
+    this.inFlight = workers.map(() => 0);
+    workers.forEach((worker, index) => {
+      worker.on('message', (response: RenderResponse) => this.receive(index, response));
+      worker.once('error', (error) => this.fail(error));
+    });
+  }
 
   /** Start `count` worker threads (default: one per core). */
   static start(count = availableParallelism()): RenderPool {
@@ -39,6 +60,19 @@ export class RenderPool {
   /** A pool without workers: everything renders on this thread. */
   static inline(): RenderPool {
     return new RenderPool([]);
+  }
+
+  /**
+   * Start rendering a body that will be asked for later (a cold build hands each post
+   * over as soon as it is read, so the workers render while the rest is still being
+   * read). The rendering waits in the pool until `render` claims it. A pool without
+   * workers ignores this.
+   */
+  prefetch(key: string, markdown: string): void {
+    if (this.workers.length === 0 || this.submitted.has(key) || this.unclaimed.has(key)) return;
+    this.submitted.add(key);
+    this.queue.push([key, markdown]);
+    this.pump();
   }
 
   /**
@@ -57,43 +91,67 @@ export class RenderPool {
       for (const [key, markdown] of items) accept(key, renderMarkdown(markdown));
       return out;
     }
-    const batches: [string, string][][] = [];
-    for (let i = 0; i < items.length; i += BATCH) batches.push(items.slice(i, i + BATCH));
-    let next = 0;
-    const take = () => (next < batches.length ? batches[next++] : undefined);
-    await Promise.all(this.workers.map((worker, index) => this.drain(worker, index, take, accept)));
-    return out;
+    if (this.failure) throw this.failure;
+    let left = items.length;
+    if (left === 0) return out;
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        this.failed.delete(reject);
+        if (this.claims.size === 0) this.flushing = false;
+      };
+      this.failed.add(reject);
+      const claim = (key: string, rendered: RenderedPost) => {
+        accept(key, rendered);
+        if (--left === 0) {
+          settle();
+          resolve(out);
+        }
+      };
+      for (const [key, markdown] of items) {
+        const ready = this.unclaimed.get(key);
+        if (ready) {
+          this.unclaimed.delete(key);
+          claim(key, ready);
+          continue;
+        }
+        this.claims.set(key, [...(this.claims.get(key) ?? []), (rendered) => claim(key, rendered)]);
+        if (!this.submitted.has(key)) {
+          this.submitted.add(key);
+          this.queue.push([key, markdown]);
+        }
+      }
+      this.flushing = true;
+      this.pump();
+    });
   }
 
-  private drain(worker: Worker, id: number, take: () => [string, string][] | undefined, accept: (key: string, rendered: RenderedPost) => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-      let pending = 0;
-      const feed = () => {
-        const batch = take();
-        if (!batch) return;
-        pending++;
-        worker.postMessage({ id, items: batch } satisfies RenderRequest);
-      };
-      const onMessage = (response: RenderResponse) => {
-        pending--;
-        feed();
-        for (const [key, rendered] of response.results) accept(key, rendered);
-        if (pending === 0) done();
-      };
-      const onError = (error: unknown) => {
-        done();
-        reject(error);
-      };
-      const done = () => {
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        resolve();
-      };
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      for (let i = 0; i < IN_FLIGHT; i++) feed();
-      if (pending === 0) done();
-    });
+  /** Hand batches to workers that hold fewer than `IN_FLIGHT`. */
+  private pump(): void {
+    for (let index = 0; index < this.workers.length; index++) {
+      while (this.inFlight[index]! < IN_FLIGHT && (this.queue.length >= BATCH || (this.flushing && this.queue.length > 0))) {
+        this.inFlight[index]!++;
+        this.workers[index]!.postMessage({ id: index, items: this.queue.splice(0, BATCH) } satisfies RenderRequest);
+      }
+    }
+  }
+
+  private receive(index: number, response: RenderResponse): void {
+    this.inFlight[index]!--;
+    this.pump();
+    for (const [key, rendered] of response.results) {
+      this.submitted.delete(key);
+      const claims = this.claims.get(key);
+      this.claims.delete(key);
+      if (claims) for (const claim of claims) claim(rendered);
+      else this.unclaimed.set(key, rendered);
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    for (const reject of this.failed) reject(error);
+    this.failed.clear();
+    this.claims.clear();
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,51 @@
+/** The render pool: workers give what this thread gives; prefetched bodies are claimed, not rendered twice. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RenderPool } from '../../packages/generator/src/render/pool.ts';
+import { renderMarkdown } from '../../packages/generator/src/render/markdown.ts';
+
+const items: [string, string][] = Array.from({ length: 60 }, (_, i) => [`k${i}`, `# Post ${i}\n\nText with \`code\` ${i}.\n\n\`\`\`js\nconst n = ${i};\n\`\`\`\n`]);
+
+test('RenderPool', async (t) => {
+  const pool = RenderPool.start(2);
+  t.after(() => pool.close());
+
+  await t.test('should render on workers exactly what this thread renders', async () => {
+    const seen: string[] = [];
+    const out = await pool.render(items, (key) => seen.push(key));
+    assert.equal(out.size, items.length);
+    assert.deepEqual([...seen].sort(), items.map(([k]) => k).sort());
+    for (const [key, markdown] of items) assert.deepEqual(out.get(key), renderMarkdown(markdown));
+  });
+
+  await t.test('should hand prefetched renderings to render, whether done or still in flight', async () => {
+    const fresh = items.map(([k, md]): [string, string] => [`p-${k}`, md]);
+    // A partial batch is not sent until someone asks: these 45 go as 2 full batches + 13 waiting.
+    for (const [key, markdown] of fresh.slice(0, 45)) pool.prefetch(key, markdown);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const out = await pool.render(fresh);
+    assert.equal(out.size, fresh.length);
+    for (const [key, markdown] of fresh) assert.deepEqual(out.get(key), renderMarkdown(markdown));
+    // Claimed: asking again renders anew (nothing is kept in the pool).
+    const again = await pool.render(fresh.slice(0, 3));
+    assert.equal(again.size, 3);
+  });
+
+  await t.test('should let two callers wait for the same body', async () => {
+    const [a, b] = await Promise.all([pool.render(items.slice(0, 20)), pool.render(items.slice(10, 30))]);
+    assert.equal(a.size, 20);
+    assert.equal(b.size, 20);
+    assert.deepEqual(a.get('k15'), b.get('k15'));
+  });
+});
+
+test('RenderPool with a failing worker', async (t) => {
+  const pool = RenderPool.start(1);
+  t.after(() => pool.close());
+  await t.test('should reject render, and every later render, with the worker error', async () => {
+    // Not a string: the worker's renderer throws, and the worker dies with it.
+    pool.prefetch('bad', 42 as unknown as string);
+    await assert.rejects(pool.render([['bad', '']]));
+    await assert.rejects(pool.render([['other', '# fine']]));
+  });
+});
