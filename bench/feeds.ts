@@ -1,5 +1,5 @@
 /**
- * `node --import tsx --conditions=agora-source bench/feeds.ts [--posts 4000] [--passes 5]`:
+ * `npm run bench:feeds [-- --posts 4000] [--passes 5]`:
  * the feed emitters alone, in one thread, on a synthetic site held in memory (no
  * rendering, no disk). Times, per pass after one warm-up pass: every post's comment
  * feed (none has comments, as in a cold build of the 4,000-post corpus), the post
