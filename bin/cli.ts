@@ -2,10 +2,14 @@
  * The `agora` command line (commander). Thin: parse flags, call the packages, report,
  * set the exit code.
  *
- * Start-up stays light (`agora --help` loads commander and two small modules): the
- * generator (unified, highlight.js, …) and the writer (Express, pino, pg, …) are
- * imported inside the actions of the commands that need them, and the writer's own
- * commands come from `@agora/writer/commands`, which loads each one only when it runs.
+ * Start-up stays light: what `agora --help` runs is this file and what it imports
+ * statically (commander, `@agora/generator/config` and `/types`,
+ * `@agora/writer/commands`), bundled into one file by `npm run compile`. The generator
+ * (unified, highlight.js, …) and the writer (Express, pino, pg, …) are imported inside
+ * the actions of the commands that need them, and the writer's own commands come from
+ * `@agora/writer/commands`, which loads each one only when it runs. A static import
+ * added here goes into the bundle: bin/compile.mjs refuses one from a package that
+ * bin/freshness.mjs does not watch (SOURCES).
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';

@@ -4,10 +4,10 @@
  * source folder. `bin/agora` stats those paths again at each start (no reading, no
  * hashing, no directory listing: ~300 stat calls, about 3 ms) and runs the compiled
  * JavaScript only when all agree. An edited file changes its own mtime; a new, deleted
- * or renamed file changes its folder's mtime; a `git checkout` or `git pull` rewrites
- * the files it changes. Any difference runs the sources through tsx (with a notice)
- * until the next `npm run compile`. Plain JavaScript without dependencies: it runs
- * before anything is compiled.
+ * or renamed file changes its folder's mtime; a `git checkout`, `git pull` or `npm
+ * install` rewrites the files it changes. Any difference runs the sources through tsx
+ * (with a notice) until the next `npm run compile`. Plain JavaScript without
+ * dependencies: it runs before anything is compiled.
  *
  * It runs at every start, so it is written for a cold process: built-in modules come from
  * `process.getBuiltinModule()` (an `import` of `node:fs` costs ~3 ms more: its ES module
@@ -17,8 +17,13 @@
 const { readdirSync, readFileSync, statSync } = process.getBuiltinModule('node:fs');
 const { join, resolve, sep } = process.getBuiltinModule('node:path');
 
-/** What the compiled output is made from, relative to the repository root. */
-export const SOURCES = ['bin/cli.ts', 'bin/compile.mjs', 'tsconfig.json', 'tsconfig.build.json', 'packages/generator/src', 'packages/writer/src'];
+/**
+ * What the compiled output is made from, relative to the repository root: the sources
+ * tsc compiles, and the packages bundled into `bin/lib/cli.js` with them (commander), so
+ * that an `npm install` of another commander leaves the bundle stale as an edit does.
+ * `bin/compile.mjs` refuses to bundle a file from anywhere else.
+ */
+export const SOURCES = ['bin/cli.ts', 'bin/compile.mjs', 'bin/freshness.mjs', 'tsconfig.json', 'tsconfig.build.json', 'packages/generator/src', 'packages/writer/src', 'node_modules/commander'];
 
 /** Where the compile step writes its stamp (last, after everything else is in place). */
 export const STAMP = 'bin/lib/stamp.json';

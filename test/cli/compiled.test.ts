@@ -1,9 +1,10 @@
 /**
- * The compiled start-up: `npm run compile` (bin/compile.mjs) and `bin/agora` choosing
- * between the compiled JavaScript and the sources through tsx. Everything runs in a
- * temporary copy of the repository (its sources, its own compile, node_modules linked),
- * so the checkout's own compiled output, current or not, plays no part. While the
- * compiled CLI runs, the copy has no tsx at all: a run that needed it would fail.
+ * The compiled start-up: `npm run compile` (bin/compile.mjs: tsc, then the CLI bundled
+ * by esbuild) and `bin/agora` choosing between the compiled JavaScript and the sources
+ * through tsx. Everything runs in a temporary copy of the repository (its sources, its
+ * own compile, node_modules linked but commander copied, as the bundle takes it in), so
+ * the checkout's own compiled output, current or not, plays no part. While the compiled
+ * CLI runs, the copy has no tsx at all: a run that needed it would fail.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { promisify } from 'node:util';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { WRITER_COMMANDS } from '@agora/writer/commands';
 import { makeProject, postSource, REPO_ROOT, type TestProject } from '../helpers/project.ts';
@@ -55,8 +57,10 @@ before(async () => {
   }
   // node_modules: the repository's packages, but the workspace links point into the copy.
   await mkdir(join(copy, 'node_modules', '@agora'), { recursive: true });
+  // commander is copied: it is bundled into bin/lib/cli.js and watched, and a test touches it.
   for (const name of await readdir(join(REPO_ROOT, 'node_modules'))) {
-    if (name !== '@agora') await symlink(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name));
+    if (name === 'commander') await cp(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name), { recursive: true });
+    else if (name !== '@agora') await symlink(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name));
   }
   for (const pkg of ['generator', 'writer']) await symlink(join(copy, 'packages', pkg), join(copy, 'node_modules', '@agora', pkg));
   const compiled = await node([join(copy, 'bin', 'compile.mjs')]);
@@ -68,8 +72,8 @@ after(async () => {
   if (copy) await rm(copy, { recursive: true, force: true });
 });
 
-test('npm run compile: JavaScript and the run-time assets in packages/*/lib and bin/lib, no TypeScript or tsx bootstraps, a stamp', async () => {
-  assert.ok(existsSync(join(copy, 'bin', 'lib', 'cli.js')));
+test('npm run compile: JavaScript and the run-time assets in packages/*/lib, the CLI as one file in bin/lib, no TypeScript or tsx bootstraps, a stamp', async () => {
+  assert.deepEqual((await readdir(join(copy, 'bin', 'lib'))).sort(), ['cli.js', 'stamp.json']);
   assert.ok(existsSync(join(copy, 'packages', 'writer', 'lib', 'commands', 'index.js')));
   const lib = join(copy, 'packages', 'generator', 'lib');
   const files = (await readdir(lib, { recursive: true })).map(String);
@@ -79,8 +83,43 @@ test('npm run compile: JavaScript and the run-time assets in packages/*/lib and 
   assert.deepEqual(files.filter((f) => f.endsWith('.ts') || f.endsWith('.mjs')), []);
   const compiledJs = await readFile(join(copy, 'bin', 'lib', 'cli.js'), 'utf8');
   assert.doesNotMatch(compiledJs, /from ['"][^'"]+\.ts['"]/, 'relative .ts specifiers are rewritten to .js');
+  // One bundle: no static import at all; what the commands load when they run stays import() of packages/*/lib.
+  assert.doesNotMatch(compiledJs, /^\s*(import|export)\b[^(]*\bfrom\s*['"]/m, 'no static import left in the bundle');
+  const lazy = [...compiledJs.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!);
+  for (const bare of ['@agora/generator', '@agora/writer']) assert.ok(lazy.includes(bare), bare);
+  const relativeLazy = lazy.filter((specifier) => specifier.startsWith('.'));
+  assert.ok(relativeLazy.length >= 5, 'the writer commands, each its own import()');
+  for (const specifier of relativeLazy) {
+    const target = resolve(copy, 'bin', 'lib', specifier);
+    assert.ok(target.startsWith(join(copy, 'packages', 'writer', 'lib')) && existsSync(target), specifier);
+  }
   const stamp = JSON.parse(await readFile(join(copy, 'bin', 'lib', 'stamp.json'), 'utf8')) as { files: [string][] };
-  assert.ok(stamp.files.some(([path]) => path === 'packages/generator/src/build.ts'));
+  for (const watched of ['packages/generator/src/build.ts', 'bin/freshness.mjs', 'node_modules/commander/lib/command.js']) assert.ok(stamp.files.some(([path]) => path === watched), watched);
+});
+
+test('the compiled --help reads three files (bin/agora, bin/freshness.mjs, the bundle): no module of the packages or node_modules, no child_process', async () => {
+  // A module hook (in its own thread) and an exit handler append what was loaded to a log.
+  const log = join(copy, 'loads.log');
+  const hooks = join(copy, 'trace-hooks.mjs');
+  const preload = join(copy, 'trace-loads.mjs');
+  await writeFile(hooks, `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(process.env.AGORA_LOAD_LOG, 'module ' + url + '\\n'); return next(url, context); }
+`);
+  await writeFile(preload, `import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+process.on('exit', () => appendFileSync(process.env.AGORA_LOAD_LOG, process.moduleLoadList.map((m) => 'builtin ' + m + '\\n').join('')));
+`);
+  await rm(log, { force: true });
+  const run = await node(['--import', pathToFileURL(preload).href, join(copy, 'bin', 'agora'), '--help'], { env: { AGORA_LOAD_LOG: log } });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^  mcp\b/m);
+  const lines = (await readFile(log, 'utf8')).trim().split('\n');
+  const files = lines.filter((l) => l.startsWith('module file:')).map((l) => relative(copy, new URL(l.slice('module '.length)).pathname)).sort();
+  assert.deepEqual(files, ['bin/agora', 'bin/freshness.mjs', 'bin/lib/cli.js']);
+  const builtins = lines.filter((l) => l.startsWith('builtin '));
+  assert.ok(builtins.length > 20, 'the builtin list was written');
+  assert.ok(!builtins.includes('builtin NativeModule child_process'), 'commander\'s node:child_process is loaded only if used');
 });
 
 test('the compiled CLI (no tsx installed): --help lists every command, the writer\'s included, and their help loads them', async () => {
@@ -173,7 +212,7 @@ test('the compiled render workers start from lib/ without tsx and render as the 
   assert.match(out.c1.html ?? '', /<strong>comment<\/strong>/);
 });
 
-test('stale compiled output: an edited source, or a new file, runs the sources through tsx with one notice; a compile makes it current again', async () => {
+test('stale compiled output: an edited source, a new file or another commander runs the sources through tsx with one notice; a compile makes it current again; a compile that cannot bundle leaves no stamp', async () => {
   await withTsx(true);
   const source = join(copy, 'packages', 'generator', 'src', 'paths.ts');
   // An edit keeps the size here; only the mtime tells.
@@ -201,6 +240,12 @@ test('stale compiled output: an edited source, or a new file, runs the sources t
   assert.equal(fresh.stderr, '');
   assert.doesNotMatch(fresh.stdout, /\(edited\)/);
 
+  // commander is bundled into bin/lib/cli.js: another commander (an npm install) leaves the bundle stale.
+  await utimes(join(copy, 'node_modules', 'commander', 'lib', 'help.js'), later, later);
+  const reinstalled = await agora(['--help']);
+  assert.equal(reinstalled.code, 0, reinstalled.stderr);
+  assert.match(reinstalled.stderr, /node_modules\/commander\/lib\/help\.js changed/);
+
   // A file added to a source folder (its folder's mtime changes).
   await writeFile(join(copy, 'packages', 'writer', 'src', 'commands', 'extra.ts'), 'export const extra = 1;\n');
   const added = await agora(['--help']);
@@ -209,8 +254,15 @@ test('stale compiled output: an edited source, or a new file, runs the sources t
   const removed = await agora(['--help']);
   assert.match(removed.stderr, STALE, 'the folder changed again: still stale until the next compile');
 
-  // No stamp (nothing compiled, or a compile that did not finish): the sources, silently.
-  await rm(join(copy, 'bin', 'lib', 'stamp.json'));
+  // The CLI statically importing a package the stamp does not watch: the compile refuses to bundle it.
+  await writeFile(cli, `import 'html-escaper';\n${original}`);
+  const refused = await node([join(copy, 'bin', 'compile.mjs')]);
+  await writeFile(cli, original);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bundling the CLI failed \(the CLI bundle would include \S*html-escaper\S*, which bin\/freshness\.mjs does not watch/);
+
+  // No stamp (nothing compiled, or a compile that did not finish, as this one): the sources, silently.
+  assert.ok(!existsSync(join(copy, 'bin', 'lib', 'stamp.json')));
   const missing = await agora(['--help']);
   assert.equal(missing.code, 0, missing.stderr);
   assert.equal(missing.stderr, '');
