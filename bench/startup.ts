@@ -19,7 +19,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadavg, tmpdir } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from './child.ts';
 import { flag, machine, printTable, type Row } from './report.ts';
 
@@ -55,21 +54,19 @@ function run(subject: Subject, preload: string[] = []): string {
   return child.stderr;
 }
 
-const freshness = pathToFileURL(join(REPO_ROOT, 'bin', 'freshness.mjs')).href;
-/** The check as bin/agora does it: first call in a fresh process (import included), ms. */
+/** The check as bin/agora does it: first call in a fresh process, require() of the module included, ms. */
 function freshnessCheck(): { ms: number; fastest: number; state: string; files: number } {
   const script = `
     const t = performance.now();
-    const { compiledState } = await import(${JSON.stringify(freshness)});
+    const { compiledState } = require(${JSON.stringify(join(REPO_ROOT, 'bin', 'freshness.mjs'))});
     const { state } = compiledState(${JSON.stringify(REPO_ROOT)});
     const ms = performance.now() - t;
-    const { readFileSync } = await import('node:fs');
-    const stamp = JSON.parse(readFileSync(${JSON.stringify(join(REPO_ROOT, 'bin', 'lib', 'stamp.json'))}, 'utf8'));
+    const stamp = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(join(REPO_ROOT, 'bin', 'lib', 'stamp.json'))}, 'utf8'));
     console.log(JSON.stringify({ ms, state, files: stamp.files.length + stamp.dirs.length }));
   `;
   const results: { ms: number; state: string; files: number }[] = [];
   for (let i = 0; i < runs; i++) {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`freshness check failed: ${child.stderr}`);
     results.push(JSON.parse(child.stdout) as { ms: number; state: string; files: number });
   }
@@ -116,7 +113,7 @@ try {
       ['  what it adds to Node (median of the per-round differences)', added(compiled)],
       ...(before ? [[before.label, figures(before)], ['  what it adds to Node (median of the per-round differences)', added(before)]] as Row[] : []),
       [viaTsx.label, figures(viaTsx)],
-      [`freshness check (${check.files} stat calls, import included)`, `median ${check.ms.toFixed(1)} ms, fastest ${check.fastest.toFixed(1)} ms wall`],
+      [`freshness check (${check.files} stat calls, require of the module included)`, `median ${check.ms.toFixed(1)} ms, fastest ${check.fastest.toFixed(1)} ms wall`],
     ];
     const m = machine();
     printTable(`Start-up, ${runs} rounds of fresh processes, alternated (${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${load.map((l) => l.toFixed(1)).join(' → ')})`, rows);

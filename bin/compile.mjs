@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 /**
  * `npm run compile` (also run by `npm ci` and `npm install` through "prepare"): the
- * TypeScript of bin/cli.ts and packages/*\/src compiled by tsc (tsconfig.build.json:
+ * TypeScript of bin/cli.mts and packages/*\/src compiled by tsc (tsconfig.build.json:
  * JavaScript only, no type check) into .build/, the files read at run time copied
  * beside it (emit/assets/*), each package's tree moved into place (packages/*\/lib),
- * the CLI bundled by esbuild into one file (bin/lib/cli.js), then the freshness stamp
+ * the CLI bundled by esbuild into one file (bin/lib/cli.cjs), then the freshness stamp
  * written last (bin/freshness.mjs). Without TypeScript or esbuild (`npm ci
  * --omit=dev`) it compiles nothing and the CLI runs the sources through tsx.
  *
- * The bundle is what `agora` loads before it knows the command: the compiled bin/cli.ts
+ * The bundle is what `agora` loads before it knows the command: the compiled bin/cli.mts
  * with everything it imports statically (commander, @agora/generator/config and /types,
  * @agora/writer/commands), one file to read and compile instead of a dozen modules to
- * resolve and load one by one. What the commands import when they run (`import()`:
+ * resolve and load one by one. CommonJS, as bin/agora is: `agora --help` never starts
+ * Node's ES module loader. What the commands import when they run (`import()`:
  * @agora/generator, @agora/writer, each writer command) stays out of it and loads from
  * packages/*\/lib as before, so `agora --help` reads nothing of it. The bundle takes
  * built-in modules from process.getBuiltinModule() (no ES module wrapper to build), each
@@ -32,9 +33,9 @@ const TREES = [
   ['packages/generator/src', 'packages/generator/lib'],
   ['packages/writer/src', 'packages/writer/lib'],
 ];
-/** tsc's output for bin/cli.ts, the bundle's entry, and the bundle `bin/agora` imports. */
-const CLI_ENTRY = join(OUT, 'bin', 'cli.js');
-const CLI = 'bin/lib/cli.js';
+/** tsc's output for bin/cli.mts, the bundle's entry, and the bundle `bin/agora` requires. */
+const CLI_ENTRY = join(OUT, 'bin', 'cli.mjs');
+const CLI = 'bin/lib/cli.cjs';
 /** Plain JavaScript that only the tsx runs use: the worker bootstraps register tsx, then load the .ts worker. */
 const TSX_ONLY = /-entry\.mjs$/;
 
@@ -86,7 +87,7 @@ if (bundled) {
 // One line per path: small to read at every start, and a diff of two stamps shows what changed.
 const lines = (list) => list.map((entry) => `    ${JSON.stringify(entry)}`).join(',\n');
 writeFileSync(at(STAMP), `{\n  "compiledAt": ${JSON.stringify(new Date().toISOString())},\n  "dirs": [\n${lines(state.dirs)}\n  ],\n  "files": [\n${lines(state.files)}\n  ]\n}\n`);
-console.log(`agora compile: packages/*/lib and bin/lib/cli.js from ${state.files.length} files (recorded in ${STAMP}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+console.log(`agora compile: packages/*/lib and bin/lib/cli.cjs from ${state.files.length} files (recorded in ${STAMP}) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 /**
  * A built-in module for the bundle, loaded when the bundled code first uses it rather
@@ -107,11 +108,12 @@ module.exports = new Proxy({}, {
 }
 
 /**
- * bin/lib/cli.js: tsc's bin/cli.js with what it imports statically, from packages/*\/lib
- * (already in place) and node_modules. Every `import()` stays a separate module: a
- * relative one (a writer command) is pointed at its file in packages/*\/lib. The
- * bundled files must all lie in SOURCES (or be compiled from them), so that the stamp
- * covers them, and must not locate files by `import.meta` (it would be bin/lib's).
+ * bin/lib/cli.cjs: tsc's bin/cli.mjs with what it imports statically, from packages/*\/lib
+ * (already in place) and node_modules, as one CommonJS file. Every `import()` stays a
+ * separate ES module (a CommonJS module may import() one): a relative one (a writer
+ * command) is pointed at its file in packages/*\/lib. The bundled files must all lie in
+ * SOURCES (or be compiled from them), so that the stamp covers them; the bundle must
+ * build without a warning (a require() esbuild cannot follow, import.meta, …).
  */
 async function bundleCli() {
   const out = dirname(at(CLI));
@@ -142,17 +144,15 @@ async function bundleCli() {
     write: false,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
     plugins: [lazyAndBuiltins],
   });
-  const [bundle] = result.outputFiles;
-  if (bundle.text.includes('Dynamic require of')) {
-    throw new Error('a bundled module calls require() with a name esbuild cannot follow, which fails in an ES module: import it with import() where it is used');
-  }
+  // esbuild warns, among others, of a require() it cannot follow and of import.meta (empty in CommonJS).
+  if (result.warnings.length > 0) throw new Error(`esbuild: ${result.warnings[0].text}`);
   const entry = realpathSync(at(CLI_ENTRY));
   const compiled = TREES.map(([, lib]) => realpathSync(at(lib)) + sep);
   const watched = SOURCES.map((source) => realpathSync(at(source)));
@@ -163,10 +163,7 @@ async function bundleCli() {
     if (!compiled.some((lib) => path.startsWith(lib)) && !watched.some((w) => path === w || path.startsWith(w + sep))) {
       throw new Error(`the CLI bundle would include ${input}, which bin/freshness.mjs does not watch: add its package to SOURCES there, or import it with import() where it is used`);
     }
-    if (/\bimport\.meta\b/.test(readFileSync(path, 'utf8'))) {
-      throw new Error(`${input} uses import.meta, which would point into bin/lib once bundled: import it with import() where it is used`);
-    }
   }
   mkdirSync(out, { recursive: true });
-  writeFileSync(at(CLI), bundle.contents);
+  writeFileSync(at(CLI), result.outputFiles[0].contents);
 }

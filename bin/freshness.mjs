@@ -19,11 +19,11 @@ const { join, resolve, sep } = process.getBuiltinModule('node:path');
 
 /**
  * What the compiled output is made from, relative to the repository root: the sources
- * tsc compiles, and the packages bundled into `bin/lib/cli.js` with them (commander), so
+ * tsc compiles, and the packages bundled into `bin/lib/cli.cjs` with them (commander), so
  * that an `npm install` of another commander leaves the bundle stale as an edit does.
  * `bin/compile.mjs` refuses to bundle a file from anywhere else.
  */
-export const SOURCES = ['bin/cli.ts', 'bin/compile.mjs', 'bin/freshness.mjs', 'tsconfig.json', 'tsconfig.build.json', 'packages/generator/src', 'packages/writer/src', 'node_modules/commander'];
+export const SOURCES = ['bin/cli.mts', 'bin/compile.mjs', 'bin/freshness.mjs', 'bin/package.json', 'tsconfig.json', 'tsconfig.build.json', 'packages/generator/src', 'packages/writer/src', 'node_modules/commander'];
 
 /** Where the compile step writes its stamp (last, after everything else is in place). */
 export const STAMP = 'bin/lib/stamp.json';

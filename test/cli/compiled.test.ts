@@ -50,14 +50,14 @@ async function withTsx(on: boolean): Promise<void> {
 
 before(async () => {
   copy = await mkdtemp(join(tmpdir(), 'agora-compiled-'));
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/agora', 'bin/cli.ts', 'bin/compile.mjs', 'bin/freshness.mjs']) await cp(join(REPO_ROOT, path), join(copy, path));
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/package.json', 'bin/agora', 'bin/cli.mts', 'bin/compile.mjs', 'bin/freshness.mjs']) await cp(join(REPO_ROOT, path), join(copy, path));
   for (const pkg of ['generator', 'writer']) {
     await cp(join(REPO_ROOT, 'packages', pkg, 'package.json'), join(copy, 'packages', pkg, 'package.json'));
     await cp(join(REPO_ROOT, 'packages', pkg, 'src'), join(copy, 'packages', pkg, 'src'), { recursive: true });
   }
   // node_modules: the repository's packages, but the workspace links point into the copy.
   await mkdir(join(copy, 'node_modules', '@agora'), { recursive: true });
-  // commander is copied: it is bundled into bin/lib/cli.js and watched, and a test touches it.
+  // commander is copied: it is bundled into bin/lib/cli.cjs and watched, and a test touches it.
   for (const name of await readdir(join(REPO_ROOT, 'node_modules'))) {
     if (name === 'commander') await cp(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name), { recursive: true });
     else if (name !== '@agora') await symlink(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name));
@@ -73,7 +73,7 @@ after(async () => {
 });
 
 test('npm run compile: JavaScript and the run-time assets in packages/*/lib, the CLI as one file in bin/lib, no TypeScript or tsx bootstraps, a stamp', async () => {
-  assert.deepEqual((await readdir(join(copy, 'bin', 'lib'))).sort(), ['cli.js', 'stamp.json']);
+  assert.deepEqual((await readdir(join(copy, 'bin', 'lib'))).sort(), ['cli.cjs', 'stamp.json']);
   assert.ok(existsSync(join(copy, 'packages', 'writer', 'lib', 'commands', 'index.js')));
   const lib = join(copy, 'packages', 'generator', 'lib');
   const files = (await readdir(lib, { recursive: true })).map(String);
@@ -81,10 +81,11 @@ test('npm run compile: JavaScript and the run-time assets in packages/*/lib, the
   assert.ok(files.includes(join('render', 'worker.js')) && files.includes(join('render', 'comment-worker.js')));
   // codeFingerprint() hashes this folder: only what the compile wrote may be in it.
   assert.deepEqual(files.filter((f) => f.endsWith('.ts') || f.endsWith('.mjs')), []);
-  const compiledJs = await readFile(join(copy, 'bin', 'lib', 'cli.js'), 'utf8');
-  assert.doesNotMatch(compiledJs, /from ['"][^'"]+\.ts['"]/, 'relative .ts specifiers are rewritten to .js');
-  // One bundle: no static import at all; what the commands load when they run stays import() of packages/*/lib.
-  assert.doesNotMatch(compiledJs, /^\s*(import|export)\b[^(]*\bfrom\s*['"]/m, 'no static import left in the bundle');
+  const compiledJs = await readFile(join(copy, 'bin', 'lib', 'cli.cjs'), 'utf8');
+  assert.doesNotMatch(compiledJs, /['"][^'"]+\.ts['"]/, 'relative .ts specifiers are rewritten to .js');
+  // One CommonJS bundle: nothing required but built-in modules; what the commands load when they run stays import() of packages/*/lib.
+  assert.doesNotMatch(compiledJs, /^\s*(import|export)\b[^(]*\bfrom\s*['"]/m, 'no static import in the bundle');
+  assert.doesNotMatch(compiledJs, /\brequire\(/, 'no require() in the bundle (built-in modules come from process.getBuiltinModule)');
   const lazy = [...compiledJs.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!);
   for (const bare of ['@agora/generator', '@agora/writer']) assert.ok(lazy.includes(bare), bare);
   const relativeLazy = lazy.filter((specifier) => specifier.startsWith('.'));
@@ -98,27 +99,27 @@ test('npm run compile: JavaScript and the run-time assets in packages/*/lib, the
 });
 
 test('the compiled --help reads three files (bin/agora, bin/freshness.mjs, the bundle): no module of the packages or node_modules, no child_process', async () => {
-  // A module hook (in its own thread) and an exit handler append what was loaded to a log.
+  // A CommonJS preload lists, at exit, the files required (bin/agora is CommonJS) and the
+  // built-in modules loaded; a module hook (in its own thread) appends any ES module loaded.
   const log = join(copy, 'loads.log');
   const hooks = join(copy, 'trace-hooks.mjs');
-  const preload = join(copy, 'trace-loads.mjs');
+  const preload = join(copy, 'trace-loads.cjs');
   await writeFile(hooks, `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) { appendFileSync(process.env.AGORA_LOAD_LOG, 'module ' + url + '\\n'); return next(url, context); }
 `);
-  await writeFile(preload, `import { register } from 'node:module';
-import { appendFileSync } from 'node:fs';
-register(${JSON.stringify(pathToFileURL(hooks).href)});
-process.on('exit', () => appendFileSync(process.env.AGORA_LOAD_LOG, process.moduleLoadList.map((m) => 'builtin ' + m + '\\n').join('')));
+  await writeFile(preload, `const { appendFileSync } = require('node:fs');
+require('node:module').register(${JSON.stringify(pathToFileURL(hooks).href)});
+process.on('exit', () => appendFileSync(process.env.AGORA_LOAD_LOG, [...Object.keys(require.cache).map((f) => 'module ' + f), ...process.moduleLoadList.map((m) => 'builtin ' + m)].join('\\n') + '\\n'));
 `);
   await rm(log, { force: true });
-  const run = await node(['--import', pathToFileURL(preload).href, join(copy, 'bin', 'agora'), '--help'], { env: { AGORA_LOAD_LOG: log } });
+  const run = await node(['--require', preload, join(copy, 'bin', 'agora'), '--help'], { env: { AGORA_LOAD_LOG: log } });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^  mcp\b/m);
   const lines = (await readFile(log, 'utf8')).trim().split('\n');
-  const files = lines.filter((l) => l.startsWith('module file:')).map((l) => relative(copy, new URL(l.slice('module '.length)).pathname)).sort();
-  assert.deepEqual(files, ['bin/agora', 'bin/freshness.mjs', 'bin/lib/cli.js']);
+  const files = new Set(lines.filter((l) => l.startsWith('module ')).map((l) => l.slice('module '.length)).filter((f) => f !== preload).map((f) => relative(copy, f.startsWith('file:') ? new URL(f).pathname : f)));
+  assert.deepEqual([...files].sort(), ['bin/agora', 'bin/freshness.mjs', 'bin/lib/cli.cjs']);
   const builtins = lines.filter((l) => l.startsWith('builtin '));
-  assert.ok(builtins.length > 20, 'the builtin list was written');
+  assert.ok(builtins.length > 20, 'the built-in module list was written');
   assert.ok(!builtins.includes('builtin NativeModule child_process'), 'commander\'s node:child_process is loaded only if used');
 });
 
@@ -226,7 +227,7 @@ test('stale compiled output: an edited source, a new file or another commander r
   for (const name of EVERY_COMMAND) assert.match(edited.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
 
   // The fallback runs the packages' sources (agora-source condition): a change there shows at once.
-  const cli = join(copy, 'bin', 'cli.ts');
+  const cli = join(copy, 'bin', 'cli.mts');
   const original = await readFile(cli, 'utf8');
   await writeFile(cli, original.replace("'build content/ into dist/", "'(edited) build content/ into dist/"));
   const changed = await agora(['--help']);
@@ -240,7 +241,7 @@ test('stale compiled output: an edited source, a new file or another commander r
   assert.equal(fresh.stderr, '');
   assert.doesNotMatch(fresh.stdout, /\(edited\)/);
 
-  // commander is bundled into bin/lib/cli.js: another commander (an npm install) leaves the bundle stale.
+  // commander is bundled into bin/lib/cli.cjs: another commander (an npm install) leaves the bundle stale.
   await utimes(join(copy, 'node_modules', 'commander', 'lib', 'help.js'), later, later);
   const reinstalled = await agora(['--help']);
   assert.equal(reinstalled.code, 0, reinstalled.stderr);
