@@ -11,7 +11,7 @@
  * The bundle is what `agora` loads before it knows the command: the compiled bin/cli.mts
  * with everything it imports statically (commander, @agora/generator/config and /types,
  * @agora/writer/commands), one file to read and compile instead of a dozen modules to
- * resolve and load one by one. CommonJS, as bin/agora is: `agora --help` never starts
+ * resolve and load one by one. CommonJS, as bin/agora is: `agora --help` skips most of
  * Node's ES module loader. What the commands import when they run (`import()`:
  * @agora/generator, @agora/writer, each writer command) stays out of it and loads from
  * packages/*\/lib as before, so `agora --help` reads nothing of it. The bundle takes
