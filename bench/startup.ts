@@ -1,20 +1,31 @@
 /**
- * `npm run bench:startup [-- --runs 10]`: how long `agora` takes to start, as a user runs
+ * `npm run bench:startup [-- --runs 20] [--baseline <checkout>]`: how long `agora` takes to start, as a user runs
  * it (`node bin/agora --help`, a fresh process each time, wall time to exit): compiled
  * (what `npm ci` builds) and through tsx (`AGORA_TSX=1`, what runs when the compiled
  * output is stale or missing), next to a bare `node -e 0`; and the freshness check
  * `bin/agora` does at every start (bin/freshness.mjs), timed inside a fresh process.
- * Medians; figures are printed, never asserted (the machine may be busy).
+ *
+ * The three commands run in turn in every round (node, compiled, tsx, node, …), so a
+ * busy spell of the machine falls on all of them alike. Wall time: median and fastest
+ * of `runs`; what agora adds to Node: the median over the rounds of (agora − node) in
+ * the same round. CPU time (user + system of the whole process, read at exit by a
+ * CommonJS preload, which costs every row the same and, unlike an `--import`, does not
+ * start Node's ES module loader for `node -e 0`): separate runs, median. Figures are
+ * printed, never asserted (the machine may be busy). `--baseline <dir>`: also time that
+ * checkout's compiled `bin/agora --help` in every round (compile it there first), e.g.
+ * main before a change.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
 import { REPO_ROOT } from './child.ts';
 import { flag, machine, printTable, type Row } from './report.ts';
 
-const runs = Number(flag('runs') ?? 10);
+const runs = Number(flag('runs') ?? 20);
 const AGORA = join(REPO_ROOT, 'bin', 'agora');
+const baselineFlag = flag('baseline');
+const baseline = baselineFlag ? resolve(baselineFlag) : undefined;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -23,72 +34,90 @@ const median = (values: number[]) => {
 };
 
 /** Prints the process's CPU time (user + system, whole process since it started) on stderr as it exits. */
-const CPU_AT_EXIT = `data:text/javascript,${encodeURIComponent("process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\ncpu-us ${u.user + u.system}\\n`); });")}`;
+const scratch = mkdtempSync(join(tmpdir(), 'agora-startup-'));
+const CPU_AT_EXIT = join(scratch, 'cpu-at-exit.cjs');
+writeFileSync(CPU_AT_EXIT, "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\ncpu-us ${u.user + u.system}\\n`); });\n");
 
-/**
- * Medians over `runs` fresh processes of `node <args>`: wall time (spawn to exit, the
- * process as it is) and CPU time (other runs, with the preload above: it adds its own
- * cost, the same to every row; CPU time suffers less than wall time from a busy machine).
- */
-function timed(args: string[], env: NodeJS.ProcessEnv = {}): { wall: number; cpu: number } {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  const run = (argv: string[]) => {
-    const child = spawnSync(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    if (child.status !== 0) throw new Error(`node ${args.join(' ')} failed: ${child.stderr}`);
-    return child.stderr;
-  };
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    run(args);
-    wall.push(performance.now() - started);
-    cpu.push(Number(/cpu-us (\d+)/.exec(run(['--import', CPU_AT_EXIT, ...args]))?.[1] ?? NaN) / 1000);
-  }
-  return { wall: median(wall), cpu: median(cpu) };
+interface Subject {
+  label: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  wall: number[];
+  cpu: number[];
 }
 
-const freshness = pathToFileURL(join(REPO_ROOT, 'bin', 'freshness.mjs')).href;
-/** The check as bin/agora does it: first call in a fresh process (import included), ms. */
-function freshnessCheck(): { ms: number; state: string; files: number } {
+function run(subject: Subject, preload: string[] = []): string {
+  const child = spawnSync(process.execPath, [...preload, ...subject.args], { cwd: REPO_ROOT, env: { ...process.env, ...subject.env }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`node ${subject.args.join(' ')} failed: ${child.stderr}`);
+  // A stale compiled output would time tsx instead, silently but for this notice.
+  if (/changed since the last `npm run compile`/.test(child.stderr)) throw new Error(`node ${subject.args.join(' ')}: ${child.stderr.trim()}`);
+  return child.stderr;
+}
+
+/** The check as bin/agora does it: first call in a fresh process, require() of the module included, ms. */
+function freshnessCheck(): { ms: number; fastest: number; state: string; files: number } {
   const script = `
     const t = performance.now();
-    const { compiledState } = await import(${JSON.stringify(freshness)});
+    const { compiledState } = require(${JSON.stringify(join(REPO_ROOT, 'bin', 'freshness.mjs'))});
     const { state } = compiledState(${JSON.stringify(REPO_ROOT)});
     const ms = performance.now() - t;
-    const { readFileSync } = await import('node:fs');
-    const stamp = JSON.parse(readFileSync(${JSON.stringify(join(REPO_ROOT, 'bin', 'lib', 'stamp.json'))}, 'utf8'));
+    const stamp = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(join(REPO_ROOT, 'bin', 'lib', 'stamp.json'))}, 'utf8'));
     console.log(JSON.stringify({ ms, state, files: stamp.files.length + stamp.dirs.length }));
   `;
   const results: { ms: number; state: string; files: number }[] = [];
   for (let i = 0; i < runs; i++) {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     if (child.status !== 0) throw new Error(`freshness check failed: ${child.stderr}`);
     results.push(JSON.parse(child.stdout) as { ms: number; state: string; files: number });
   }
-  return { ms: median(results.map((r) => r.ms)), state: results[0]!.state, files: results[0]!.files };
+  const times = results.map((r) => r.ms);
+  return { ms: median(times), fastest: Math.min(...times), state: results[0]!.state, files: results[0]!.files };
 }
 
-const check = (() => {
-  try {
-    return freshnessCheck();
-  } catch {
-    return null;
+try {
+  const check = (() => {
+    try {
+      return freshnessCheck();
+    } catch {
+      return null;
+    }
+  })();
+  if (check?.state !== 'current') {
+    console.error(`bench:startup: the compiled output is ${check?.state ?? 'missing'}; run \`npm run compile\` first`);
+    process.exitCode = 1;
+  } else {
+    const bare: Subject = { label: 'node -e 0 (Node itself)', args: ['-e', '0'], wall: [], cpu: [] };
+    const compiled: Subject = { label: 'agora --help, compiled', args: [AGORA, '--help'], wall: [], cpu: [] };
+    const viaTsx: Subject = { label: 'agora --help, through tsx (stale or missing compiled output)', args: [AGORA, '--help'], env: { AGORA_TSX: '1' }, wall: [], cpu: [] };
+    const before: Subject | undefined = baseline ? { label: `agora --help, compiled, baseline ${baseline}`, args: [join(baseline, 'bin', 'agora'), '--help'], wall: [], cpu: [] } : undefined;
+    const subjects = [bare, compiled, ...(before ? [before] : []), viaTsx];
+    const load = [loadavg()[0]!];
+    for (let i = 0; i < runs; i++) {
+      for (const subject of subjects) {
+        const started = performance.now();
+        run(subject);
+        subject.wall.push(performance.now() - started);
+      }
+      for (const subject of subjects) subject.cpu.push(Number(/cpu-us (\d+)/.exec(run(subject, ['--require', CPU_AT_EXIT]))?.[1] ?? NaN) / 1000);
+    }
+    load.push(loadavg()[0]!);
+    const figures = (s: Subject) => `median ${Math.round(median(s.wall))} ms, fastest ${Math.round(Math.min(...s.wall))} ms wall; ${Math.round(median(s.cpu))} ms CPU`;
+    const added = (s: Subject) => {
+      const wall = median(s.wall.map((t, i) => t - bare.wall[i]!));
+      const cpu = median(s.cpu.map((t, i) => t - bare.cpu[i]!));
+      return `${Math.round(wall)} ms wall, ${Math.round(cpu)} ms CPU`;
+    };
+    const rows: Row[] = [
+      [bare.label, figures(bare)],
+      [compiled.label, figures(compiled), '≤ 150 ms'],
+      ['  what it adds to Node (median of the per-round differences)', added(compiled)],
+      ...(before ? [[before.label, figures(before)], ['  what it adds to Node (median of the per-round differences)', added(before)]] as Row[] : []),
+      [viaTsx.label, figures(viaTsx)],
+      [`freshness check (${check.files} stat calls, require of the module included)`, `median ${check.ms.toFixed(1)} ms, fastest ${check.fastest.toFixed(1)} ms wall`],
+    ];
+    const m = machine();
+    printTable(`Start-up, ${runs} rounds of fresh processes, alternated (${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${load.map((l) => l.toFixed(1)).join(' → ')})`, rows);
   }
-})();
-if (check?.state !== 'current') {
-  console.error(`bench:startup: the compiled output is ${check?.state ?? 'missing'}; run \`npm run compile\` first`);
-  process.exit(1);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
 }
-
-const bare = timed(['-e', '0']);
-const compiled = timed([AGORA, '--help']);
-const viaTsx = timed([AGORA, '--help'], { AGORA_TSX: '1' });
-const both = (t: { wall: number; cpu: number }) => `${Math.round(t.wall)} ms wall, ${Math.round(t.cpu)} ms CPU`;
-const rows: Row[] = [
-  ['node -e 0 (Node itself)', both(bare)],
-  ['agora --help, compiled', both(compiled), '≤ 150 ms'],
-  ['agora --help, through tsx (stale or missing compiled output)', both(viaTsx)],
-  [`freshness check (${check.files} stat calls, import included)`, `${check.ms.toFixed(1)} ms wall`],
-];
-const m = machine();
-printTable(`Start-up, median of ${runs} fresh processes (${m.cpu}, ${m.cores} cores, Node ${m.node}, load average ${loadavg()[0]!.toFixed(1)})`, rows);

@@ -1,9 +1,10 @@
 /**
- * The compiled start-up: `npm run compile` (bin/compile.mjs) and `bin/agora` choosing
- * between the compiled JavaScript and the sources through tsx. Everything runs in a
- * temporary copy of the repository (its sources, its own compile, node_modules linked),
- * so the checkout's own compiled output, current or not, plays no part. While the
- * compiled CLI runs, the copy has no tsx at all: a run that needed it would fail.
+ * The compiled start-up: `npm run compile` (bin/compile.mjs: tsc, then the CLI bundled
+ * by esbuild) and `bin/agora` choosing between the compiled JavaScript and the sources
+ * through tsx. Everything runs in a temporary copy of the repository (its sources, its
+ * own compile, node_modules linked but commander copied, as the bundle takes it in), so
+ * the checkout's own compiled output, current or not, plays no part. While the compiled
+ * CLI runs, the copy has no tsx at all: a run that needed it would fail.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { promisify } from 'node:util';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { WRITER_COMMANDS } from '@agora/writer/commands';
 import { makeProject, postSource, REPO_ROOT, type TestProject } from '../helpers/project.ts';
@@ -48,15 +50,17 @@ async function withTsx(on: boolean): Promise<void> {
 
 before(async () => {
   copy = await mkdtemp(join(tmpdir(), 'agora-compiled-'));
-  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/agora', 'bin/cli.ts', 'bin/compile.mjs', 'bin/freshness.mjs']) await cp(join(REPO_ROOT, path), join(copy, path));
+  for (const path of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'bin/package.json', 'bin/agora', 'bin/cli.mts', 'bin/compile.mjs', 'bin/freshness.mjs']) await cp(join(REPO_ROOT, path), join(copy, path));
   for (const pkg of ['generator', 'writer']) {
     await cp(join(REPO_ROOT, 'packages', pkg, 'package.json'), join(copy, 'packages', pkg, 'package.json'));
     await cp(join(REPO_ROOT, 'packages', pkg, 'src'), join(copy, 'packages', pkg, 'src'), { recursive: true });
   }
   // node_modules: the repository's packages, but the workspace links point into the copy.
   await mkdir(join(copy, 'node_modules', '@agora'), { recursive: true });
+  // commander is copied: it is bundled into bin/lib/cli.cjs and watched, and a test touches it.
   for (const name of await readdir(join(REPO_ROOT, 'node_modules'))) {
-    if (name !== '@agora') await symlink(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name));
+    if (name === 'commander') await cp(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name), { recursive: true });
+    else if (name !== '@agora') await symlink(join(REPO_ROOT, 'node_modules', name), join(copy, 'node_modules', name));
   }
   for (const pkg of ['generator', 'writer']) await symlink(join(copy, 'packages', pkg), join(copy, 'node_modules', '@agora', pkg));
   const compiled = await node([join(copy, 'bin', 'compile.mjs')]);
@@ -68,8 +72,8 @@ after(async () => {
   if (copy) await rm(copy, { recursive: true, force: true });
 });
 
-test('npm run compile: JavaScript and the run-time assets in packages/*/lib and bin/lib, no TypeScript or tsx bootstraps, a stamp', async () => {
-  assert.ok(existsSync(join(copy, 'bin', 'lib', 'cli.js')));
+test('npm run compile: JavaScript and the run-time assets in packages/*/lib, the CLI as one file in bin/lib, no TypeScript or tsx bootstraps, a stamp', async () => {
+  assert.deepEqual((await readdir(join(copy, 'bin', 'lib'))).sort(), ['cli.cjs', 'stamp.json']);
   assert.ok(existsSync(join(copy, 'packages', 'writer', 'lib', 'commands', 'index.js')));
   const lib = join(copy, 'packages', 'generator', 'lib');
   const files = (await readdir(lib, { recursive: true })).map(String);
@@ -77,10 +81,46 @@ test('npm run compile: JavaScript and the run-time assets in packages/*/lib and 
   assert.ok(files.includes(join('render', 'worker.js')) && files.includes(join('render', 'comment-worker.js')));
   // codeFingerprint() hashes this folder: only what the compile wrote may be in it.
   assert.deepEqual(files.filter((f) => f.endsWith('.ts') || f.endsWith('.mjs')), []);
-  const compiledJs = await readFile(join(copy, 'bin', 'lib', 'cli.js'), 'utf8');
-  assert.doesNotMatch(compiledJs, /from ['"][^'"]+\.ts['"]/, 'relative .ts specifiers are rewritten to .js');
+  const compiledJs = await readFile(join(copy, 'bin', 'lib', 'cli.cjs'), 'utf8');
+  assert.doesNotMatch(compiledJs, /['"][^'"]+\.ts['"]/, 'relative .ts specifiers are rewritten to .js');
+  // One CommonJS bundle: nothing required but built-in modules; what the commands load when they run stays import() of packages/*/lib.
+  assert.doesNotMatch(compiledJs, /^\s*(import|export)\b[^(]*\bfrom\s*['"]/m, 'no static import in the bundle');
+  assert.doesNotMatch(compiledJs, /\brequire\(/, 'no require() in the bundle (built-in modules come from process.getBuiltinModule)');
+  const lazy = [...compiledJs.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!);
+  for (const bare of ['@agora/generator', '@agora/writer']) assert.ok(lazy.includes(bare), bare);
+  const relativeLazy = lazy.filter((specifier) => specifier.startsWith('.'));
+  assert.ok(relativeLazy.length >= 5, 'the writer commands, each its own import()');
+  for (const specifier of relativeLazy) {
+    const target = resolve(copy, 'bin', 'lib', specifier);
+    assert.ok(target.startsWith(join(copy, 'packages', 'writer', 'lib')) && existsSync(target), specifier);
+  }
   const stamp = JSON.parse(await readFile(join(copy, 'bin', 'lib', 'stamp.json'), 'utf8')) as { files: [string][] };
-  assert.ok(stamp.files.some(([path]) => path === 'packages/generator/src/build.ts'));
+  for (const watched of ['packages/generator/src/build.ts', 'bin/freshness.mjs', 'node_modules/commander/lib/command.js']) assert.ok(stamp.files.some(([path]) => path === watched), watched);
+});
+
+test('the compiled --help reads three files (bin/agora, bin/freshness.mjs, the bundle): no module of the packages or node_modules, no child_process', async () => {
+  // A CommonJS preload lists, at exit, the files required (bin/agora is CommonJS) and the
+  // built-in modules loaded; a module hook (in its own thread) appends any ES module loaded.
+  const log = join(copy, 'loads.log');
+  const hooks = join(copy, 'trace-hooks.mjs');
+  const preload = join(copy, 'trace-loads.cjs');
+  await writeFile(hooks, `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) { appendFileSync(process.env.AGORA_LOAD_LOG, 'module ' + url + '\\n'); return next(url, context); }
+`);
+  await writeFile(preload, `const { appendFileSync } = require('node:fs');
+require('node:module').register(${JSON.stringify(pathToFileURL(hooks).href)});
+process.on('exit', () => appendFileSync(process.env.AGORA_LOAD_LOG, [...Object.keys(require.cache).map((f) => 'module ' + f), ...process.moduleLoadList.map((m) => 'builtin ' + m)].join('\\n') + '\\n'));
+`);
+  await rm(log, { force: true });
+  const run = await node(['--require', preload, join(copy, 'bin', 'agora'), '--help'], { env: { AGORA_LOAD_LOG: log } });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^  mcp\b/m);
+  const lines = (await readFile(log, 'utf8')).trim().split('\n');
+  const files = new Set(lines.filter((l) => l.startsWith('module ')).map((l) => l.slice('module '.length)).filter((f) => f !== preload).map((f) => relative(copy, f.startsWith('file:') ? new URL(f).pathname : f)));
+  assert.deepEqual([...files].sort(), ['bin/agora', 'bin/freshness.mjs', 'bin/lib/cli.cjs']);
+  const builtins = lines.filter((l) => l.startsWith('builtin '));
+  assert.ok(builtins.length > 20, 'the built-in module list was written');
+  assert.ok(!builtins.includes('builtin NativeModule child_process'), 'commander\'s node:child_process is loaded only if used');
 });
 
 test('the compiled CLI (no tsx installed): --help lists every command, the writer\'s included, and their help loads them', async () => {
@@ -173,7 +213,7 @@ test('the compiled render workers start from lib/ without tsx and render as the 
   assert.match(out.c1.html ?? '', /<strong>comment<\/strong>/);
 });
 
-test('stale compiled output: an edited source, or a new file, runs the sources through tsx with one notice; a compile makes it current again', async () => {
+test('stale compiled output: an edited source, a new file or another commander runs the sources through tsx with one notice; a compile makes it current again; a compile that cannot bundle leaves no stamp', async () => {
   await withTsx(true);
   const source = join(copy, 'packages', 'generator', 'src', 'paths.ts');
   // An edit keeps the size here; only the mtime tells.
@@ -187,7 +227,7 @@ test('stale compiled output: an edited source, or a new file, runs the sources t
   for (const name of EVERY_COMMAND) assert.match(edited.stdout, new RegExp(`^  ${name}\\b`, 'm'), name);
 
   // The fallback runs the packages' sources (agora-source condition): a change there shows at once.
-  const cli = join(copy, 'bin', 'cli.ts');
+  const cli = join(copy, 'bin', 'cli.mts');
   const original = await readFile(cli, 'utf8');
   await writeFile(cli, original.replace("'build content/ into dist/", "'(edited) build content/ into dist/"));
   const changed = await agora(['--help']);
@@ -201,6 +241,12 @@ test('stale compiled output: an edited source, or a new file, runs the sources t
   assert.equal(fresh.stderr, '');
   assert.doesNotMatch(fresh.stdout, /\(edited\)/);
 
+  // commander is bundled into bin/lib/cli.cjs: another commander (an npm install) leaves the bundle stale.
+  await utimes(join(copy, 'node_modules', 'commander', 'lib', 'help.js'), later, later);
+  const reinstalled = await agora(['--help']);
+  assert.equal(reinstalled.code, 0, reinstalled.stderr);
+  assert.match(reinstalled.stderr, /node_modules\/commander\/lib\/help\.js changed/);
+
   // A file added to a source folder (its folder's mtime changes).
   await writeFile(join(copy, 'packages', 'writer', 'src', 'commands', 'extra.ts'), 'export const extra = 1;\n');
   const added = await agora(['--help']);
@@ -209,8 +255,15 @@ test('stale compiled output: an edited source, or a new file, runs the sources t
   const removed = await agora(['--help']);
   assert.match(removed.stderr, STALE, 'the folder changed again: still stale until the next compile');
 
-  // No stamp (nothing compiled, or a compile that did not finish): the sources, silently.
-  await rm(join(copy, 'bin', 'lib', 'stamp.json'));
+  // The CLI statically importing a package the stamp does not watch: the compile refuses to bundle it.
+  await writeFile(cli, `import 'html-escaper';\n${original}`);
+  const refused = await node([join(copy, 'bin', 'compile.mjs')]);
+  await writeFile(cli, original);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /bundling the CLI failed \(the CLI bundle would include \S*html-escaper\S*, which bin\/freshness\.mjs does not watch/);
+
+  // No stamp (nothing compiled, or a compile that did not finish, as this one): the sources, silently.
+  assert.ok(!existsSync(join(copy, 'bin', 'lib', 'stamp.json')));
   const missing = await agora(['--help']);
   assert.equal(missing.code, 0, missing.stderr);
   assert.equal(missing.stderr, '');

@@ -2,10 +2,15 @@
  * The `agora` command line (commander). Thin: parse flags, call the packages, report,
  * set the exit code.
  *
- * Start-up stays light (`agora --help` loads commander and two small modules): the
+ * Start-up stays light: what `agora --help` runs is this file and what it imports
+ * statically (commander, `@agora/generator/config` and `/types`,
+ * `@agora/writer/commands`), bundled into one CommonJS file by `npm run compile`. The
  * generator (unified, highlight.js, …) and the writer (Express, pino, pg, …) are
  * imported inside the actions of the commands that need them, and the writer's own
  * commands come from `@agora/writer/commands`, which loads each one only when it runs.
+ * A static import added here goes into the bundle: bin/compile.mjs refuses one from a
+ * package that bin/freshness.mjs does not watch (SOURCES). An ES module (`.mts`) in a
+ * CommonJS folder (bin/package.json, for bin/agora).
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
@@ -144,5 +149,6 @@ program
 // The writer's commands (comments, token, db, store, mcp) load the writer only when run, like serve.
 addWriterCommands(program, () => config());
 
-// Errors of subcommands defined in the packages are reported here, the same way.
-await program.parseAsync(process.argv).catch(fail);
+// Errors of subcommands defined in the packages are reported here, the same way. Not a
+// top-level await: the compiled bundle is CommonJS (bin/compile.mjs).
+void program.parseAsync(process.argv).catch(fail);
