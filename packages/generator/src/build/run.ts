@@ -50,7 +50,7 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
   // Every page is emitted (a cold build, a template change): stream them to Pagefind.
   const feed = options.searchIndex && !keepsAnyPage(planned) ? new SearchFeed() : undefined;
   // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
-  const sink = new OutputSink(manifest, { sync: !options.lazySave, observe: feed && ((output) => isSearchPage(output.path) && feed.add(output.path, bodyText(output))) });
+  const sink = new OutputSink(manifest, { sync: !options.lazySave, observe: feed && ((output) => (isSearchPage(output.path) ? feed.add(output.path, bodyText(output)) : undefined)) });
   const rendered = await emitWhileRendering(state, planned, sink, options).catch(async (error: unknown) => {
     await feed?.close();
     throw error;

@@ -62,15 +62,19 @@ export async function writeSearchIndex(distDir: string): Promise<SearchIndexResu
   }
 }
 
+/** Pages handed to Pagefind and not yet answered, at most: each waits in this process's memory. */
+const IN_FLIGHT = 32;
+
 /**
- * Pages handed to Pagefind while the build emits them. `add` never waits and never
- * throws: the first failure is kept and thrown by `write`, and pages after it are
- * dropped (the index is abandoned, the site is whole without it).
+ * Pages handed to Pagefind while the build emits them. `add` waits only while
+ * `IN_FLIGHT` pages are unanswered (a slow Pagefind must not make this process hold
+ * every page) and never throws: the first failure is kept and thrown by `write`, and
+ * pages after it are dropped (the index is abandoned, the site is whole without it).
  */
 export class SearchFeed {
   private readonly started = performance.now();
   private readonly opened = openIndex();
-  private readonly pending: Promise<unknown>[] = [];
+  private readonly pending = new Set<Promise<unknown>>();
   private failure: unknown = null;
   private pages = 0;
 
@@ -79,19 +83,24 @@ export class SearchFeed {
   }
 
   /** One page, by its `dist/`-relative path (Pagefind makes its URL from the path). */
-  add(path: string, html: string): void {
+  async add(path: string, html: string): Promise<void> {
+    while (this.pending.size >= IN_FLIGHT) await Promise.race(this.pending);
     if (this.failure) return;
     this.pages++;
-    const added = this.opened.then(({ index }) => index.addHTMLFile({ sourcePath: path, content: html })).then((result) => {
-      if (result.errors.length > 0) throw new Error(`Pagefind could not index \`${path}\`: ${result.errors.join('; ')}`);
-    });
-    this.pending.push(added.catch((error: unknown) => (this.failure ??= error)));
+    const added = this.opened
+      .then(({ index }) => index.addHTMLFile({ sourcePath: path, content: html }))
+      .then((result) => {
+        if (result.errors.length > 0) throw new Error(`Pagefind could not index \`${path}\`: ${result.errors.join('; ')}`);
+      })
+      .catch((error: unknown) => (this.failure ??= error))
+      .finally(() => this.pending.delete(added));
+    this.pending.add(added);
   }
 
   /** Wait for every page, then write `distDir/pagefind/`. Throws the first failure. */
   async write(distDir: string): Promise<SearchIndexResult> {
     try {
-      await Promise.all(this.pending);
+      await Promise.all([...this.pending]);
       if (this.failure) throw this.failure;
       await writeIndex((await this.opened).index, distDir);
       return { pages: this.pages, source: 'streamed', ms: Math.round(performance.now() - this.started) };
