@@ -13,6 +13,7 @@ import { splitFrontMatter } from '@agora/generator';
 import { generateCorpus } from './corpus.ts';
 import { flag } from './report.ts';
 import { RenderPool } from '../packages/generator/src/render/pool.ts';
+import type { RenderedPost } from '../packages/generator/src/types.ts';
 
 const posts = Number(flag('posts') ?? 10000);
 const dir = flag('dir') ?? join(existsSync('/dev/shm') ? '/dev/shm' : join(import.meta.dirname, '.corpus'), `agora-render-pool-${posts}`);
@@ -24,7 +25,8 @@ let peakRss = 0;
 const timer = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
 const started = performance.now();
 const pool = RenderPool.start();
-const out = await pool.render(items);
+const out = new Map<string, RenderedPost>();
+await pool.render(items, (key, rendered) => out.set(key, rendered));
 const wallMs = performance.now() - started;
 await pool.close();
 clearInterval(timer);

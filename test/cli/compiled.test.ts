@@ -195,7 +195,8 @@ test('the compiled render workers start from lib/ without tsx and render as the 
     const { RenderPool } = await import(${JSON.stringify(join(lib, 'pool.js'))});
     const { CommentRenderPool } = await import(${JSON.stringify(join(lib, 'comment-pool.js'))});
     const pool = RenderPool.start(2);
-    const posts = await pool.render([['a', '# Title\\n\\n\`\`\`js\\nlet x = 1;\\n\`\`\`\\n'], ['b', 'Some *text*.']]);
+    const posts = new Map();
+    await pool.render([['a', '# Title\\n\\n\`\`\`js\\nlet x = 1;\\n\`\`\`\\n'], ['b', 'Some *text*.']], (key, rendered) => posts.set(key, rendered));
     await pool.close();
     const comments = new CommentRenderPool();
     const rendered = await comments.render([['c1', 'A **comment**.']]);

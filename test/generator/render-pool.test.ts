@@ -3,6 +3,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RenderPool } from '../../packages/generator/src/render/pool.ts';
 import { renderMarkdown } from '../../packages/generator/src/render/markdown.ts';
+import type { RenderedPost } from '../../packages/generator/src/types.ts';
+
+/** Every rendering `render` hands over, by key (the pool itself keeps none). */
+async function collect(pool: RenderPool, list: readonly [string, string][], seen?: string[]): Promise<Map<string, RenderedPost>> {
+  const out = new Map<string, RenderedPost>();
+  await pool.render(list, (key, rendered) => {
+    seen?.push(key);
+    out.set(key, rendered);
+  });
+  return out;
+}
 
 const items: [string, string][] = Array.from({ length: 60 }, (_, i) => [`k${i}`, `# Post ${i}\n\nText with \`code\` ${i}.\n\n\`\`\`js\nconst n = ${i};\n\`\`\`\n`]);
 
@@ -12,7 +23,7 @@ test('RenderPool', async (t) => {
 
   await t.test('should render on workers exactly what this thread renders', async () => {
     const seen: string[] = [];
-    const out = await pool.render(items, (key) => seen.push(key));
+    const out = await collect(pool, items, seen);
     assert.equal(out.size, items.length);
     assert.deepEqual([...seen].sort(), items.map(([k]) => k).sort());
     for (const [key, markdown] of items) assert.deepEqual(out.get(key), renderMarkdown(markdown));
@@ -23,16 +34,16 @@ test('RenderPool', async (t) => {
     // A partial batch is not sent until someone asks: these 45 go as 2 full batches + 13 waiting.
     for (const [key, markdown] of fresh.slice(0, 45)) pool.prefetch(key, markdown);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const out = await pool.render(fresh);
+    const out = await collect(pool, fresh);
     assert.equal(out.size, fresh.length);
     for (const [key, markdown] of fresh) assert.deepEqual(out.get(key), renderMarkdown(markdown));
     // Claimed: asking again renders anew (nothing is kept in the pool).
-    const again = await pool.render(fresh.slice(0, 3));
+    const again = await collect(pool, fresh.slice(0, 3));
     assert.equal(again.size, 3);
   });
 
   await t.test('should let two callers wait for the same body', async () => {
-    const [a, b] = await Promise.all([pool.render(items.slice(0, 20)), pool.render(items.slice(10, 30))]);
+    const [a, b] = await Promise.all([collect(pool, items.slice(0, 20)), collect(pool, items.slice(10, 30))]);
     assert.equal(a.size, 20);
     assert.equal(b.size, 20);
     assert.deepEqual(a.get('k15'), b.get('k15'));
@@ -45,7 +56,7 @@ test('RenderPool with a failing worker', async (t) => {
   await t.test('should reject render, and every later render, with the worker error', async () => {
     // Not a string: the worker's renderer throws, and the worker dies with it.
     pool.prefetch('bad', 42 as unknown as string);
-    await assert.rejects(pool.render([['bad', '']]));
-    await assert.rejects(pool.render([['other', '# fine']]));
+    await assert.rejects(collect(pool, [['bad', '']]));
+    await assert.rejects(collect(pool, [['other', '# fine']]));
   });
 });

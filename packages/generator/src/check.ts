@@ -35,7 +35,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
   for (const post of posts) if (!cache.notes(post.bodyHash)) misses.set(post.bodyHash, post.content);
   const pool = RenderPool.forItems(misses.size);
   try {
-    for (const [key, value] of await pool.render([...misses])) await cache.set(key, value);
+    await pool.render([...misses], (key, value) => cache.set(key, value));
   } finally {
     await pool.close();
   }

@@ -86,7 +86,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
       },
     });
-    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed }));
+    // Renderings and records stay in memory: a comment's rebuild never reads the render cache.
+    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed, longLived: true }));
   } catch (error) {
     await store.close();
     throw error;

@@ -3,12 +3,15 @@
  * rendered (on worker threads when there are many); jobs go to the output sink in an
  * order that keeps every core busy. In a full build workers render while the main
  * thread emits everything that needs no rendering, then each page as soon as its
- * rendering arrives, then the feeds (which show rendered bodies of many posts).
+ * rendering arrives, then the feeds (which show rendered bodies of many posts); the
+ * workers stop once the last body is rendered, and (unless the state is long-lived)
+ * renderings are dropped once the last page or feed showing them is written.
  */
-import type { Post, RenderedPost } from '../types.ts';
+import type { Post } from '../types.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
 import { postsRenderedBy } from '../model/feeds.ts';
 import type { OutputSink } from '../emit/write-outputs.ts';
+import type { Job } from '../model/jobs.ts';
 import type { BuildPlan, PlannedJob } from './plan.ts';
 import type { BuildState } from './state.ts';
 
@@ -32,28 +35,52 @@ export async function ensureRendered(state: BuildState, posts: readonly Post[], 
   }
   if (misses.size === 0) return 0;
   const own = pool && misses.size >= POOL_THRESHOLD ? null : RenderPool.forItems(misses.size, workers);
-  const fresh: [string, RenderedPost][] = [];
   try {
+    // Each rendering goes to the render cache (which writes it out as it comes) and to
+    // memory at once; the pool keeps none.
     await (own ?? pool!).render([...misses], (key, value) => {
+      state.cache.set(key, value);
       state.renderings.set(key, value);
-      fresh.push([key, value]);
       onReady?.(key);
     });
   } finally {
     await own?.close();
   }
-  for (const [key, value] of fresh) await state.cache.set(key, value);
   return misses.size;
+}
+
+/** The posts whose rendered bodies a job shows: a post page its own, a post feed its entries'. */
+function postsShownBy(state: BuildState, job: Job): Post[] {
+  return job.kind === 'post-page' ? [state.site.bySlug.get(job.slug)!] : postsRenderedBy(state.site, job);
 }
 
 /**
  * Emit the jobs of a full plan while its bodies render. Skipped jobs' files are kept;
  * jobs that need no rendering go first, post pages as their renderings arrive (in
- * batches between the others), feeds last. Returns how many bodies were rendered.
+ * batches between the others), feeds last. `options.pool` (started early by a cold
+ * build) is closed as soon as the last body is rendered, so its workers' memory is
+ * free for the rest of the build. Unless the state is long-lived, each rendering is
+ * dropped once the last job showing it is emitted, and the post records once the JSON
+ * mirrors are, so a cold build never holds every body's HTML at once. Returns how
+ * many bodies were rendered.
  */
 export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sink: OutputSink, options: { pool?: RenderPool; workers?: number } = {}): Promise<number> {
   for (const { paths } of plan.skip) sink.keep(paths);
-  const emit = ({ job, id, key }: PlannedJob) => sink.emit(id, key, () => state.emit(job));
+  // Jobs still to emit that show each body (by body hash), when renderings are dropped after use.
+  const uses = new Map<string, number>();
+  if (!state.longLived) for (const { job } of plan.emit) for (const { bodyHash } of postsShownBy(state, job)) uses.set(bodyHash, (uses.get(bodyHash) ?? 0) + 1);
+  const emit = async ({ job, id, key }: PlannedJob) => {
+    await sink.emit(id, key, () => state.emit(job));
+    if (state.longLived) return;
+    for (const { bodyHash } of postsShownBy(state, job)) {
+      const left = uses.get(bodyHash)! - 1;
+      if (left > 0) uses.set(bodyHash, left);
+      else {
+        uses.delete(bodyHash);
+        state.renderings.delete(bodyHash);
+      }
+    }
+  };
   // Feeds carry rendered bodies too: they wait, like pages, until rendering is done.
   const feeds = new Set(plan.emit.filter(({ job }) => postsRenderedBy(state.site, job).length > 0));
   const pages = new Map<string, PlannedJob[]>();
@@ -71,12 +98,15 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
   const onReady = (bodyHash: string) => {
     ready.push(...(pages.get(bodyHash) ?? []));
     pages.delete(bodyHash);
+    // Rendered for its style notes only: no job shows it.
+    if (!state.longLived && !uses.has(bodyHash)) state.renderings.delete(bodyHash);
     wake?.();
   };
   let renderingDone = false;
-  const rendering = ensureRendered(state, plan.render.map((r) => r.post), options.pool, options.workers, onReady).finally(() => {
+  const rendering = ensureRendered(state, plan.render.map((r) => r.post), options.pool, options.workers, onReady).finally(async () => {
     renderingDone = true;
     wake?.();
+    await options.pool?.close();
   });
   const drainReady = async () => {
     while (ready.length > 0) await emit(ready.shift()!);
@@ -85,6 +115,8 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
     await emit(entry);
     if (ready.length > 64) await drainReady();
   }
+  // Post records are read by the JSON mirrors only, all of them among `rest`.
+  if (!state.longLived) state.releaseRecords();
   while (!renderingDone) {
     await drainReady();
     if (!renderingDone) await new Promise<void>((resolve) => (wake = resolve));

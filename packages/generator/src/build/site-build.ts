@@ -50,7 +50,7 @@ export class SiteBuild {
       const onPost = pool && ((post: Post) => pool.prefetch(post.bodyHash, post.content));
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed, onPost }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
-      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed, longLived: options.longLived });
       const built = new SiteBuild(config, state);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
       return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
@@ -75,6 +75,15 @@ export class SiteBuild {
    */
   warmCommentRenderer(): Promise<void> {
     return this.state.commentHtml.warm().catch(() => {});
+  }
+
+  /**
+   * How much the state holds in memory: renderings and post records (all of them when
+   * long-lived, else none after a build), and renderings not yet written to the render
+   * cache (none after a build). For tests and benches.
+   */
+  get held(): { renderings: number; records: number; unsavedRenderings: number } {
+    return this.state.held;
   }
 
   /** The current site model. */

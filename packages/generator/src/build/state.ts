@@ -1,7 +1,8 @@
 /**
  * The state of a built site, and every cache a build keeps: the model (with its
  * derived indexes, `model/memo.ts`), record bytes, token counts, body renderings (in
- * memory, over the on-disk render cache), comment HTML and comment cards. Emitters
+ * memory, over the on-disk render cache: all of them in a long-lived process, else only
+ * while a build needs them), comment HTML and comment cards. Emitters
  * reach them through `ctx`; nothing is cached at module level, so two builds in one
  * process share nothing and a cache goes with its `SiteBuild`.
  */
@@ -31,8 +32,18 @@ export class BuildState {
   private readonly records = new Map<string, Uint8Array>();
   /** Token counts by SHA-1 of the text (post sources, llms-full entry heads). */
   private readonly tokenCounts = new Map<string, number>();
-  /** Body renderings in memory, by body hash (read from the render cache or rendered). */
+  /**
+   * Body renderings in memory, by body hash (read from the render cache or rendered).
+   * Unless `longLived`, a full build drops each once the last job showing it is
+   * emitted (`schedule.ts`); rebuilds read them back from the render cache.
+   */
   readonly renderings = new Map<string, RenderedPost>();
+  /**
+   * The state serves rebuilds (the writer, `agora dev`): renderings and records stay in
+   * memory between builds. Otherwise a full build lets go of them once it has emitted
+   * the jobs that read them.
+   */
+  readonly longLived: boolean;
   /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
   readonly commentHtml: CommentHtml;
   readonly cards: CommentCards;
@@ -44,9 +55,10 @@ export class BuildState {
     /** The on-disk render cache (HTML by body hash, style notes of every body). */
     readonly cache: RenderCache,
     readonly manifest: Manifest,
-    commentOptions: CommentHtmlOptions = {},
+    options: CommentHtmlOptions & { longLived?: boolean } = {},
   ) {
-    this.commentHtml = new CommentHtml(commentOptions);
+    this.longLived = options.longLived ?? false;
+    this.commentHtml = new CommentHtml(options);
     this.cards = new CommentCards((c) => this.commentHtml.get(c));
     const self = this;
     this.ctx = {
@@ -77,10 +89,24 @@ export class BuildState {
     if (bytes === undefined) {
       const post = this.site.bySlug.get(slug);
       if (!post) throw new Error(`Cannot \`recordBytes\` without post \`${slug}\``);
-      bytes = Buffer.from(JSON.stringify(toPostRecord(this.site, post)), 'utf8');
-      this.records.set(slug, bytes);
+      // A buffer of its own: Buffer.from would slice small records out of Node's shared
+      // 8 KB pool, and each kept record would pin a whole pool block (~2.7x its size).
+      const json = JSON.stringify(toPostRecord(this.site, post));
+      const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+      buffer.write(json);
+      this.records.set(slug, (bytes = buffer));
     }
     return bytes;
+  }
+
+  /** How much the state holds in memory (counts): for tests and benches. */
+  get held(): { renderings: number; records: number; unsavedRenderings: number } {
+    return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries };
+  }
+
+  /** Forget every post record (made again when asked for): for a one-off build once its JSON mirrors are emitted. */
+  releaseRecords(): void {
+    this.records.clear();
   }
 
   /** The output(s) of one job. */

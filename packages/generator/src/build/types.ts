@@ -21,6 +21,15 @@ export interface BuildOptions {
   /** Worker threads for rendering (default: one per core). */
   workers?: number;
   /**
+   * The state will serve rebuilds (a long-lived process: the writer, `agora dev`): keep
+   * every post's rendering and JSON record in memory for them. By default a build lets
+   * go of each rendering once the last page or feed showing it is written, and of the
+   * records once the JSON mirrors are, so a one-off build (`agora build`) never holds
+   * the HTML of every post at once. Rebuilds on such a state still work: they read
+   * renderings back from the render cache and serialise records again.
+   */
+  longLived?: boolean;
+  /**
    * A comment could not be rendered (stack overflow, over the time budget, any error):
    * it is left out of every output from now on. The writer hides it in the store.
    */

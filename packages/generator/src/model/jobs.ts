@@ -101,7 +101,11 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
 }
 
 function planFull(site: SiteModel): Job[] {
-  const jobs: Job[] = [];
+  // The documents that count every post's tokens and hold every post's text at once
+  // (the largest passing allocations of a build) come first, while the build holds
+  // little else: no post records yet, few renderings, an empty manifest (`build/schedule.ts`
+  // emits jobs in this order, pages and post feeds aside).
+  const jobs: Job[] = [{ kind: 'llms-txt' }, { kind: 'llms-full-txt' }];
   for (const post of site.posts) {
     jobs.push({ kind: 'post-page', slug: post.slug }, { kind: 'post-md', slug: post.slug });
     jobs.push({ kind: 'api-post', slug: post.slug }, { kind: 'api-comments', slug: post.slug });
@@ -117,7 +121,7 @@ function planFull(site: SiteModel): Job[] {
   for (const tag of postsByTag(site).keys()) jobs.push({ kind: 'api-tag', tag }, { kind: 'tag-page', tag }, { kind: 'tag-feed', tag });
   jobs.push(
     { kind: 'api-comment-count' }, { kind: 'api-views' }, { kind: 'home' }, { kind: 'comments-page' },
-    { kind: 'debates-page' }, { kind: 'llms-txt' }, { kind: 'llms-full-txt' }, { kind: 'sitemap' },
+    { kind: 'debates-page' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
     { kind: 'tags-page' }, { kind: 'search-page' }, { kind: 'site-feed' }, { kind: 'comments-feed' },
   );

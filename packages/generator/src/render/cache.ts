@@ -4,8 +4,17 @@
  * lives in 256 shards by the first two hex digits of the key (`.cache/render/xx.json`),
  * read only for pages that must be emitted and rewritten only when they changed. So a
  * warm build reads no HTML at all, and an edit reads and rewrites one shard.
- * `retain` drops entries of bodies no longer in the site.
+ *
+ * The cache holds little HTML in memory, whatever order renderings arrive in (a cold
+ * build renders posts as it reads them). A shard is read when asked for and not kept.
+ * A shard not on disk yet (every shard of a cold build) is written as its renderings
+ * arrive: its file's head, then each entry (in runs of `STREAM_CHUNK` characters) to a
+ * temporary file, completed and renamed into place at `save`. A new rendering for a
+ * shard already on disk waits in memory until `save` merges it into the file (a few
+ * per edit). `retain` drops entries of bodies no longer in the site when their shard is
+ * next merged.
  */
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Post, RenderedPost, RenderNote } from '../types.ts';
 import type { Message } from '../messages.ts';
@@ -20,10 +29,30 @@ interface CacheFile<T> {
 
 const shardOf = (key: string) => key.slice(0, 2);
 
+/** Characters of entries a streamed shard gathers before writing them out. */
+export const STREAM_CHUNK = 32 * 1024;
+
+/** A shard file being written as its renderings arrive. */
+interface Stream {
+  tmp: string;
+  fd: number;
+  keys: Set<string>;
+  /** Entries not written yet, as JSON text. */
+  chunks: string[];
+  length: number;
+}
+
+let tmpCounter = 0;
+
 export class RenderCache {
   private notesByKey = new Map<string, RenderNote[]>();
-  private readonly shards = new Map<string, Promise<Map<string, string>>>();
-  private readonly dirtyShards = new Set<string>();
+  /** Shards written as their renderings arrive (absent from disk when this build first set one). */
+  private readonly streams = new Map<string, Stream>();
+  /** Shards found on disk (their new entries wait in `pending` for `save`). */
+  private readonly onDisk = new Set<string>();
+  /** New entries of shards on disk, by shard, until `save` merges them. */
+  private readonly pending = new Map<string, Map<string, string>>();
+  private failure: unknown = null;
   private notesDirty = false;
   private keep: ReadonlySet<string> | null = null;
 
@@ -49,38 +78,119 @@ export class RenderCache {
     return this.notesByKey.get(key);
   }
 
-  private shard(id: string): Promise<Map<string, string>> {
-    let shard = this.shards.get(id);
-    if (!shard) {
-      shard = (async () => {
-        const file = this.dir ? await readJsonFile<CacheFile<string>>(join(this.dir, 'render', `${id}.json`)).catch(() => null) : null;
-        return new Map(file?.version === RENDERER_VERSION ? Object.entries(file.entries) : []);
-      })();
-      this.shards.set(id, shard);
-    }
-    return shard;
+  /** Renderings whose HTML the cache holds in memory until it is written (tests check a build lets go of them). */
+  get pendingEntries(): number {
+    let n = 0;
+    for (const shard of this.pending.values()) n += shard.size;
+    for (const stream of this.streams.values()) n += stream.chunks.length;
+    return n;
+  }
+
+  private shardPath(id: string): string {
+    return join(this.dir!, 'render', `${id}.json`);
+  }
+
+  /** A shard's entries as on disk (empty without a directory). */
+  private async readShard(id: string): Promise<Map<string, string>> {
+    const file = this.dir ? await readJsonFile<CacheFile<string>>(this.shardPath(id)).catch(() => null) : null;
+    return new Map(file?.version === RENDERER_VERSION ? Object.entries(file.entries) : []);
   }
 
   /** Cached renderings of these keys (reads only their shards). */
   async getMany(keys: Iterable<string>): Promise<Map<string, RenderedPost>> {
-    const out = new Map<string, RenderedPost>();
+    const byShard = new Map<string, string[]>();
     for (const key of keys) {
-      const notes = this.notesByKey.get(key);
-      if (!notes) continue;
-      const html = (await this.shard(shardOf(key))).get(key);
-      if (html !== undefined) out.set(key, { html, notes });
+      if (!this.notesByKey.has(key)) continue;
+      const list = byShard.get(shardOf(key));
+      if (list) list.push(key);
+      else byShard.set(shardOf(key), [key]);
+    }
+    const out = new Map<string, RenderedPost>();
+    for (const [id, list] of byShard) {
+      // A streamed shard is completed first: its entries are on disk only.
+      if (this.streams.has(id)) this.complete(id);
+      const waiting = this.pending.get(id);
+      const stored = list.every((key) => waiting?.has(key)) ? null : await this.readShard(id);
+      for (const key of list) {
+        const html = waiting?.get(key) ?? stored?.get(key);
+        if (html !== undefined) out.set(key, { html, notes: this.notesByKey.get(key)! });
+      }
     }
     return out;
   }
 
-  async set(key: string, value: RenderedPost): Promise<void> {
-    (await this.shard(shardOf(key))).set(key, value.html);
+  set(key: string, value: RenderedPost): void {
     this.notesByKey.set(key, value.notes);
-    this.dirtyShards.add(shardOf(key));
     this.notesDirty = true;
+    const id = shardOf(key);
+    const stream = this.streamOf(id);
+    if (stream) {
+      // A key is a body's hash: its rendering is always the same.
+      if (stream.keys.has(key)) return;
+      const entry = `${stream.keys.size > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value.html)}`;
+      stream.keys.add(key);
+      stream.chunks.push(entry);
+      stream.length += entry.length;
+      if (stream.length >= STREAM_CHUNK) this.flush(stream);
+      return;
+    }
+    let shard = this.pending.get(id);
+    if (!shard) this.pending.set(id, (shard = new Map()));
+    shard.set(key, value.html);
   }
 
-  /** Keep only the bodies in `keys` (shards are pruned when next written). */
+  /** The stream of a shard not on disk, opened on its first entry; undefined for a shard on disk. */
+  private streamOf(id: string): Stream | undefined {
+    const open = this.streams.get(id);
+    if (open || !this.dir || this.onDisk.has(id) || this.failure) return open;
+    const path = this.shardPath(id);
+    if (existsSync(path)) {
+      this.onDisk.add(id);
+      return undefined;
+    }
+    try {
+      mkdirSync(join(this.dir, 'render'), { recursive: true });
+      // Beside the shard, hidden, unique per process and call (as atomic-write.ts names them).
+      const tmp = join(this.dir, 'render', `.${id}.json.${process.pid}.${++tmpCounter}.tmp`);
+      const fd = openSync(tmp, 'w', 0o644);
+      const stream: Stream = { tmp, fd, keys: new Set(), chunks: [], length: 0 };
+      this.streams.set(id, stream);
+      writeSync(fd, `{"version":${JSON.stringify(RENDERER_VERSION)},"entries":{`);
+      return stream;
+    } catch (error) {
+      this.failure = error;
+      return undefined;
+    }
+  }
+
+  private flush(stream: Stream): void {
+    if (stream.chunks.length === 0) return;
+    try {
+      writeSync(stream.fd, stream.chunks.join(''));
+    } catch (error) {
+      this.failure ??= error;
+    }
+    stream.chunks = [];
+    stream.length = 0;
+  }
+
+  /** Finish a streamed shard: its last entries, the file's tail, then the rename over the shard. */
+  private complete(id: string): void {
+    const stream = this.streams.get(id)!;
+    this.streams.delete(id);
+    this.onDisk.add(id);
+    this.flush(stream);
+    try {
+      writeSync(stream.fd, '}}');
+      closeSync(stream.fd);
+      renameSync(stream.tmp, this.shardPath(id));
+    } catch (error) {
+      this.failure ??= error;
+      rmSync(stream.tmp, { force: true });
+    }
+  }
+
+  /** Keep only the bodies in `keys` (shards are pruned when next merged). */
   retain(keys: ReadonlySet<string>): void {
     this.keep = keys;
     for (const key of this.notesByKey.keys()) {
@@ -91,15 +201,24 @@ export class RenderCache {
     }
   }
 
+  /** Complete the streamed shards, merge the pending entries into theirs, write the notes. */
   async save(): Promise<void> {
     if (!this.dir) return;
-    for (const id of this.dirtyShards) {
-      const shard = await this.shard(id);
+    for (const id of [...this.streams.keys()]) this.complete(id);
+    for (const [id, entries] of this.pending) {
+      this.pending.delete(id);
+      const shard = await this.readShard(id);
+      for (const [key, html] of entries) shard.set(key, html);
       if (this.keep) for (const key of shard.keys()) if (!this.keep.has(key)) shard.delete(key);
       const file: CacheFile<string> = { version: RENDERER_VERSION, entries: Object.fromEntries(shard) };
-      await writeFileAtomic(join(this.dir, 'render', `${id}.json`), JSON.stringify(file), { durable: false });
+      await writeFileAtomic(this.shardPath(id), JSON.stringify(file), { durable: false });
     }
-    this.dirtyShards.clear();
+    this.onDisk.clear();
+    if (this.failure) {
+      const failure = this.failure;
+      this.failure = null;
+      throw failure;
+    }
     if (this.notesDirty) {
       const file: CacheFile<RenderNote[]> = { version: RENDERER_VERSION, entries: Object.fromEntries(this.notesByKey) };
       await writeFileAtomic(join(this.dir, 'render-notes.json'), JSON.stringify(file), { durable: false });

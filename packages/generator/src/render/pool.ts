@@ -21,6 +21,17 @@ const BATCH = 16;
 /** Batches a worker holds at once (one rendering, one waiting). */
 const IN_FLIGHT = 2;
 
+/**
+ * Old-generation limit of a render worker, in MB. A worker's live data is small (~12 MB:
+ * its processors, the grammars used, one batch); what fills its heap is garbage. V8
+ * scales how far it lets the heap grow before collecting with this limit: with the
+ * default (from the machine's memory, 2 GB and more) up to 4× the live data, at 1 GB
+ * far less. That saves ~30 MB per worker with no more collections (docs/performance.md);
+ * 1 GB is still far more than any post needs (a worker over it fails the build with an
+ * out-of-memory error, as over the default limit).
+ */
+const WORKER_OLD_SPACE_MB = 1024;
+
 /** Below this many bodies, rendering stays on the calling thread (workers take ~0.5 s to start). */
 export const POOL_THRESHOLD = 200;
 
@@ -49,7 +60,8 @@ export class RenderPool {
 
   /** Start `count` worker threads (default: one per core). */
   static start(count = availableParallelism()): RenderPool {
-    return new RenderPool(Array.from({ length: count }, () => new Worker(new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url))));
+    const url = new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url);
+    return new RenderPool(Array.from({ length: count }, () => new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })));
   }
 
   /** Workers for `items` bodies when there are enough to pay for starting them, else this thread. */
@@ -76,24 +88,20 @@ export class RenderPool {
   }
 
   /**
-   * Render every `[key, markdown]` item. `onResult` sees each rendering as soon as it
-   * arrives, so the caller can emit pages while the rest still renders.
+   * Render every `[key, markdown]` item, handing each rendering to `onResult` as soon as
+   * it arrives (so the caller can emit pages while the rest still renders). The pool
+   * keeps none it has handed over: what the caller drops is free.
    */
-  async render(items: readonly [string, string][], onResult?: (key: string, rendered: RenderedPost) => void): Promise<Map<string, RenderedPost>> {
-    const out = new Map<string, RenderedPost>();
-    const accept = (key: string, rendered: RenderedPost) => {
-      out.set(key, rendered);
-      onResult?.(key, rendered);
-    };
+  async render(items: readonly [string, string][], onResult: (key: string, rendered: RenderedPost) => void): Promise<void> {
     if (this.workers.length === 0) {
       // Loaded on first use: a build that renders nothing never loads unified.
       const { renderMarkdown } = await import('./markdown.ts');
-      for (const [key, markdown] of items) accept(key, renderMarkdown(markdown));
-      return out;
+      for (const [key, markdown] of items) onResult(key, renderMarkdown(markdown));
+      return;
     }
     if (this.failure) throw this.failure;
     let left = items.length;
-    if (left === 0) return out;
+    if (left === 0) return;
     return new Promise((resolve, reject) => {
       const settle = () => {
         this.failed.delete(reject);
@@ -101,10 +109,10 @@ export class RenderPool {
       };
       this.failed.add(reject);
       const claim = (key: string, rendered: RenderedPost) => {
-        accept(key, rendered);
+        onResult(key, rendered);
         if (--left === 0) {
           settle();
-          resolve(out);
+          resolve();
         }
       };
       for (const [key, markdown] of items) {
@@ -154,6 +162,7 @@ export class RenderPool {
     this.claims.clear();
   }
 
+  /** Stop the workers (again: nothing more happens). */
   async close(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.terminate()));
   }

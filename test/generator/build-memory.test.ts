@@ -1,0 +1,133 @@
+/**
+ * What a build keeps in memory (issue: a cold 10,000-post build within 500 MB). A
+ * one-off build lets go of each rendering once the last page or feed showing it is
+ * written, of the post records once the JSON mirrors are, and stops the render
+ * workers once everything is rendered; the render cache writes a new shard as its
+ * renderings arrive instead of holding them to the end. A long-lived state keeps
+ * renderings and records for its rebuilds. Counts are asserted, not RSS.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { build, type Comment } from '@agora/generator';
+import { readValidContent } from '../../packages/generator/src/content.ts';
+import { buildSiteModel } from '../../packages/generator/src/model/site.ts';
+import { FEED_SIZE } from '../../packages/generator/src/model/feeds.ts';
+import { RenderCache, STREAM_CHUNK } from '../../packages/generator/src/render/cache.ts';
+import type { RenderPool } from '../../packages/generator/src/render/pool.ts';
+import { Manifest } from '../../packages/generator/src/emit/manifest.ts';
+import { BuildState } from '../../packages/generator/src/build/state.ts';
+import { runFull } from '../../packages/generator/src/build/run.ts';
+import { makeProject, postSource, type TestProject } from '../helpers/project.ts';
+
+/** More posts than a feed shows, so the oldest are on no feed: their renderings can go with their pages. */
+const POSTS = FEED_SIZE + 30;
+
+async function project(): Promise<TestProject> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < POSTS; i++) {
+    const day = String(1 + (i % 28)).padStart(2, '0');
+    const month = String(1 + Math.floor(i / 28)).padStart(2, '0');
+    files[`content/posts/post-${i}.md`] = postSource({ title: `Post ${i}`, date: `2025-${month}-${day}`, tags: 'a' }, `The conclusion of post ${i} comes first.\n\n## Detail ${i}\n\n\`\`\`bash\necho ${i}\n\`\`\`\n`);
+  }
+  return makeProject({ files });
+}
+
+test('a one-off build holds each rendering only while a job needs it', async (t) => {
+  const p = await project();
+  t.after(() => p.remove());
+  const { config } = p;
+  const { content, posts, messages } = await readValidContent(config);
+  const site = buildSiteModel({ config: config.site, posts, comments: [], views: new Map(), catalog: content.catalog });
+  const [cache, manifest] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir)]);
+  const state = new BuildState(site, content, cache, manifest);
+  // Watch the state at every job the build emits.
+  const emitted: string[] = [];
+  let atSiteFeed = -1;
+  let poolClosedAt = -1;
+  const emit = state.emit.bind(state);
+  state.emit = (job) => {
+    const held = state.held;
+    if (job.kind === 'site-feed') atSiteFeed = held.renderings;
+    emitted.push(job.kind);
+    return emit(job);
+  };
+  // The pool a cold build starts early: it must be closed once rendering is done, before the feeds.
+  const pool = { close: async () => void (poolClosedAt = emitted.length) } as unknown as RenderPool;
+  const result = await runFull(state, async () => new Set(), messages, { pool });
+
+  await t.test('should render and write the whole site', async () => {
+    assert.equal(result.rendered, POSTS);
+    const page = await readFile(join(config.distDir, 'guide', 'post-0', 'index.html'), 'utf8');
+    assert.match(page, /The conclusion of post 0 comes first\./);
+    const feed = await readFile(join(config.distDir, 'feed.atom'), 'utf8');
+    assert.equal(feed.match(/<entry>/g)?.length, FEED_SIZE);
+  });
+
+  await t.test('should drop each rendering after its page, keeping only the feeds\' for them, and none afterwards', () => {
+    // The feeds (site, guide, tag a) all show the newest FEED_SIZE posts; the others' pages are written by then.
+    assert.equal(atSiteFeed, FEED_SIZE, 'renderings held when the site feed is emitted');
+    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0 });
+  });
+
+  await t.test('should leave every render-cache shard complete, and no temporary file', async () => {
+    const files = await readdir(join(config.cacheDir, 'render'));
+    assert.deepEqual(files.filter((f) => !/^[0-9a-f]{2}\.json$/.test(f)), []);
+    const again = await RenderCache.open(config.cacheDir);
+    assert.equal((await again.getMany(posts.map((post) => post.bodyHash))).size, POSTS);
+  });
+
+  await t.test('should close the early render pool before emitting the feeds', () => {
+    assert.ok(poolClosedAt >= 0, 'the pool was closed');
+    assert.ok(poolClosedAt <= emitted.indexOf('site-feed'), `closed after ${poolClosedAt} jobs, the site feed is job ${emitted.indexOf('site-feed')}`);
+  });
+});
+
+test('build(): one-off by default, long-lived on request', async (t) => {
+  const p = await project();
+  t.after(() => p.remove());
+
+  await t.test('should keep no renderings or records after a one-off build, and rebuild from the render cache', async () => {
+    const { state, result } = await build(p.config);
+    assert.equal(result.posts, POSTS);
+    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0 });
+    const comment: Comment = { id: 'c1', slug: 'post-3', author: 'agent', model: 'gpt-5', date: '2025-06-01', type: 'supplement', position: null, body: 'A comment on an old post.', created_at: '2025-06-01T00:00:00Z' };
+    await state.updateComments(new Map([['post-3', [comment]]]));
+    const page = await readFile(join(p.config.distDir, 'guide', 'post-3', 'index.html'), 'utf8');
+    assert.match(page, /The conclusion of post 3 comes first\./, 'the body, read back from the render cache');
+    assert.match(page, /A comment on an old post\./);
+    await state.close();
+  });
+
+  await t.test('should keep every rendering and record in a long-lived state', async () => {
+    const { state } = await build(p.config, { force: true, longLived: true });
+    assert.deepEqual(state.held, { renderings: POSTS, records: POSTS, unsavedRenderings: 0 });
+    await state.close();
+  });
+});
+
+test('render cache: a new shard is written as its renderings arrive; a shard on disk gets them merged at save', async (t) => {
+  const p = await makeProject();
+  t.after(() => p.remove());
+  const dir = join(p.config.cacheDir, 'render');
+  const cache = await RenderCache.open(p.config.cacheDir);
+  const big = (n: number) => ({ html: `<p>${String(n).repeat(STREAM_CHUNK / 2)}</p>`, notes: [] });
+  cache.set('ab01', big(1));
+  assert.equal(cache.pendingEntries, 1, 'gathered until a chunk is full');
+  cache.set('ab02', big(2));
+  assert.equal(cache.pendingEntries, 0, 'written out: the cache holds no HTML of a new shard');
+  assert.ok(!existsSync(join(dir, 'ab.json')), 'complete only at save');
+  assert.equal((await readdir(dir)).filter((f) => f.endsWith('.tmp')).length, 1);
+  // Read before save: the shard is completed first.
+  assert.deepEqual(await cache.getMany(['ab01', 'ab02']), new Map([['ab01', big(1)], ['ab02', big(2)]]));
+  // Now on disk: a new entry waits in memory and is merged at save.
+  cache.set('ab03', big(3));
+  assert.equal(cache.pendingEntries, 1);
+  await cache.save();
+  assert.equal(cache.pendingEntries, 0);
+  assert.deepEqual(await readdir(dir), ['ab.json']);
+  const again = await RenderCache.open(p.config.cacheDir);
+  assert.deepEqual(await again.getMany(['ab01', 'ab02', 'ab03']), new Map([['ab01', big(1)], ['ab02', big(2)], ['ab03', big(3)]]));
+});
