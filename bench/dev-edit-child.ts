@@ -16,7 +16,8 @@ if (!root) {
 }
 const edits = rest.includes('--edits') ? Number(rest[rest.indexOf('--edits') + 1]) : 7;
 const config = loadConfig({ root, env: {}, overrides: { port: 0, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
-const { state } = await build(config);
+// Long-lived, as `agora dev` builds it: renderings and records stay in memory for the edits.
+const { state } = await build(config, { longLived: true });
 const dir = join(config.contentDir, 'posts');
 const file = join(dir, readdirSync(dir).filter((f) => f.endsWith('.md')).sort()[Math.floor(readdirSync(dir).length / 2)]!);
 const runs: { ms: number; written: number; rendered: number }[] = [];
