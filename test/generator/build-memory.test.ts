@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { build, type Comment } from '@agora/generator';
 import { readValidContent } from '../../packages/generator/src/content.ts';
 import { buildSiteModel } from '../../packages/generator/src/model/site.ts';
@@ -20,7 +21,7 @@ import type { RenderPool } from '../../packages/generator/src/render/pool.ts';
 import { Manifest } from '../../packages/generator/src/emit/manifest.ts';
 import { BuildState } from '../../packages/generator/src/build/state.ts';
 import { runFull } from '../../packages/generator/src/build/run.ts';
-import { makeProject, postSource, type TestProject } from '../helpers/project.ts';
+import { makeProject, postSource, REPO_ROOT, type TestProject } from '../helpers/project.ts';
 
 /** More posts than a feed shows, so the oldest are on no feed: their renderings can go with their pages. */
 const POSTS = FEED_SIZE + 30;
@@ -130,4 +131,43 @@ test('render cache: a new shard is written as its renderings arrive; a shard on 
   assert.deepEqual(await readdir(dir), ['ab.json']);
   const again = await RenderCache.open(p.config.cacheDir);
   assert.deepEqual(await again.getMany(['ab01', 'ab02', 'ab03']), new Map([['ab01', big(1)], ['ab02', big(2)], ['ab03', big(3)]]));
+});
+
+test('a build killed while streaming render-cache shards: the shards on disk stay whole, the next build sweeps the temporary files', { timeout: 180_000 }, async (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 600; i++) files[`content/posts/k-${i}.md`] = postSource({ title: `Killed ${i}`, date: '2025-03-01' }, `Body ${i}.\n\n${'A paragraph of text. '.repeat(40)}\n`);
+  const p = await makeProject({ files });
+  t.after(() => p.remove());
+  const dir = join(p.config.cacheDir, 'render');
+  const script = `
+    import { build, loadConfig } from ${JSON.stringify(join(REPO_ROOT, 'packages/generator/src/index.ts'))};
+    const config = loadConfig({ root: ${JSON.stringify(p.root)}, env: {}, overrides: { searchIndex: false, site: { baseUrl: 'https://agora.example' } } });
+    await build(config);
+    console.log('finished');
+  `;
+  // A file, not -e: render workers inherit execArgv, and --input-type is refused for a file.
+  await p.write('build.mjs', script);
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=agora-source', join(p.root, 'build.mjs')], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const temps = async () => (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.tmp'));
+  const deadline = Date.now() + 120_000;
+  while ((await temps()).length < 3 && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(child.exitCode, null, 'the build was still running');
+  child.kill('SIGKILL');
+  await exited;
+  assert.equal(out, '', 'killed before the build finished');
+  const left = await temps();
+  assert.ok(left.length >= 3, `temporary shard files left by the killed build: ${left.join(', ')}`);
+  for (const f of (await readdir(dir)).filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(join(dir, f), 'utf8'));
+
+  const { result, state } = await build(p.config);
+  await state.close();
+  assert.equal(result.posts, 600);
+  assert.deepEqual(await temps(), [], 'swept');
+  const cache = await RenderCache.open(p.config.cacheDir);
+  const { posts } = await readValidContent(p.config);
+  assert.equal((await cache.getMany(posts.map((post) => post.bodyHash))).size, 600, 'every rendering cached');
+  assert.match(await readFile(join(p.config.distDir, 'guide', 'k-599', 'index.html'), 'utf8'), /Body 599\./);
 });

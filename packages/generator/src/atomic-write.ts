@@ -4,7 +4,7 @@
  * durable. A reader (or a crash) sees either the old file or the new one, never half
  * of one.
  */
-import { open, rename, mkdir, rm } from 'node:fs/promises';
+import { open, rename, mkdir, readdir, rm } from 'node:fs/promises';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
@@ -17,7 +17,40 @@ export interface AtomicWriteOptions {
 
 let counter = 0;
 
-/** Replace `path` with `data` atomically, creating parent folders as needed. */
+/** A temporary name beside `path`: unique per process and call; the leading dot keeps it out of static serving. */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+}
+
+/** `tempPathFor`'s names, with the writing process's id. */
+const TEMP_NAME = /^\..+\.(\d+)\.\d+\.tmp$/;
+
+/** The process is running (a signal-0 probe; EPERM means it exists under another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove the temporary files in `dir` that a process killed mid-write left behind (those
+ * of running processes, this one included, are still being written). Returns how many.
+ */
+export async function removeStaleTemps(dir: string): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const pid = TEMP_NAME.exec(name)?.[1];
+    if (pid === undefined || isAlive(Number(pid))) continue;
+    await rm(join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 /** Content to write: text, bytes, or byte chunks written one after the other. */
 export type FileData = string | Uint8Array | readonly Uint8Array[];
 
@@ -30,6 +63,7 @@ function toChunks(data: FileData): readonly Uint8Array[] {
 /** writev takes at most IOV_MAX (1024) buffers a call. */
 const IOV_MAX = 1024;
 
+/** Replace `path` with `data` atomically, creating parent folders as needed. */
 export async function writeFileAtomic(path: string, data: FileData, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
   const dir = dirname(path);
@@ -37,8 +71,7 @@ export async function writeFileAtomic(path: string, data: FileData, options: Ato
     await mkdir(dir, { recursive: true });
     options.knownDirs?.add(dir);
   }
-  // Unique per process and call; the leading dot keeps it out of static serving.
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const tmp = tempPathFor(path);
   let handle;
   try {
     handle = await open(tmp, 'w', 0o644);
@@ -77,7 +110,7 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
     mkdirSync(dir, { recursive: true });
     knownDirs?.add(dir);
   }
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${++counter}.tmp`);
+  const tmp = tempPathFor(path);
   try {
     const fd = openSync(tmp, 'w', 0o644);
     try {

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Post, RenderedPost, RenderNote } from '../types.ts';
 import type { Message } from '../messages.ts';
 import { RENDERER_VERSION } from './version.ts';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { removeStaleTemps, tempPathFor, writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
 
 interface CacheFile<T> {
@@ -42,8 +42,6 @@ interface Stream {
   length: number;
 }
 
-let tmpCounter = 0;
-
 export class RenderCache {
   private notesByKey = new Map<string, RenderNote[]>();
   /** Shards written as their renderings arrive (absent from disk when this build first set one). */
@@ -62,6 +60,8 @@ export class RenderCache {
   static async open(cacheDir: string | null): Promise<RenderCache> {
     const cache = new RenderCache(cacheDir);
     if (cacheDir) {
+      // A build killed while streaming shards left their temporary files (up to the HTML of every post).
+      await removeStaleTemps(join(cacheDir, 'render'));
       const file = await readJsonFile<CacheFile<RenderNote[]>>(join(cacheDir, 'render-notes.json')).catch(() => null);
       if (file?.version === RENDERER_VERSION) cache.notesByKey = new Map(Object.entries(file.entries));
     }
@@ -150,8 +150,8 @@ export class RenderCache {
     }
     try {
       mkdirSync(join(this.dir, 'render'), { recursive: true });
-      // Beside the shard, hidden, unique per process and call (as atomic-write.ts names them).
-      const tmp = join(this.dir, 'render', `.${id}.json.${process.pid}.${++tmpCounter}.tmp`);
+      // Named as atomic writes name theirs, so a killed build's are swept at the next open.
+      const tmp = tempPathFor(path);
       const fd = openSync(tmp, 'w', 0o644);
       const stream: Stream = { tmp, fd, keys: new Set(), chunks: [], length: 0 };
       this.streams.set(id, stream);
