@@ -75,7 +75,7 @@ program
         onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
       }));
       await printMessages(result.messages);
-      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} HTML files ${result.search.source === 'streamed' ? 'streamed to' : 'read by'} Pagefind in ${result.search.ms} ms` : ''}`);
+      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} post pages indexed by Pagefind in ${result.search.ms} ms` : ''}`);
     }),
   );
 

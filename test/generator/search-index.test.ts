@@ -1,25 +1,34 @@
 /**
- * The Pagefind index: streamed while a build emits every page, read from `dist/` when
- * the build kept pages as they were; both give the same index.
+ * The Pagefind index: read from `dist/` after a content build that changed pages,
+ * post pages only (the only ones with `data-pagefind-body`), which gives the very index
+ * a walk of every page gives.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from '@agora/generator';
-import { writeSearchIndex } from '../../packages/generator/src/emit/search-index.ts';
+import { SEARCH_PAGES_GLOB } from '../../packages/generator/src/emit/search-index.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
-/**
- * What an index holds: its page fragments (Pagefind names each by its content's hash)
- * and its page count. The word index files are left out: they number pages in the
- * order they were added, which differs between emitting and walking `dist/`.
- */
-async function indexContents(distDir: string): Promise<{ fragments: string[]; pages: number }> {
-  const fragments = (await readdir(join(distDir, 'pagefind', 'fragment'))).sort();
-  const entry = JSON.parse(await readFile(join(distDir, 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
-  return { fragments, pages: Object.values(entry.languages).reduce((n, l) => n + l.page_count, 0) };
+/** Every file of a Pagefind output folder, by relative path. */
+async function indexFiles(dir: string): Promise<Map<string, Buffer>> {
+  const names = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return new Map(await Promise.all(names.map(async (n) => [relative(dir, n), await readFile(n)] as [string, Buffer])));
+}
+
+/** What Pagefind's own directory walk of every `index.html` writes (its default glob is all HTML). */
+async function indexOfEveryPage(distDir: string, outputPath: string): Promise<void> {
+  const pagefind = await import('pagefind');
+  try {
+    const { index } = await pagefind.createIndex({});
+    const added = await index!.addDirectory({ path: distDir, glob: '**/index.html' });
+    assert.deepEqual(added.errors, []);
+    await index!.writeFiles({ outputPath });
+  } finally {
+    await pagefind.close();
+  }
 }
 
 /** The text of every page Pagefind indexed (its fragments are gzipped JSON). */
@@ -34,25 +43,28 @@ test('search index', async (t) => {
   t.after(() => project.remove());
   const { distDir } = project.config;
 
-  await t.test('should stream every page to Pagefind in a cold build and write the same index as reading dist/', async () => {
+  await t.test('should index every post page, and give the index a walk of every page gives', async (t) => {
     const { result } = await build(project.config);
-    assert.equal(result.search?.source, 'streamed');
+    const posts = result.posts;
+    assert.ok(posts >= 10);
+    assert.equal(result.search?.pages, posts, 'post pages only');
     const pages = (await readdir(distDir, { recursive: true })).filter((p) => p === 'index.html' || p.endsWith('/index.html'));
-    assert.equal(result.search?.pages, pages.length);
-    const streamed = await indexContents(distDir);
-    assert.equal(streamed.pages, streamed.fragments.length);
-    assert.ok(streamed.pages >= 10, 'every post indexed');
+    assert.ok(pages.length > posts + 10, `other pages exist (${pages.length}) and are not read`);
+    assert.match(SEARCH_PAGES_GLOB, /^\{reviews,.*,debates\}\/\*\/index\.html$/);
     assert.match(await indexedText(distDir), /zanderwort/);
-    const read = await writeSearchIndex(distDir);
-    assert.equal(read.source, 'dist');
-    assert.equal(read.pages, pages.length);
-    assert.deepEqual(await indexContents(distDir), streamed);
+    const every = join(project.root, 'pagefind-every-page');
+    t.after(() => rm(every, { recursive: true, force: true }));
+    await indexOfEveryPage(distDir, every);
+    const ours = await indexFiles(join(distDir, 'pagefind'));
+    assert.ok(ours.size > posts, `${ours.size} index files`);
+    assert.deepEqual([...ours.keys()].sort(), [...(await indexFiles(every)).keys()].sort());
+    assert.deepEqual(ours, await indexFiles(every), 'byte-identical');
   });
 
-  await t.test('should read dist/ when a build keeps pages, and index the edited page', async () => {
+  await t.test('should index an edited page anew, forgetting its old words', async () => {
     await project.write('content/posts/2025-06-01-lantern-fish.md', postSource({ title: 'Lantern fish' }, 'Bioluminescent quillowisp appears here.\n'));
     const { result } = await build(project.config);
-    assert.equal(result.search?.source, 'dist');
+    assert.equal(result.search?.pages, result.posts);
     const text = await indexedText(distDir);
     assert.match(text, /quillowisp/);
     assert.doesNotMatch(text, /zanderwort/);

@@ -10,8 +10,7 @@ import { styleWarnings } from '../render/cache.ts';
 import type { RenderPool } from '../render/pool.ts';
 import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
-import type { Output } from '../emit/output.ts';
-import { isSearchPage, SearchFeed, writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
+import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
 import { planBuild, settleRemovals, withJobs, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
 import type { BuildState } from './state.ts';
@@ -47,17 +46,9 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
   // A comment that cannot be rendered is dropped from the model: plan again without it.
   if ((await prepareComments(planned.emit.map((e) => e.job))).size > 0) planned = plan();
   if (options.lazySave) await manifest.markDirty();
-  // Every page is emitted (a cold build, a template change): stream them to Pagefind.
-  const feed = options.searchIndex && !keepsAnyPage(planned) ? new SearchFeed() : undefined;
   // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
-  const sink = new OutputSink(manifest, { sync: !options.lazySave, observe: feed && ((output) => (isSearchPage(output.path) ? feed.add(output.path, bodyText(output)) : undefined)) });
-  const rendered = await emitWhileRendering(state, planned, sink, options).catch(async (error: unknown) => {
-    await feed?.close();
-    throw error;
-  });
-  // Pagefind writes its index while this process finishes and saves.
-  const streamed = feed?.write(manifest.distDir);
-  streamed?.catch(() => {});
+  const sink = new OutputSink(manifest, { sync: !options.lazySave });
+  const rendered = await emitWhileRendering(state, planned, sink, options);
   const result = await finish(sink, planned);
   manifest.lost = null;
   state.trim(true);
@@ -66,16 +57,7 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
   await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
   const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
   const built = { ...result, messages, posts: state.site.posts.length, rendered };
-  return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built, streamed)) } : built;
-}
-
-/** Whether a plan keeps any page as it is (then Pagefind must read the pages from `dist/`). */
-function keepsAnyPage(plan: BuildPlan): boolean {
-  return plan.skip.some(({ paths }) => paths.some(isSearchPage));
-}
-
-function bodyText(output: Output): string {
-  return typeof output.body === 'string' ? output.body : Buffer.concat(output.body).toString('utf8');
+  return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built)) } : built;
 }
 
 /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
@@ -113,16 +95,15 @@ async function finish(sink: OutputSink, plan: BuildPlan): Promise<SinkResult> {
 
 /**
  * Rewrite the Pagefind index after a content build that changed pages (or when it is
- * missing): wait for the streamed one, or read the pages from `distDir`. Comment and
- * view rebuilds never call this. A failure is a warning: the site is whole without
+ * missing), reading the pages from `distDir`. Comment and view rebuilds never call this. A failure is a warning: the site is whole without
  * search.
  */
-async function indexForSearch(distDir: string, result: Omit<BuildResult, 'ms'>, streamed?: Promise<SearchIndexResult>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
+async function indexForSearch(distDir: string, result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
   const { messages } = result;
   const pagesChanged = [...result.written, ...result.removed].some((p) => p.endsWith('.html'));
-  if (!streamed && !pagesChanged && existsSync(join(distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
+  if (!pagesChanged && existsSync(join(distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
   try {
-    return { search: await (streamed ?? writeSearchIndex(distDir)), messages };
+    return { search: await writeSearchIndex(distDir), messages };
   } catch (error) {
     const warning: Message = { file: 'dist/pagefind/', line: 1, column: 1, severity: 'warning', ruleId: 'search-index', message: `Unexpected failure of the search index: ${(error as Error).message}`, fix: 'the site works without it; reinstall `pagefind` (npm ci) or set `AGORA_SEARCH_INDEX=0`' };
     return { messages: [...messages, warning] };

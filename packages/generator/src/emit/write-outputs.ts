@@ -51,8 +51,6 @@ export interface SinkOptions {
    * records: a thread-pool round trip per system call costs more than the write).
    */
   syncBelow?: number;
-  /** Shown every output of an emitted job, written or unchanged (the streamed search index); the sink waits for it. */
-  observe?: (output: Output) => void | Promise<void>;
 }
 
 /** SHA-256 of a file's bytes (hardware-accelerated on current x86 and ARM). */
@@ -106,7 +104,6 @@ export class OutputSink {
   private async put(output: Output): Promise<void> {
     if (this.seen.has(output.path)) throw new Error(`Cannot write \`${output.path}\` twice in one build: two outputs collide`);
     this.seen.add(output.path);
-    await this.options.observe?.(output);
     const limit = this.options.hashLimit;
     // Encode once: the same bytes are hashed and written.
     const bytes = typeof output.body === 'string' ? [Buffer.from(output.body, 'utf8')] : output.body;
