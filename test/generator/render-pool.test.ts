@@ -29,19 +29,6 @@ test('RenderPool', async (t) => {
     for (const [key, markdown] of items) assert.deepEqual(out.get(key), renderMarkdown(markdown));
   });
 
-  await t.test('should hand prefetched renderings to render, whether done or still in flight', async () => {
-    const fresh = items.map(([k, md]): [string, string] => [`p-${k}`, md]);
-    // A partial batch is not sent until someone asks: these 45 go as 2 full batches + 13 waiting.
-    for (const [key, markdown] of fresh.slice(0, 45)) pool.prefetch(key, markdown);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const out = await collect(pool, fresh);
-    assert.equal(out.size, fresh.length);
-    for (const [key, markdown] of fresh) assert.deepEqual(out.get(key), renderMarkdown(markdown));
-    // Claimed: asking again renders anew (nothing is kept in the pool).
-    const again = await collect(pool, fresh.slice(0, 3));
-    assert.equal(again.size, 3);
-  });
-
   await t.test('should let two callers wait for the same body', async () => {
     const [a, b] = await Promise.all([collect(pool, items.slice(0, 20)), collect(pool, items.slice(10, 30))]);
     assert.equal(a.size, 20);
@@ -55,8 +42,7 @@ test('RenderPool with a failing worker', async (t) => {
   t.after(() => pool.close());
   await t.test('should reject render, and every later render, with the worker error', async () => {
     // Not a string: the worker's renderer throws, and the worker dies with it.
-    pool.prefetch('bad', 42 as unknown as string);
-    await assert.rejects(collect(pool, [['bad', '']]));
+    await assert.rejects(collect(pool, [['bad', 42 as unknown as string]]));
     await assert.rejects(collect(pool, [['other', '# fine']]));
   });
 });

@@ -29,11 +29,6 @@ export interface ReadContentOptions {
   paths?: string[];
   /** Results of earlier builds, by file and text (`parse-cache.ts`); the caller saves it. */
   cache?: ParseCache;
-  /**
-   * Told each valid post as soon as it is read (a cold build starts rendering it). The
-   * loop then yields now and then, so the caller's workers are fed meanwhile.
-   */
-  onPost?: (post: Post) => void;
 }
 
 /** Read and validate every post file (or only `changed`, reusing the rest). */
@@ -45,7 +40,6 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
   const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });
   // Synchronous reads: thousands of small files cost far less without a thread-pool
   // round trip each, and nothing else needs this thread meanwhile.
-  let sinceYield = 0;
   for (const path of paths) {
     const old = previous?.parsed.get(path);
     if (old && !changed?.has(path)) parsed.set(path, old);
@@ -53,10 +47,6 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
       const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
       const result = options.cache ? options.cache.get(source, parsePost) : parsePost(source);
       parsed.set(path, { source, result });
-      if (result.post && options.onPost) {
-        options.onPost(result.post);
-        if (++sinceYield % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
     }
   }
   const catalogResult = await catalog;

@@ -8,7 +8,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
-import type { Comment, Post, SiteModel } from '../types.ts';
+import type { Comment, SiteModel } from '../types.ts';
 import { listPostFiles } from '../load/posts.ts';
 import { readValidContent } from '../content.ts';
 import { ParseCache } from '../parse-cache.ts';
@@ -46,9 +46,7 @@ export class SiteBuild {
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      // Each post starts rendering as soon as it is read.
-      const onPost = pool && ((post: Post) => pool.prefetch(post.bodyHash, post.content));
-      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed, onPost }).finally(() => parsed.save());
+      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed, longLived: options.longLived });
       const built = new SiteBuild(config, state);

@@ -4,9 +4,10 @@
  * whatever each batch costs, and the main thread stays free to emit and write what is
  * ready. Each worker holds two batches, so it never waits for a busy main thread to
  * hand it the next one. Workers take ~0.5 s to start (loading unified), so a cold build
- * starts them early (`RenderPool.start`) and hands each post over as soon as it is
- * read (`prefetch`): the workers render while the main thread still reads. A pool
- * without workers renders on the main thread. (The main thread rendering a share as
+ * starts them before it reads the content (`RenderPool.start`). Handing each post over
+ * as soon as it was read (a `prefetch`) was tried and dropped: on two cores the read
+ * then competed with the workers, and the build took more CPU and ~80 MB more memory at
+ * 10,000 posts (docs/performance.md). A pool without workers renders on the main thread. (The main thread rendering a share as
  * well, with one worker fewer, was tried for issue 13: it costs more CPU than it saves,
  * because every collection on the main thread marks the whole site model; see
  * docs/performance.md.)
@@ -32,6 +33,14 @@ const IN_FLIGHT = 2;
  */
 const WORKER_OLD_SPACE_MB = 1024;
 
+/**
+ * Young-generation size of a render worker, in MB (V8's default on this machine is
+ * larger). Each worker's garbage is short-lived: a smaller nursery is scavenged about
+ * twice as often (~2.5 % more of a worker's CPU), and the 10,000-post build peaks at
+ * ~472 MB instead of ~530 MB, within the 500 MB budget (docs/performance.md).
+ */
+const WORKER_YOUNG_SPACE_MB = 24;
+
 /** Below this many bodies, rendering stays on the calling thread (workers take ~0.5 s to start). */
 export const POOL_THRESHOLD = 200;
 
@@ -40,13 +49,9 @@ export class RenderPool {
   private readonly queue: [string, string][] = [];
   /** Keys queued or being rendered. */
   private readonly submitted = new Set<string>();
-  /** Renderings nobody has asked for yet (`prefetch`). */
-  private readonly unclaimed = new Map<string, RenderedPost>();
   /** Who waits for a key's rendering (`render` calls). */
   private readonly claims = new Map<string, ((rendered: RenderedPost) => void)[]>();
   private readonly inFlight: number[];
-  /** Whether a partial batch may be sent (someone waits); `prefetch` sends only full ones. */
-  private flushing = false;
   private failure: unknown = null;
   private readonly failed = new Set<(error: unknown) => void>();
 
@@ -61,7 +66,7 @@ export class RenderPool {
   /** Start `count` worker threads (default: one per core). */
   static start(count = availableParallelism()): RenderPool {
     const url = new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url);
-    return new RenderPool(Array.from({ length: count }, () => new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })));
+    return new RenderPool(Array.from({ length: count }, () => new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_SPACE_MB } })));
   }
 
   /** Workers for `items` bodies when there are enough to pay for starting them, else this thread. */
@@ -72,19 +77,6 @@ export class RenderPool {
   /** A pool without workers: everything renders on this thread. */
   static inline(): RenderPool {
     return new RenderPool([]);
-  }
-
-  /**
-   * Start rendering a body that will be asked for later (a cold build hands each post
-   * over as soon as it is read, so the workers render while the rest is still being
-   * read). The rendering waits in the pool until `render` claims it. A pool without
-   * workers ignores this.
-   */
-  prefetch(key: string, markdown: string): void {
-    if (this.workers.length === 0 || this.submitted.has(key) || this.unclaimed.has(key)) return;
-    this.submitted.add(key);
-    this.queue.push([key, markdown]);
-    this.pump();
   }
 
   /**
@@ -103,32 +95,21 @@ export class RenderPool {
     let left = items.length;
     if (left === 0) return;
     return new Promise((resolve, reject) => {
-      const settle = () => {
-        this.failed.delete(reject);
-        if (this.claims.size === 0) this.flushing = false;
-      };
       this.failed.add(reject);
       const claim = (key: string, rendered: RenderedPost) => {
         onResult(key, rendered);
         if (--left === 0) {
-          settle();
+          this.failed.delete(reject);
           resolve();
         }
       };
       for (const [key, markdown] of items) {
-        const ready = this.unclaimed.get(key);
-        if (ready) {
-          this.unclaimed.delete(key);
-          claim(key, ready);
-          continue;
-        }
         this.claims.set(key, [...(this.claims.get(key) ?? []), (rendered) => claim(key, rendered)]);
         if (!this.submitted.has(key)) {
           this.submitted.add(key);
           this.queue.push([key, markdown]);
         }
       }
-      this.flushing = true;
       this.pump();
     });
   }
@@ -136,7 +117,7 @@ export class RenderPool {
   /** Hand batches to workers that hold fewer than `IN_FLIGHT`. */
   private pump(): void {
     for (let index = 0; index < this.workers.length; index++) {
-      while (this.inFlight[index]! < IN_FLIGHT && (this.queue.length >= BATCH || (this.flushing && this.queue.length > 0))) {
+      while (this.inFlight[index]! < IN_FLIGHT && this.queue.length > 0) {
         this.inFlight[index]!++;
         this.workers[index]!.postMessage({ id: index, items: this.queue.splice(0, BATCH) } satisfies RenderRequest);
       }
@@ -150,8 +131,7 @@ export class RenderPool {
       this.submitted.delete(key);
       const claims = this.claims.get(key);
       this.claims.delete(key);
-      if (claims) for (const claim of claims) claim(rendered);
-      else this.unclaimed.set(key, rendered);
+      for (const claim of claims ?? []) claim(rendered);
     }
   }
 
