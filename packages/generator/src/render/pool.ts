@@ -34,10 +34,12 @@ const IN_FLIGHT = 2;
 const WORKER_OLD_SPACE_MB = 1024;
 
 /**
- * Young-generation size of a render worker, in MB (V8's default on this machine is
- * larger). Each worker's garbage is short-lived: a smaller nursery is scavenged about
- * twice as often (~2.5 % more of a worker's CPU), and the 10,000-post build peaks at
- * ~472 MB instead of ~530 MB, within the 500 MB budget (docs/performance.md).
+ * Young-generation size of a render worker, in MB (V8's default here is 48: two 16 MB
+ * semi-spaces and more). Each worker's garbage is short-lived; with 8 MB semi-spaces it
+ * is scavenged about twice as often. That is the price of the 500 MB budget: the
+ * 10,000-post build peaks at 472–492 MB instead of 512–530 MB, and a cold 4,000-post
+ * build takes 1.1–1.8 s longer (three alternated pairs; 32 MB saves nothing, V8 keeps
+ * 16 MB semi-spaces). docs/performance.md has the runs.
  */
 const WORKER_YOUNG_SPACE_MB = 24;
 
