@@ -34,12 +34,11 @@ const IN_FLIGHT = 2;
 const WORKER_OLD_SPACE_MB = 1024;
 
 /**
- * Young-generation size of a render worker, in MB (V8's default here is 48: two 16 MB
- * semi-spaces and more). Each worker's garbage is short-lived; with 8 MB semi-spaces it
+ * Young-generation size of a render worker, in MB (smaller than V8's default). Each worker's garbage is short-lived; with 8 MB semi-spaces it
  * is scavenged about twice as often. That is the price of the 500 MB budget: the
  * 10,000-post build peaks at 472–492 MB instead of 512–530 MB, and a cold 4,000-post
- * build takes 1.1–1.8 s longer (three alternated pairs; 32 MB saves nothing, V8 keeps
- * 16 MB semi-spaces). docs/performance.md has the runs.
+ * build takes 1.1–1.8 s longer (three alternated pairs; 32 MB saved nothing).
+ * docs/performance.md has the runs.
  */
 const WORKER_YOUNG_SPACE_MB = 24;
 
