@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { build, type Comment } from '@agora/generator';
 import { readValidContent } from '../../packages/generator/src/content.ts';
@@ -161,11 +161,17 @@ test('a build killed while streaming render-cache shards: the shards on disk sta
   const left = await temps();
   assert.ok(left.length >= 3, `temporary shard files left by the killed build: ${left.join(', ')}`);
   for (const f of (await readdir(dir)).filter((f) => f.endsWith('.json'))) JSON.parse(await readFile(join(dir, f), 'utf8'));
+  // The killed build held its writing marker; a page write it cut short would have left this.
+  assert.ok(existsSync(join(p.config.cacheDir, `manifest.json.writing-${child.pid}`)), 'the killed build\'s writing marker');
+  const cut = join(p.config.distDir, 'guide', `.index.html.${child.pid}.7.tmp`);
+  await p.write(relative(p.root, cut), '<!doctype html><p>half');
 
   const { result, state } = await build(p.config);
   await state.close();
   assert.equal(result.posts, 600);
   assert.deepEqual(await temps(), [], 'swept');
+  assert.ok(!existsSync(cut), 'the cut-short page write swept from dist/');
+  assert.deepEqual((await readdir(p.config.cacheDir)).filter((f) => f.includes('.writing-')), [], 'no writing marker left');
   const cache = await RenderCache.open(p.config.cacheDir);
   const { posts } = await readValidContent(p.config);
   assert.equal((await cache.getMany(posts.map((post) => post.bodyHash))).size, 600, 'every rendering cached');

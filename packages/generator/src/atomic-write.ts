@@ -26,7 +26,7 @@ export function tempPathFor(path: string): string {
 const TEMP_NAME = /^\..+\.(\d+)\.\d+\.tmp$/;
 
 /** The process is running (a signal-0 probe; EPERM means it exists under another user). */
-function isAlive(pid: number): boolean {
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -36,19 +36,25 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * Remove the temporary files in `dir` that a process killed mid-write left behind (those
- * of running processes, this one included, are still being written). Returns how many.
+ * Remove the temporary files in `dir` (and its subfolders, if `recursive`) that a
+ * process killed mid-write left behind (those of running processes, this one included,
+ * are still being written). Returns how many.
  */
-export async function removeStaleTemps(dir: string): Promise<number> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+export async function removeStaleTemps(dir: string, options: { recursive?: boolean } = {}): Promise<number> {
+  const entries = await readdir(dir, { recursive: options.recursive ?? false, withFileTypes: true }).catch(() => []);
   let removed = 0;
-  for (const name of names) {
-    const pid = TEMP_NAME.exec(name)?.[1];
-    if (pid === undefined || isAlive(Number(pid))) continue;
-    await rm(join(dir, name), { force: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !isStaleTemp(entry.name)) continue;
+    await rm(join(entry.parentPath, entry.name), { force: true });
     removed++;
   }
   return removed;
+}
+
+/** A file name `tempPathFor` gave a process that is no longer running. */
+function isStaleTemp(name: string): boolean {
+  const pid = TEMP_NAME.exec(name)?.[1];
+  return pid !== undefined && !isProcessAlive(Number(pid));
 }
 
 /** Content to write: text, bytes, or byte chunks written one after the other. */

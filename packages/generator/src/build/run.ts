@@ -11,6 +11,7 @@ import type { RenderPool } from '../render/pool.ts';
 import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
 import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
+import { startWriting } from '../emit/interrupted-writes.ts';
 import { planBuild, settleRemovals, withJobs, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
 import type { BuildState } from './state.ts';
@@ -40,6 +41,16 @@ export interface FullOptions {
  * then rewrite the search index if pages changed.
  */
 export async function runFull(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions = {}): Promise<Omit<BuildResult, 'ms'>> {
+  // Before the plan clears `manifest.lost`: a crash marker also means a sweep.
+  const writing = await startWriting(state.manifest);
+  try {
+    return await fullRun(state, prepareComments, contentMessages, options);
+  } finally {
+    await writing.done();
+  }
+}
+
+async function fullRun(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions): Promise<Omit<BuildResult, 'ms'>> {
   const { cache, manifest } = state;
   const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
   let planned = plan();
