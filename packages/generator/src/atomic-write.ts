@@ -38,17 +38,11 @@ export function isProcessAlive(pid: number): boolean {
 /**
  * Remove the temporary files in `dir` (and its subfolders, if `recursive`) that a
  * process killed mid-write left behind (those of running processes, this one included,
- * are still being written). Returns how many.
+ * are still being written).
  */
-export async function removeStaleTemps(dir: string, options: { recursive?: boolean } = {}): Promise<number> {
+export async function removeStaleTemps(dir: string, options: { recursive?: boolean } = {}): Promise<void> {
   const entries = await readdir(dir, { recursive: options.recursive ?? false, withFileTypes: true }).catch(() => []);
-  let removed = 0;
-  for (const entry of entries) {
-    if (!entry.isFile() || !isStaleTemp(entry.name)) continue;
-    await rm(join(entry.parentPath, entry.name), { force: true });
-    removed++;
-  }
-  return removed;
+  for (const entry of entries) if (entry.isFile() && isStaleTemp(entry.name)) await rm(join(entry.parentPath, entry.name), { force: true });
 }
 
 /** A file name `tempPathFor` gave a process that is no longer running. */

@@ -45,8 +45,7 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
     if (old && !changed?.has(path)) parsed.set(path, old);
     else {
       const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
-      const result = options.cache ? options.cache.get(source, parsePost) : parsePost(source);
-      parsed.set(path, { source, result });
+      parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
     }
   }
   const catalogResult = await catalog;

@@ -106,8 +106,8 @@ async function finish(sink: OutputSink, plan: BuildPlan): Promise<SinkResult> {
 
 /**
  * Rewrite the Pagefind index after a content build that changed pages (or when it is
- * missing), reading the pages from `distDir`. Comment and view rebuilds never call this. A failure is a warning: the site is whole without
- * search.
+ * missing), reading the pages from `distDir`. Comment and view rebuilds never call
+ * this. A failure is a warning: the site is whole without search.
  */
 async function indexForSearch(distDir: string, result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
   const { messages } = result;

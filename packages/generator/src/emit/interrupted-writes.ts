@@ -9,33 +9,32 @@
  * rebuild and its save), makes the next full build sweep `dist/` once.
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isProcessAlive, removeStaleTemps } from '../atomic-write.ts';
 import type { Manifest } from './manifest.ts';
 
+/** A writing marker beside the manifest (`manifest.json`), named by its process. */
 const MARKER = /^manifest\.json\.writing-(\d+)$/;
 
 /**
  * Sweep `dist/` if a write was interrupted, then mark this process as writing. Returns
- * the temporary files removed and the call that ends the mark (after the build's
- * writes, whether they succeeded or not).
+ * the call that ends the mark (after the build's writes, whether they succeeded or not).
  */
-export async function startWriting(manifest: Pick<Manifest, 'path' | 'distDir' | 'lost'>): Promise<{ swept: number; done: () => Promise<void> }> {
-  if (!manifest.path) return { swept: 0, done: async () => {} };
+export async function startWriting(manifest: Pick<Manifest, 'path' | 'distDir' | 'lost'>): Promise<{ done: () => Promise<void> }> {
+  if (!manifest.path) return { done: async () => {} };
   const cacheDir = dirname(manifest.path);
-  const names = await readdir(cacheDir).catch(() => [] as string[]);
-  const dead = names.filter((name) => {
+  // Markers of processes that are gone (this process's own is never left: see `done`).
+  const dead = (await readdir(cacheDir).catch(() => [] as string[])).filter((name) => {
     const pid = MARKER.exec(name)?.[1];
-    return pid !== undefined && Number(pid) !== process.pid && !isProcessAlive(Number(pid));
+    return pid !== undefined && !isProcessAlive(Number(pid));
   });
-  let swept = 0;
   if (dead.length > 0 || manifest.lost === 'crash marker') {
-    swept = await removeStaleTemps(manifest.distDir, { recursive: true });
+    await removeStaleTemps(manifest.distDir, { recursive: true });
     await Promise.all(dead.map((name) => rm(join(cacheDir, name), { force: true })));
   }
-  const marker = join(cacheDir, `${basename(manifest.path)}.writing-${process.pid}`);
+  const own = join(cacheDir, `manifest.json.writing-${process.pid}`);
   // Not fsynced: a lost marker costs hidden leftovers, never a wrong page.
   await mkdir(cacheDir, { recursive: true });
-  await writeFile(marker, String(process.pid));
-  return { swept, done: () => rm(marker, { force: true }) };
+  await writeFile(own, String(process.pid));
+  return { done: () => rm(own, { force: true }) };
 }

@@ -8,7 +8,7 @@
  * Pagefind reads the pages from `dist/` after the build, with its own threads. Handing
  * each page over as it is emitted (`addHTMLFile`) was tried and dropped: Pagefind's
  * service indexes such pages one at a time, 2.4× slower than its directory walk, and
- * held the build back (docs/performance.md, "Pagefind: read from dist/, post pages only").
+ * held the build back (docs/performance.md, issue 13, third session).
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';

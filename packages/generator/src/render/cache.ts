@@ -5,8 +5,8 @@
  * read only for pages that must be emitted and rewritten only when they changed. So a
  * warm build reads no HTML at all, and an edit reads and rewrites one shard.
  *
- * The cache holds little HTML in memory, whatever order renderings arrive in (a cold
- * build renders posts as it reads them). A shard is read when asked for and not kept.
+ * The cache holds little HTML in memory, whatever order renderings arrive in (workers
+ * finish batches in any order). A shard is read when asked for and not kept.
  * A shard not on disk yet (every shard of a cold build) is written as its renderings
  * arrive: its file's head, then each entry (in runs of `STREAM_CHUNK` characters) to a
  * temporary file, completed and renamed into place at `save`. A new rendering for a

@@ -7,10 +7,10 @@
  * starts them before it reads the content (`RenderPool.start`). Handing each post over
  * as soon as it was read (a `prefetch`) was tried and dropped: on two cores the read
  * then competed with the workers, and the build took more CPU and ~80 MB more memory at
- * 10,000 posts (docs/performance.md). A pool without workers renders on the main thread. (The main thread rendering a share as
- * well, with one worker fewer, was tried for issue 13: it costs more CPU than it saves,
- * because every collection on the main thread marks the whole site model; see
- * docs/performance.md.)
+ * 10,000 posts (docs/performance.md). A pool without workers renders on the main
+ * thread. (The main thread rendering a share as well, with one worker fewer, was tried
+ * for issue 13: it costs more CPU than it saves, because every collection on the main
+ * thread marks the whole site model; see docs/performance.md.)
  */
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
@@ -34,8 +34,9 @@ const IN_FLIGHT = 2;
 const WORKER_OLD_SPACE_MB = 1024;
 
 /**
- * Young-generation size of a render worker, in MB (smaller than V8's default). Each worker's garbage is short-lived; with 8 MB semi-spaces it
- * is scavenged about twice as often. That is the price of the 500 MB budget: the
+ * Young-generation size of a render worker, in MB (smaller than V8's default). Each
+ * worker's garbage is short-lived; with 8 MB semi-spaces it is scavenged about twice as
+ * often. That is the price of the 500 MB budget: the
  * 10,000-post build peaks at 472–492 MB instead of 512–530 MB, and a cold 4,000-post
  * build takes 1.1–1.8 s longer (three alternated pairs; 32 MB saved nothing).
  * docs/performance.md has the runs.
