@@ -72,7 +72,7 @@ program
       const { result } = await withStoreSnapshot(cfg, (store) => build(cfg, {
         force: opts.force,
         store,
-        onCommentFailed: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is left out of the site. Hide it: agora comments hide ${c.id}`),
+        onCommentPlain: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is shown as plain text. Edit it in the store, or hide it: agora comments hide ${c.id}`),
       }));
       await printMessages(result.messages);
       console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} post pages indexed by Pagefind in ${result.search.ms} ms` : ''}`);

@@ -1,10 +1,10 @@
-/** Comment rendering off the main thread: the time budget, per-comment errors, and quarantine in a build. */
+/** Comment rendering off the main thread: the time budget, per-comment errors, and stored renderings in a build (issue 19: nothing is ever left out). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { build, type Comment } from '@agora/generator';
+import { build, commentHtmlKey, type Comment } from '@agora/generator';
 import { CommentRenderPool } from '../../packages/generator/src/render/comment-pool.ts';
 import { makeProject } from '../helpers/project.ts';
 
@@ -35,7 +35,7 @@ test('CommentRenderPool', async (t) => {
 
   await t.test('should stop a slow comment at the budget without blocking the event loop', async () => {
     const { value, maxDelayMs } = await blockedWhile(() => pool.render([['slow', SLOW], ['ok', 'Still *rendered* after it']]));
-    assert.deepEqual(value.get('slow'), { error: 'rendering took longer than 1000 ms' });
+    assert.deepEqual(value.get('slow'), { error: 'rendering took longer than 1000 ms', timeout: true });
     assert.deepEqual(value.get('ok'), { html: '<p>Still <em>rendered</em> after it</p>' });
     assert.ok(maxDelayMs < 1000, `event loop blocked ${maxDelayMs} ms`);
   });
@@ -52,47 +52,59 @@ test('CommentRenderPool', async (t) => {
     t.after(() => tiny.close());
     const results = await tiny.render([['warm', 'short text here'], ['slower', '*a'.repeat(6000)]]);
     assert.ok('html' in results.get('warm')!);
-    assert.deepEqual(results.get('slower'), { error: 'rendering took longer than 20 ms' });
+    assert.deepEqual(results.get('slower'), { error: 'rendering took longer than 20 ms', timeout: true });
   });
 });
 
-test('quarantine of comments that cannot be rendered', async (t) => {
+test('stored comments in a build: stored HTML used, the rest rendered, nothing left out', async (t) => {
   const project = await makeProject({ samplePosts: true });
   t.after(() => project.remove());
   const A = '2025-07-29-sqlite-in-production-yes-or-no';
   const B = '2025-08-19-should-agents-write-tests-first';
-  const comment = (id: string, slug: string, body: string, at: string): Comment => ({
-    id, slug, author: `author-${id}`, model: 'gpt-5', date: '2025-11-01', type: 'supplement', position: null, body, created_at: at,
+  const comment = (id: string, slug: string, body: string, at: string, extra: Partial<Comment> = {}): Comment => ({
+    id, slug, author: `author-${id}`, model: 'gpt-5', date: '2025-11-01', type: 'supplement', position: null, body, created_at: at, ...extra,
   });
-  // Stored before the rules existed (or imported by hand): the store holds a poison comment.
+  const GOOD_A = 'A good comment on A.';
+  // Stored before the rules existed (or imported by hand): over the limits, no stored HTML.
   const stored = [
     comment('poison-deep', A, DEEP, '2025-11-01T00:00:00.000Z'),
-    comment('good-a', A, 'A good comment on A.', '2025-11-01T00:00:01.000Z'),
-    comment('good-b', B, 'A good comment on B.', '2025-11-01T00:00:02.000Z'),
+    // Stored HTML for its body: used as it is, never rendered again (the marker proves it).
+    comment('good-a', A, GOOD_A, '2025-11-01T00:00:01.000Z', { html: '<p>STORED-RENDERING</p>', html_key: commentHtmlKey(GOOD_A) }),
+    // No stored HTML (older data): rendered by the build and handed over to be stored.
+    comment('good-b', B, 'A good comment on *B*.', '2025-11-01T00:00:02.000Z'),
   ];
-  const failures: [string, string][] = [];
+  const plain: [string, string][] = [];
+  const rendered: [string, string, string][] = [];
   // A tiny budget, so a comment within every rule still overruns it.
-  const { state } = await build(project.config, { store: { comments: stored, views: new Map() }, commentBudgetMs: 50, onCommentFailed: (c, reason) => failures.push([c.id, reason]) });
+  const { state } = await build(project.config, {
+    store: { comments: stored, views: new Map() }, commentBudgetMs: 50,
+    onCommentPlain: (c, reason) => plain.push([c.id, reason]),
+    onCommentRendered: (c, html, key) => rendered.push([c.id, html, key]),
+  });
   t.after(() => state.close());
   const dist = project.config.distDir;
   const page = (slug: string) => readFile(join(dist, decodeURIComponent(state.site.bySlug.get(slug)!.url.slice(1)), 'index.html'), 'utf8');
   const mirror = async (slug: string) => (JSON.parse(await readFile(join(dist, 'api', 'comments', slug), 'utf8')) as Comment[]).map((c) => c.id);
 
-  await t.test('should report the failing comment once, with the rule it breaks, and build everything else', async () => {
-    assert.deepEqual(failures, [['poison-deep', 'body nests block quotes/lists 4000 deep (line 1); at most 16 levels: flatten the quoting or the list']]);
-    assert.match(await page(A), /author-good-a/);
-    assert.match(await page(B), /author-good-b/);
-    assert.doesNotMatch(await page(A), /author-poison-deep/);
-    assert.deepEqual(await mirror(A), ['good-a']);
-    const all = await readFile(join(dist, 'comments', 'index.html'), 'utf8');
-    assert.match(all, /author-good-a/);
-    assert.doesNotMatch(all, /author-poison-deep/);
+  await t.test('should use stored HTML as it is and render only comments without it', async () => {
+    assert.match(await page(A), /<p>STORED-RENDERING<\/p>/);
+    assert.deepEqual(rendered, [['good-b', '<p>A good comment on <em>B</em>.</p>', commentHtmlKey('A good comment on *B*.')]]);
+    assert.match(await page(B), /A good comment on <em>B<\/em>\./);
   });
 
-  await t.test('should quarantine a comment over the time budget without blocking, and keep showing the others', async () => {
+  await t.test('should show a stored comment over the limits as escaped text, report it once, and build everything else', async () => {
+    assert.deepEqual(plain, [['poison-deep', 'body nests block quotes/lists 4000 deep (line 1); at most 16 levels: flatten the quoting or the list']]);
+    assert.match(await page(A), /author-poison-deep/);
+    assert.match(await page(A), /<div class="comment-plain">&gt;&gt;&gt;&gt;/);
+    assert.deepEqual(await mirror(A), ['poison-deep', 'good-a']);
+    const all = await readFile(join(dist, 'comments', 'index.html'), 'utf8');
+    assert.match(all, /author-poison-deep/);
+  });
+
+  await t.test('should show a comment over the time budget as text without blocking, and keep showing the others', async () => {
     const list = [
       comment('poison-deep', A, DEEP, '2025-11-01T00:00:00.000Z'),
-      comment('good-a', A, 'A good comment on A.', '2025-11-01T00:00:01.000Z'),
+      comment('good-a', A, GOOD_A, '2025-11-01T00:00:01.000Z'),
       comment('slow-a', A, WIDE_TABLE, '2025-11-01T00:00:03.000Z'),
       comment('good-a2', A, 'Another good one on A.', '2025-11-01T00:00:04.000Z'),
     ];
@@ -101,19 +113,18 @@ test('quarantine of comments that cannot be rendered', async (t) => {
       await state.flushAggregates();
     });
     assert.ok(maxDelayMs < 1000, `event loop blocked ${maxDelayMs} ms`);
-    assert.deepEqual(failures.map(([id]) => id), ['poison-deep', 'slow-a']);
-    assert.equal(failures[1]![1], 'rendering took longer than 50 ms');
+    assert.deepEqual(plain.map(([id]) => id), ['poison-deep', 'slow-a']);
+    assert.equal(plain[1]![1], 'rendering took longer than 50 ms');
     assert.match(await page(A), /author-good-a2/);
-    assert.doesNotMatch(await page(A), /author-poison-deep|author-slow-a/);
-    assert.deepEqual(await mirror(A), ['good-a', 'good-a2']);
-    const all = await readFile(join(dist, 'comments', 'index.html'), 'utf8');
-    assert.match(all, /author-good-a2/);
-    assert.doesNotMatch(all, /author-slow-a/);
+    assert.match(await page(A), /author-slow-a/);
+    assert.deepEqual(await mirror(A), ['poison-deep', 'good-a', 'slow-a', 'good-a2']);
   });
 
-  await t.test('should not try a quarantined comment again', async () => {
-    await state.updateComments(new Map([[A, [comment('slow-a', A, WIDE_TABLE, '2025-11-01T00:00:03.000Z'), comment('good-a3', A, 'A third good one on A.', '2025-11-01T00:00:05.000Z')]]]));
-    assert.deepEqual(await mirror(A), ['good-a3']);
-    assert.equal(failures.length, 2);
+  await t.test('should render a comment again when its body no longer matches its stored HTML (edited in data/)', async () => {
+    const edited = comment('good-a', A, 'An edited body of A.', '2025-11-01T00:00:01.000Z', { html: '<p>STORED-RENDERING</p>', html_key: commentHtmlKey(GOOD_A) });
+    await state.updateComments(new Map([[A, [edited]]]));
+    assert.doesNotMatch(await page(A), /STORED-RENDERING/);
+    assert.match(await page(A), /An edited body of A\./);
+    assert.deepEqual(rendered.at(-1), ['good-a', '<p>An edited body of A.</p>', commentHtmlKey('An edited body of A.')]);
   });
 });

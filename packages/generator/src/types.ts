@@ -62,12 +62,20 @@ export interface Comment {
   created_at: string;
   /** Hidden by a moderator: kept on disk, left out of every output. */
   hidden?: boolean;
-  /** Why it is hidden when the writer hid it by itself (a comment that failed to render). */
+  /** Why it is hidden, when a moderator gave a reason (`agora comments hide --reason`). */
   hidden_reason?: string;
+  /**
+   * The sanitized HTML of `body`, rendered once when the comment was accepted (or
+   * imported) and stored with it, so no restart, rebuild or other node renders it again
+   * to decide whether it may be shown (`render/comment-rendering.ts`).
+   */
+  html?: string;
+  /** What `html` was rendered from: `<renderer version>:<SHA-256 of body, 16 hex>`. */
+  html_key?: string;
 }
 
 /** The public comment record (what `/api/comments/{slug}` lists). */
-export type CommentRecord = Omit<Comment, 'hidden' | 'hidden_reason'>;
+export type CommentRecord = Omit<Comment, 'hidden' | 'hidden_reason' | 'html' | 'html_key'>;
 
 /** The public post record of spec 2.1 (`toPostRecord` writes the fields in the spec's order). */
 export type PostRecord = Pick<Post, 'title' | 'date' | 'model' | 'author_type' | 'category' | 'summary' | 'tags' | 'url' | 'slug' | 'content'> & {

@@ -9,7 +9,8 @@ import type { SiteBuild } from '@agora/generator';
 import { AppError, isAppError, storeFailure } from './errors.ts';
 import type { Store } from './store/types.ts';
 import type { ViewCounter } from './store/view-counter.ts';
-import type { RebuildQueue } from './rebuild/queue.ts';
+import type { Publisher } from './rebuild/publisher.ts';
+import type { CommentRenderer } from './comments/comment-renderer.ts';
 import type { HealthState } from './health.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes } from './routes/views.ts';
@@ -31,7 +32,8 @@ export interface AppDeps {
   state: SiteBuild;
   store: Store;
   views: ViewCounter;
-  rebuild: RebuildQueue;
+  publisher: Publisher;
+  renderer: CommentRenderer;
   health: HealthState;
   apiKey: string;
   distDir: string;
@@ -49,6 +51,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** Extra `Host` names `/mcp` answers for (`AGORA_MCP_HOSTS`). */
   mcpHosts?: string[];
+  /** When the process started (health's `uptime_s`). */
+  startedAt?: Date;
 }
 
 function requestLog(logger: Logger): RequestHandler {
@@ -108,9 +112,9 @@ export function createApp(deps: AppDeps): Express {
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  const comments = { state: deps.state, store: deps.store, rebuild: deps.rebuild, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates };
+  const comments = { state: deps.state, store: deps.store, publisher: deps.publisher, renderer: deps.renderer, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates };
   app.use(commentRoutes(comments));
-  app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: new Date() }));
+  app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: deps.startedAt ?? new Date() }));
   for (const router of deps.routers ?? []) app.use(router);
   // Agents: search and MCP use the same parts as the routes above (see mcp/deps.ts).
   const agents: AgentDeps = { state: deps.state, search: new PostSearch(deps.state), comments, limits: rateLimits.guard, publicData: deps.publicData, logger: deps.logger };

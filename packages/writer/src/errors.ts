@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** A comment body over a rendering-work limit (`limit`, `value`, `max` say which): nothing stored. */
+  comment_too_complex: 422,
+  /** The renderer failed on a comment body: nothing stored. */
+  comment_unrenderable: 422,
   rate_limited: 429,
   internal: 500,
   upstream_error: 502,
@@ -22,6 +26,10 @@ export const ERROR_CODES = {
   /** The disk under the store is full: nothing was stored. */
   storage_full: 507,
   not_configured: 503,
+  /** No comment render worker answered in time (a misbehaving worker): nothing stored, retry. */
+  render_unavailable: 503,
+  /** The writer is still catching up at start: retry after `Retry-After`. */
+  starting: 503,
   upstream_timeout: 504,
 } as const;
 
@@ -29,7 +37,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** The JSON body of every error answer. */
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; field?: string };
+  error: { code: ErrorCode; message: string; field?: string } & Record<string, unknown>;
 }
 
 /** An error with an HTTP status, a code, a human message and optionally the input field at fault. */
@@ -39,11 +47,13 @@ export class AppError extends Error {
   readonly field: string | undefined;
   /** Extra response headers, e.g. `Retry-After` on 429. */
   readonly headers: Record<string, string>;
+  /** Extra members of the error object, e.g. `limit`, `value`, `max` of a 422 `comment_too_complex`. */
+  readonly details: Record<string, unknown>;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { field?: string; status?: number; headers?: Record<string, string>; cause?: unknown } = {},
+    options: { field?: string; status?: number; headers?: Record<string, string>; details?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
@@ -51,13 +61,14 @@ export class AppError extends Error {
     this.status = options.status ?? ERROR_CODES[code];
     this.field = options.field;
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
 
   /** The body fixed by DESIGN.md. */
   toBody(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
     if (this.field !== undefined) error.field = this.field;
-    return { error };
+    return { error: { ...error, ...this.details } };
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * What `/api/health` reports beyond liveness: each part of the writer that is failing
- * right now (a rebuild that keeps failing, a quarantined comment, the database), with
+ * right now (a rebuild that keeps failing, the site-wide outputs, the database), with
  * the reason and since when. Any problem makes the status `degraded`.
  */
 export interface HealthProblem {

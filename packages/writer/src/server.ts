@@ -1,27 +1,33 @@
 /**
- * `startServer`: one process that opens the store, builds the site (incrementally),
- * then serves `dist/`, the comment and view writers and the public-data endpoints on
- * one port. SIGTERM and SIGINT stop it gracefully: no new connections, in-flight
- * requests finish, view counts are saved first, then the rebuilds drain.
+ * `startServer`: one process that serves the site, the comment and view writers and
+ * the public-data endpoints on one port. It listens first, serving the existing `dist/`
+ * (`http/starting-app.ts`, health `starting`), then opens its views, builds the site
+ * incrementally (nothing unchanged is rendered or written again: comments carry their
+ * stored HTML) and switches to the full app. SIGTERM and SIGINT stop it gracefully: no
+ * new connections, in-flight requests finish, view counts are saved first, then the
+ * rebuilds drain.
  */
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
-import { build, formatMessage, type AgoraConfig, type BuildResult, type Comment, type SiteBuild } from '@agora/generator';
+import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
 import { ViewCounter } from './store/view-counter.ts';
-import { RebuildQueue } from './rebuild/queue.ts';
-import { AggregateScheduler } from './rebuild/aggregates.ts';
+import { Publisher } from './rebuild/publisher.ts';
+import { RenderingKeeper } from './rebuild/renderings.ts';
+import { CommentRenderer } from './comments/comment-renderer.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
 import { assertPortFree } from './http/port-check.ts';
+import { createStartingApp } from './http/starting-app.ts';
 
 export interface StartOptions {
   config: AgoraConfig;
@@ -29,6 +35,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Install SIGTERM/SIGINT handlers (default true; tests pass false). */
   handleSignals?: boolean;
+  /** Called once the port is open, before the start-up build (the CLI prints it). */
+  onListening?: (url: string) => void;
 }
 
 export interface RunningServer {
@@ -43,34 +51,55 @@ export interface RunningServer {
   agents: AgentDeps;
   /** Write the site-wide outputs now instead of within the aggregate delay (tests, benchmarks). */
   flushAggregates(): Promise<void>;
+  /** Resolves once renderings made since the start are stored and any renderer upgrade is done (tests). */
+  renderingsSettled(): Promise<void>;
   close(): Promise<void>;
 }
 
-const message = (error: unknown) => (error as Error)?.message ?? String(error);
+/** Longest a request that needs the built site waits for it during start-up. */
+const STARTING_WAIT_MS = 30_000;
 
 export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const startedAt = new Date();
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
   const limits = loadLimits(config.file);
   const logger = options.logger ?? pino({ level: settings.logLevel });
-  // Before the build, so a taken port fails in a second, not after the whole site.
+  // Before anything else, so a taken port fails in a second.
   await assertPortFree(config.host, config.port);
   const store = await openStore(config, 'server');
+
+  // 1. Listen at once, serving the existing dist/ until the site is caught up.
+  let fullApp: (app: Express) => void = () => {};
+  let failStart: (error: unknown) => void = () => {};
+  const ready = new Promise<Express>((resolve, reject) => {
+    fullApp = resolve;
+    failStart = reject;
+  });
+  ready.catch(() => {});
+  const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
+  let handler: Express = starting;
+  const server = createServer((req, res) => handler(req, res));
+  applyConnectionLimits(server, limits);
+  let url: string;
+  try {
+    url = await listen(server, config.port, config.host);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  logger.info({ url }, 'agora listening (starting: serving the existing dist/)');
+  options.onListening?.(url);
+
+  // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
   const health = new HealthState();
-  // Quarantine: a comment that cannot be rendered is left out of every output, stored as
-  // hidden with the reason (so `agora comments list` shows it and no process tries it
-  // again), and reported by /api/health until a moderator acts.
-  const quarantined = new Map<string, string>();
-  const onCommentFailed = (comment: Comment, reason: string) => {
-    logger.error({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered; it is hidden and left out (see agora comments list)`);
-    quarantined.set(comment.id, reason);
-    health.set('quarantine', `${quarantined.size} comment(s) hidden because they cannot be rendered: ${[...quarantined.keys()].slice(0, 10).join(', ')}; see \`agora comments list\``);
-    store.comments.change(comment.id, { action: 'hide', reason: `cannot be rendered: ${reason}` }).catch((error: unknown) => logger.error({ err: error, comment: comment.id }, 'quarantined comment not marked hidden in the store'));
-  };
+  const renderings = new RenderingKeeper(store, logger);
+  const renderer = new CommentRenderer();
+  let publisher: Publisher | null = null;
+  let views: ViewCounter;
   let state: SiteBuild;
   let result: BuildResult;
-  let views: ViewCounter;
   try {
     const migration = (store as { migration?: unknown }).migration;
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
@@ -78,58 +107,35 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       flushMs: settings.viewsFlushMs,
       // Several nodes share the counts in PostgreSQL: follow what the others add.
       refreshMs: store.engine === 'postgres' ? Math.max(settings.viewsFlushMs, 100) : 0,
-      onFlush: async (totals) => {
-        if ((await state.updateViews(totals)) > 0) aggregates.touch();
-      },
+      onFlush: (totals) => publisher?.viewsChanged(totals),
       onError: (error, attempt) => {
         if (attempt === 0) logger.error({ err: error }, 'views saved; their mirrors failed to update');
         else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
       },
     });
     // Renderings and records stay in memory: a comment's rebuild never reads the render cache.
-    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed, longLived: true }));
+    ({ result, state } = await build(config, {
+      store: await loadSnapshot(store, views.totals()),
+      longLived: true,
+      onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
+      onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
+    }));
   } catch (error) {
-    await store.close();
+    failStart(error);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await Promise.all([renderer.close(), store.close()]);
     throw error;
   }
   for (const m of result.messages) logger.warn(formatMessage(m));
   logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
-  await state.warmCommentRenderer();
 
-  const aggregates = new AggregateScheduler({
-    delayMs: settings.aggregateDelayMs,
-    flush: async () => {
-      const started = performance.now();
-      const write = await state.flushAggregates();
-      if (write.written.length > 0) logger.debug({ written: write.written.length, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
-    },
-    onError: (error, attempt) => {
-      health.set('aggregates', `site-wide outputs failed to update: ${message(error)}`);
-      logger.error({ err: error, attempt }, 'site-wide outputs failed; retrying');
-    },
-    onRecovered: () => health.clear('aggregates'),
-  });
-  const rebuild = new RebuildQueue({
-    run: async (slugs) => {
-      const started = performance.now();
-      const lists = await Promise.all([...slugs].map(async (s) => [s, await store.comments.forSlug(s)] as const));
-      const write = await state.updateComments(new Map(lists));
-      aggregates.touch();
-      logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
-    },
-    onError: (error, attempt) => {
-      health.set('rebuild', `post pages failed to rebuild (attempt ${attempt}): ${message(error)}`);
-      logger.error({ err: error, attempt }, 'rebuild failed; will retry');
-    },
-    onRecovered: () => health.clear('rebuild'),
-  });
-  const stopChanges = store.changes((slugs) => void rebuild.schedule(slugs));
-  const publicData = state.site.catalog
-    ? createPublicDataRouter({ catalog: state.site.catalog, store, env })
-    : null;
-
+  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs });
+  const published = publisher;
+  const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
+  const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
   const app = createApp({
-    state, store, views, rebuild, health, logger,
+    state, store, views, publisher, renderer, health, logger, startedAt,
     // Several nodes on one database share their rate-limit budgets through it.
     ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
     apiKey: config.site.apiKey,
@@ -140,22 +146,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
   });
-  const server = app.listen(config.port, config.host);
-  applyConnectionLimits(server, limits);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
-      server.once('error', reject);
-    });
-  } catch (error) {
-    stopChanges();
-    await store.close();
-    throw error;
-  }
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
-  logger.info({ url }, 'agora listening');
+  app.locals.renderings = renderings;
+  await renderer.warm();
+  handler = app;
+  fullApp(app);
+  logger.info({ ms: Date.now() - startedAt.getTime() }, 'agora caught up');
+  // In the background: comments whose stored HTML is from an older renderer.
+  const upgraded = renderings.upgrade(state, renderer, (slugs) => published.commentsChanged(slugs)).catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'));
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -167,11 +164,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await views.flush().catch((error: unknown) => logger.error({ err: error }, 'views not saved at shutdown'));
       views.close();
       await stopped;
-      await rebuild.idle(5000);
-      rebuild.close();
-      await aggregates.flushNow().catch(() => {});
-      aggregates.close();
+      await renderings.close();
+      await published.close();
       await state.close();
+      await renderer.close();
       await publicData?.close();
       await store.close();
       logger.info('agora stopped');
@@ -189,5 +185,25 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   }
-  return { url, server, state, store, build: result, health, close, agents: app.locals.agents as AgentDeps, flushAggregates: () => aggregates.flushNow() };
+  return {
+    url, server, state, store, build: result, health, close,
+    agents: app.locals.agents as AgentDeps,
+    flushAggregates: () => published.flushAggregates(),
+    renderingsSettled: async () => {
+      await upgraded;
+      await renderings.flush();
+    },
+  };
+}
+
+/** Listen and give the URL clients use. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+    server.listen(port, host);
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shown}:${address.port}`;
 }

@@ -152,17 +152,6 @@ function bodiesShown(site: SiteModel, emit: readonly PlannedJob[]): BuildPlan['r
   return [...out].map(([post, reason]) => ({ post, reason }));
 }
 
-/** Jobs of a plan joined with more (a quarantined comment's post), without duplicates. */
-export function withJobs(plan: BuildPlan, more: BuildPlan): BuildPlan {
-  const ids = new Set(plan.emit.map((e) => e.id));
-  const posts = new Set(plan.render.map((r) => r.post));
-  return {
-    ...plan,
-    emit: [...plan.emit, ...more.emit.filter((e) => !ids.has(e.id))],
-    render: [...plan.render, ...more.render.filter((r) => !posts.has(r.post))],
-  };
-}
-
 /**
  * The files to remove once the plan's jobs are emitted: the plan's list plus the files
  * re-emitted jobs no longer produce (`dropped`, reported by the sink), except any file

@@ -1,6 +1,6 @@
 /**
- * One build or rebuild, start to end: plan it, prepare the comments it shows (a comment
- * that cannot be rendered is dropped and the plan made again), render and emit it
+ * One build or rebuild, start to end: plan it, prepare the comments it shows (render
+ * those without stored HTML), render and emit it
  * (`schedule.ts`), settle and apply its removals, save what must be saved.
  */
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
 import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
 import { startWriting } from '../emit/interrupted-writes.ts';
-import { planBuild, settleRemovals, withJobs, type BuildPlan } from './plan.ts';
+import { planBuild, settleRemovals, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
 import type { BuildState } from './state.ts';
 import type { BuildResult } from './types.ts';
@@ -24,8 +24,8 @@ import type { BuildResult } from './types.ts';
  */
 const HASH_LIMIT = 1 << 20;
 
-/** Renders the comments jobs show; returns the slugs of posts that lost a comment that cannot be rendered. */
-export type PrepareComments = (jobs: readonly Job[]) => Promise<Set<string>>;
+/** Gives every comment the jobs show its HTML (never leaves one out). */
+export type PrepareComments = (jobs: readonly Job[]) => Promise<void>;
 
 export interface FullOptions {
   pool?: RenderPool;
@@ -53,9 +53,8 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
 async function fullRun(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions): Promise<Omit<BuildResult, 'ms'>> {
   const { cache, manifest } = state;
   const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
-  let planned = plan();
-  // A comment that cannot be rendered is dropped from the model: plan again without it.
-  if ((await prepareComments(planned.emit.map((e) => e.job))).size > 0) planned = plan();
+  const planned = plan();
+  await prepareComments(planned.emit.map((e) => e.job));
   if (options.lazySave) await manifest.markDirty();
   // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
   const sink = new OutputSink(manifest, { sync: !options.lazySave });
@@ -73,17 +72,9 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
 
 /** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
 export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>): Promise<WriteResult> {
-  let plan = planBuild(state.site, change, state.manifest);
+  const plan = planBuild(state.site, change, state.manifest);
   if (plan.emit.length === 0) return { written: [], unchanged: 0, removed: [] };
-  const [, dropped] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
-  // A quarantined comment of a post outside this change: rewrite that post's outputs too.
-  const shown = new Set(plan.emit.flatMap(({ job }) => (job.kind === 'post-page' ? [job.slug] : [])));
-  const others = [...dropped].filter((slug) => !shown.has(slug));
-  if (others.length > 0) {
-    const extra = planBuild(state.site, { kind: 'post-comments', slugs: others }, state.manifest);
-    await Promise.all([ensureRendered(state, extra.render.map((r) => r.post)), prepareComments(extra.emit.map((e) => e.job))]);
-    plan = withJobs(plan, extra);
-  }
+  await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();

@@ -48,7 +48,7 @@ export class SiteBuild {
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
-      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed, longLived: options.longLived });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived });
       const built = new SiteBuild(config, state);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
       return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
@@ -178,10 +178,6 @@ export class SiteBuild {
     return run;
   }
 
-  /** Render the comments these jobs show; a comment that fails is dropped and its post's aggregates wait for the next flush. */
-  private readonly prepare = async (jobs: readonly Job[]): Promise<Set<string>> => {
-    const dropped = await this.state.prepareComments(jobs);
-    for (const slug of dropped) this.pendingComments.add(slug);
-    return dropped;
-  };
+  /** Give the comments these jobs show their HTML. */
+  private readonly prepare = (jobs: readonly Job[]): Promise<void> => this.state.prepareComments(jobs);
 }

@@ -21,12 +21,6 @@ import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { countTextTokens } from '../emit/token-count.ts';
 
-/**
- * Comment HTML kept in memory between rebuilds (the most recently rendered): enough for
- * the pages a burst touches; older ones are rendered again when a page needs them.
- */
-const COMMENT_HTML_KEPT = 20_000;
-
 export class BuildState {
   /** Each post's public record as JSON bytes, by slug (dropped when the post, its comments or views change). */
   private readonly records = new Map<string, Uint8Array>();
@@ -44,7 +38,7 @@ export class BuildState {
    * the jobs that read them.
    */
   readonly longLived: boolean;
-  /** Sanitized comment HTML, rendered off the main thread; failed comments are quarantined. */
+  /** Sanitized comment HTML: stored with each comment, rendered off the main thread where missing. */
   readonly commentHtml: CommentHtml;
   readonly cards: CommentCards;
   readonly ctx: EmitContext;
@@ -140,24 +134,16 @@ export class BuildState {
   }
 
   /**
-   * Render (off the main thread) the comments these jobs show, so `ctx.commentHtml`
-   * only reads the cache. Comments that cannot be rendered are dropped from the model,
-   * as if hidden; returns the slugs that lost a comment.
+   * Make sure every comment these jobs show has HTML (most carry their stored
+   * rendering), so `ctx.commentHtml` only reads memory. Never leaves a comment out.
    */
-  async prepareComments(jobs: readonly Job[]): Promise<Set<string>> {
-    const dropped = new Set<string>();
-    if (this.site.comments.size === 0 || !showsComments(jobs)) return dropped;
-    const failed = await this.commentHtml.prepare(commentsShownBy(this.site, jobs));
-    for (const comment of failed) {
-      this.setComments(comment.slug, this.site.comments.get(comment.slug)?.filter((c) => c.id !== comment.id) ?? []);
-      dropped.add(comment.slug);
-    }
-    return dropped;
+  async prepareComments(jobs: readonly Job[]): Promise<void> {
+    if (this.site.comments.size === 0 || !showsComments(jobs)) return;
+    await this.commentHtml.prepare(commentsShownBy(this.site, jobs));
   }
 
-  /** After a build: keep memory bounded and the render cache to the bodies of the site. */
+  /** After a full build: keep the render cache to the bodies of the site. */
   trim(full: boolean): void {
     if (full) this.cache.retain(new Set(this.site.posts.map((p: Post) => p.bodyHash)));
-    this.commentHtml.trim(COMMENT_HTML_KEPT);
   }
 }

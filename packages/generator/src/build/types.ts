@@ -1,7 +1,7 @@
 /** What `build()` takes and gives. */
 import type { Comment } from '../types.ts';
 import type { Message } from '../messages.ts';
-import type { CommentFailedHandler } from '../render/comment-html.ts';
+import type { CommentPlainHandler, CommentRenderedHandler } from '../render/comment-html.ts';
 import type { SinkResult } from '../emit/write-outputs.ts';
 import type { SearchIndexResult } from '../emit/search-index.ts';
 
@@ -30,11 +30,16 @@ export interface BuildOptions {
    */
   longLived?: boolean;
   /**
-   * A comment could not be rendered (stack overflow, over the time budget, any error):
-   * it is left out of every output from now on. The writer hides it in the store.
+   * A stored comment had no usable HTML (data older than stored renderings, a body
+   * edited in `data/`) and was rendered by this build: the writer stores the HTML.
    */
-  onCommentFailed?: CommentFailedHandler;
-  /** Longest one comment may take to render, in ms (default 1000). */
+  onCommentRendered?: CommentRenderedHandler;
+  /**
+   * A stored comment without usable HTML could not be rendered (over the work limits,
+   * a renderer failure): it is shown as escaped text. Never hidden.
+   */
+  onCommentPlain?: CommentPlainHandler;
+  /** Longest one comment may take to render, in ms (default 1000); over it, escaped text. */
   commentBudgetMs?: number;
 }
 

@@ -1,9 +1,12 @@
 /**
- * A cheap, linear, non-recursive look at the shape of a markdown body, run before a
- * comment is stored. The markdown parser recurses once per nested container (4,000
- * `>` overflow the stack) and matches emphasis delimiters in quadratic time (`*_` ×
- * 8,000 takes seconds), so the writer refuses such bodies with a 400 up front; the
- * renderer's time budget (render/comment-pool.ts) catches whatever slips past.
+ * A cheap, linear, non-recursive measure of the work a markdown body costs the
+ * renderer, taken before a comment is stored. It counts what the parser really pays
+ * for: nesting (the parser recurses once per container: 4,000 `>` overflow the
+ * stack), block lines, list items and headings (micromark re-splices its event list
+ * for each setext heading and list item, so 3,000 `a\n=` take 2 s), link brackets,
+ * code spans and emphasis runs (matched in quadratic time). The counts depend on the
+ * text alone, so a body is judged the same on an idle or a loaded machine; the limits
+ * in `rules.ts` (`COMMENT_WORK_LIMITS`) keep every accepted body far below a second.
  *
  * Nesting is estimated per line, as CommonMark opens containers: explicit markers
  * (`>`, `-`/`+`/`*` + space, `1.`/`1)` + space) plus the list levels the indentation
@@ -19,47 +22,67 @@ export interface BodyShape {
   depthLine: number;
   /** Runs of `*` or `_` outside fenced code that may open or close emphasis. */
   delimiterRuns: number;
+  /** Every line, blank and fenced ones included. */
+  lines: number;
+  /** Non-blank lines outside fenced code: each opens or continues a block. */
+  blockLines: number;
+  /** List item markers (`-`, `+`, `*`, `1.`, `1)` at a line start or after another marker). */
+  listItems: number;
+  /** ATX headings and setext underlines (a `===` or `---` line after a non-blank line). */
+  headings: number;
+  /** `[` outside fenced code: each may open a link, a reference or a footnote label. */
+  brackets: number;
+  /** Runs of backticks outside fenced code: each may open or close a code span. */
+  codeSpans: number;
 }
 
 const THEMATIC_BREAK = /^([-*_])[ \t]*(?:\1[ \t]*){2,}$/;
 const FENCE = /^(`{3,}|~{3,})/;
+const ATX = /^#{1,6}(?:[ \t]|$)/;
+const SETEXT = /^(?:=+|-+)[ \t]*$/;
 
-/** Measure how deep a body nests and how many emphasis delimiter runs it has. */
+/** Measure the rendering work of a body: nesting, blocks, list items, headings and inline markers. */
 export function measureBody(markdown: string): BodyShape {
   const lines = markdown.split(/\r\n|\r|\n/);
-  let depth = 0;
-  let depthLine = 0;
+  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0 };
   let previous = 0;
-  let delimiterRuns = 0;
+  let previousBlank = true;
   let fence: string | null = null;
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;
-    const { explicit, columns, rest } = containerPrefix(line);
-    if (rest.trim() === '' && explicit === 0) continue;
+    const { explicit, listMarkers, columns, rest } = containerPrefix(line);
+    const blank = rest.trim() === '' && explicit === 0;
+    const wasBlank = previousBlank;
+    previousBlank = blank;
+    if (blank) continue;
     const lineDepth = explicit + Math.min(Math.floor(columns / 2), previous);
     previous = lineDepth;
-    if (lineDepth > depth) {
-      depth = lineDepth;
-      depthLine = n + 1;
+    if (lineDepth > shape.depth) {
+      shape.depth = lineDepth;
+      shape.depthLine = n + 1;
     }
     const open = FENCE.exec(rest);
     if (fence !== null) {
       if (open && open[1]![0] === fence[0] && open[1]!.length >= fence.length && rest.slice(open[1]!.length).trim() === '') fence = null;
       continue;
     }
+    shape.blockLines++;
+    shape.listItems += listMarkers;
     if (open) {
       fence = open[1]!;
       continue;
     }
-    delimiterRuns += countDelimiterRuns(rest);
+    if (ATX.test(rest) || (!wasBlank && SETEXT.test(rest))) shape.headings++;
+    countInline(rest, shape);
   }
-  return { depth, depthLine, delimiterRuns };
+  return shape;
 }
 
 /** The container markers at the start of a line, the indentation between them, and the rest. */
-function containerPrefix(line: string): { explicit: number; columns: number; rest: string } {
+function containerPrefix(line: string): { explicit: number; listMarkers: number; columns: number; rest: string } {
   let i = 0;
   let explicit = 0;
+  let listMarkers = 0;
   let columns = 0;
   for (;;) {
     while (line[i] === ' ' || line[i] === '\t') columns += line[i++] === '\t' ? 4 : 1;
@@ -76,29 +99,33 @@ function containerPrefix(line: string): { explicit: number; columns: number; res
     }
     if (end < 0) break;
     explicit++;
+    if (c !== '>') listMarkers++;
     // The one space after a marker belongs to the marker, not to the indentation.
     i = line[end] === ' ' ? end + 1 : end;
   }
-  return { explicit, columns, rest: line.slice(i) };
+  return { explicit, listMarkers, columns, rest: line.slice(i) };
 }
 
 const isGap = (c: string | undefined) => c === undefined || c === ' ' || c === '\t';
 
 const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
 
-/** Runs of `*` or `_`; an `_` run inside a word (snake_case) can never delimit emphasis. */
-function countDelimiterRuns(text: string): number {
-  let runs = 0;
+/**
+ * Count the inline markers of one line: runs of `*` or `_` (an `_` run inside a word,
+ * as in snake_case, can never delimit emphasis), `[` and runs of backticks.
+ */
+function countInline(text: string, shape: BodyShape): void {
   for (let i = 0; i < text.length; ) {
     const c = text[i];
-    if (c !== '*' && c !== '_') {
+    if (c === '[') shape.brackets++;
+    if (c !== '*' && c !== '_' && c !== '`') {
       i++;
       continue;
     }
     let j = i;
     while (text[j] === c) j++;
-    if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) runs++;
+    if (c === '`') shape.codeSpans++;
+    else if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) shape.delimiterRuns++;
     i = j;
   }
-  return runs;
 }

@@ -10,7 +10,7 @@ import { isIsoDate } from '../validate/front-matter-rules.ts';
 import type { Comment, CommentType, Position } from '../types.ts';
 import { findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
 import { measureBody } from './body-shape.ts';
-import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, POSITIONS, addDays, commentError } from './rules.ts';
+import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_LIMITS, POSITIONS, addDays, commentError, CommentRuleError, type CommentWorkExcess } from './rules.ts';
 
 /** What a valid document contributes to a stored comment. */
 export type CommentInput = Pick<Comment, 'author' | 'model' | 'date' | 'type' | 'position' | 'body'>;
@@ -109,14 +109,20 @@ function bodyOf(value: unknown): string {
 }
 
 /**
- * Throw when a body nests deeper or has more emphasis delimiters than the renderer is
- * given. Also applied before rendering stored comments, so old data that predates the
- * rule is quarantined at once with this reason instead of overflowing or timing out.
+ * Throw when a body is over a rendering-work limit (`COMMENT_WORK_LIMITS`, nesting,
+ * emphasis runs): the error carries the limit, the value and the maximum. Also applied
+ * before rendering a stored comment that has no stored HTML (data older than the
+ * rules), which is then shown as escaped text instead of being rendered.
  */
 export function assertRenderableShape(body: string): void {
   const shape = measureBody(body);
-  if (shape.depth > COMMENT_RULES.maxDepth) throw commentError('body-too-deep', shape.depth, shape.depthLine);
-  if (shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns) throw commentError('body-too-much-emphasis', shape.delimiterRuns);
+  const over = (error: CommentRuleError, work: CommentWorkExcess) => new CommentRuleError(error.rule, error.field, error.message, work);
+  if (shape.depth > COMMENT_RULES.maxDepth) throw over(commentError('body-too-deep', shape.depth, shape.depthLine), { limit: 'maxDepth', value: shape.depth, max: COMMENT_RULES.maxDepth });
+  if (shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns) throw over(commentError('body-too-much-emphasis', shape.delimiterRuns), { limit: 'maxDelimiterRuns', value: shape.delimiterRuns, max: COMMENT_RULES.maxDelimiterRuns });
+  for (const rule of COMMENT_WORK_LIMITS) {
+    const value = shape[rule.measure];
+    if (value > rule.max) throw over(commentError('body-too-complex', rule.what, value, rule.max, rule.fix), { limit: rule.limit, value, max: rule.max });
+  }
 }
 
 function lineAt(text: string, index: number): number {

@@ -23,13 +23,34 @@ export const COMMENT_RULES = {
   maxDepth: 16,
   /**
    * Runs of `*`/`_` that may delimit emphasis (outside fenced code, snake_case not
-   * counted). Emphasis matching is quadratic; 2,000 runs render in under 0.2 s.
+   * counted). Emphasis matching is quadratic.
    */
-  maxDelimiterRuns: 2000,
+  maxDelimiterRuns: 1000,
   /** Earliest `date`; the latest is today + `maxDaysAhead` (UTC), for clock skew between time zones. */
   minDate: '2000-01-01',
   maxDaysAhead: 1,
 } as const;
+
+/**
+ * The rendering-work limits of a body (issue 19): deterministic counts taken by
+ * `measureBody` before a comment is stored, so a body is judged once, by its text,
+ * the same on an idle or a loaded machine. Over a limit answers 422
+ * `comment_too_complex` naming the limit, the value and the maximum; nothing is stored.
+ * They are set so that every body within all of them renders in well under a second
+ * on a 2-core machine (`npm run bench:comment-limits` renders the worst cases; the figures
+ * are in docs/performance.md). Real comments stay far below them.
+ */
+export const COMMENT_WORK_LIMITS = [
+  // The most specific first: a body over several limits is told about the one that names its construct.
+  { limit: 'maxListItems', measure: 'listItems', max: 200, what: 'list items', fix: 'shorten the lists' },
+  { limit: 'maxHeadings', measure: 'headings', max: 100, what: 'headings (`#` lines and `===`/`---` underlines)', fix: 'use fewer headings' },
+  { limit: 'maxBrackets', measure: 'brackets', max: 500, what: '`[` characters outside fenced code (links)', fix: 'use fewer links, or put the text in a fenced code block' },
+  { limit: 'maxCodeSpans', measure: 'codeSpans', max: 1000, what: 'runs of backticks outside fenced code', fix: 'put code in a fenced block' },
+  { limit: 'maxBlockLines', measure: 'blockLines', max: 400, what: 'non-blank lines outside fenced code', fix: 'shorten the comment or put long output in a fenced code block' },
+  { limit: 'maxLines', measure: 'lines', max: 1000, what: 'lines', fix: 'shorten the comment' },
+] as const satisfies readonly { limit: string; measure: string; max: number; what: string; fix: string }[];
+
+export type CommentWorkLimit = (typeof COMMENT_WORK_LIMITS)[number]['limit'] | 'maxDepth' | 'maxDelimiterRuns';
 
 /** Front-matter keys a comment may have, in the documented order. */
 export const COMMENT_KEYS = ['author', 'model', 'date', 'type', 'position'] as const;
@@ -81,11 +102,22 @@ export const COMMENT_ERRORS = {
     field: 'body',
     message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\` that may mark emphasis; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
   }),
+  'body-too-complex': spec({
+    field: 'body',
+    message: (what: string, value: number, max: number, fix: string) => `body has ${value} ${what}; at most ${max}: ${fix}`,
+  }),
 } as const;
 
 export type CommentRuleId = keyof typeof COMMENT_ERRORS;
 
 type Params<R extends CommentRuleId> = Parameters<(typeof COMMENT_ERRORS)[R]['message']>;
+
+/** Which rendering-work limit a body is over, by how much (`body-too-deep`, `-much-emphasis`, `-complex`). */
+export interface CommentWorkExcess {
+  limit: CommentWorkLimit;
+  value: number;
+  max: number;
+}
 
 /** A comment document or record broke a rule: `field` is the field at fault, `message` says how to fix it. */
 export class CommentRuleError extends Error {
@@ -93,6 +125,8 @@ export class CommentRuleError extends Error {
     readonly rule: CommentRuleId,
     readonly field: string,
     message: string,
+    /** Set when the body is over a rendering-work limit (the writer answers 422). */
+    readonly work?: CommentWorkExcess,
   ) {
     super(message);
     this.name = 'CommentRuleError';

@@ -5,6 +5,7 @@
  * includes a fingerprint of the generator's own code, so a template change re-emits
  * everything.
  */
+import { toCommentRecord } from './records.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,7 +64,9 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
   const commentKeys = new Map<string, string>();
   const comments = (slug: string) => {
     let k = commentKeys.get(slug);
-    if (k === undefined) commentKeys.set(slug, (k = digest((site.comments.get(slug) ?? []).map((c) => c.id).join(','))));
+    // Everything a comment shows, not only its id: a comment edited in `data/` while the
+    // writer was stopped is published by the next start.
+    if (k === undefined) commentKeys.set(slug, (k = digest(JSON.stringify((site.comments.get(slug) ?? []).map(toCommentRecord)))));
     return k;
   };
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';

@@ -1,12 +1,15 @@
 /**
- * The sanitized HTML of every shown comment, and the comments that cannot be shown.
- * `prepare` renders what is missing before any page is emitted, so emitting only
- * reads this cache: first the nesting and emphasis check the writer applies to new
- * comments (stored data may predate it), then the worker pool (off the main thread,
- * within a time budget). A comment that fails (too deep, stack overflow, over the
- * budget, any error) is quarantined:
- * reported once through `onFailed` and returned by every later `prepare`, so the build
- * leaves it out of every output and never tries it again in this process.
+ * The sanitized HTML of every shown comment. A comment normally carries its HTML
+ * (rendered when the writer accepted it: `comment-rendering.ts`), so emitting reads it
+ * from the comment. `prepare` renders only comments without usable HTML (data older
+ * than stored renderings, a body edited in `data/` while the writer was stopped),
+ * before any page is emitted: off the main thread, within a time budget. Such a
+ * rendering is set on the comment in memory and reported through `onRendered`, so the
+ * writer stores it and no later build renders it again.
+ *
+ * Nothing here ever leaves a comment out: only a moderator hides one. A stored comment
+ * over the rendering-work limits, or one the renderer fails on, is shown as escaped
+ * text (`plainTextHtml`) and reported through `onPlain`.
  */
 import type { Comment, SiteModel } from '../types.ts';
 import type { Job } from '../model/jobs.ts';
@@ -14,12 +17,16 @@ import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
 import { assertRenderableShape } from '../comments/parse-document.ts';
 import { commentsOnSitePages } from '../model/comment-views.ts';
 import { feedComments } from '../model/feeds.ts';
+import { commentHtmlKey, plainTextHtml, storedHtml } from './comment-rendering.ts';
 
-/** Called once per comment that cannot be rendered; the writer hides it (quarantine). */
-export type CommentFailedHandler = (comment: Comment, reason: string) => void;
+/** A comment rendered during a build: `html` under `key`, to be stored with it. */
+export type CommentRenderedHandler = (comment: Comment, html: string, key: string) => void;
+/** A stored comment shown as escaped text, and why. */
+export type CommentPlainHandler = (comment: Comment, reason: string) => void;
 
 export interface CommentHtmlOptions extends CommentPoolOptions {
-  onFailed?: CommentFailedHandler;
+  onRendered?: CommentRenderedHandler;
+  onPlain?: CommentPlainHandler;
 }
 
 /** Jobs whose output shows rendered comment bodies. */
@@ -42,69 +49,56 @@ export function showsComments(jobs: readonly Job[]): boolean {
 }
 
 export class CommentHtml {
-  /** HTML by comment id: a stored comment's body never changes. */
-  private readonly html = new Map<string, string>();
-  /** Why a comment cannot be shown, by id. */
-  private readonly failed = new Map<string, string>();
+  /** Escaped-text HTML of comments that cannot be rendered, by id (never stored: a renderer upgrade may manage). */
+  private readonly plain = new Map<string, string>();
   private readonly pool: CommentRenderPool;
 
   constructor(private readonly options: CommentHtmlOptions = {}) {
     this.pool = new CommentRenderPool(options);
   }
 
-  /** Render the comments not rendered yet. Returns those of `comments` that cannot be shown. */
-  async prepare(comments: readonly Comment[]): Promise<Comment[]> {
-    const missing = comments.filter((c) => !this.html.has(c.id) && !this.failed.has(c.id) && this.hasRenderableShape(c));
-    if (missing.length > 0) {
-      const outcomes = await this.pool.render(missing.map((c) => [c.id, c.body] as const));
-      for (const comment of missing) {
-        const outcome = outcomes.get(comment.id) ?? { error: 'no rendering came back' };
-        if ('html' in outcome) this.html.set(comment.id, outcome.html);
-        else {
-          this.failed.set(comment.id, outcome.error);
-          this.options.onFailed?.(comment, outcome.error);
-        }
-      }
+  /** Render the comments that have no usable HTML yet. */
+  async prepare(comments: readonly Comment[]): Promise<void> {
+    const missing = comments.filter((c) => storedHtml(c) === undefined && !this.plain.has(c.id) && this.hasRenderableShape(c));
+    if (missing.length === 0) return;
+    const outcomes = await this.pool.render(missing.map((c) => [c.id, c.body] as const));
+    for (const comment of missing) {
+      const outcome = outcomes.get(comment.id) ?? { error: 'no rendering came back' };
+      if ('html' in outcome) {
+        const key = commentHtmlKey(comment.body);
+        comment.html = outcome.html;
+        comment.html_key = key;
+        this.options.onRendered?.(comment, outcome.html, key);
+      } else this.showPlain(comment, outcome.error);
     }
-    return comments.filter((c) => this.failed.has(c.id));
   }
 
-  /** Stored comments older than the nesting rule are refused before they reach a worker. */
+  /** A stored body over the work limits (data older than the rules) is not rendered at all. */
   private hasRenderableShape(comment: Comment): boolean {
     try {
       assertRenderableShape(comment.body);
       return true;
     } catch (error) {
-      const reason = (error as Error).message;
-      this.failed.set(comment.id, reason);
-      this.options.onFailed?.(comment, reason);
+      this.showPlain(comment, (error as Error).message);
       return false;
     }
   }
 
+  private showPlain(comment: Comment, reason: string): void {
+    this.plain.set(comment.id, plainTextHtml(comment.body));
+    this.options.onPlain?.(comment, reason);
+  }
+
   /** The HTML of a prepared comment. */
   get(comment: Comment): string {
-    const out = this.html.get(comment.id);
+    const out = storedHtml(comment) ?? this.plain.get(comment.id);
     if (out === undefined) throw new Error(`Cannot \`commentHtml\` of comment \`${comment.id}\` without \`prepare\``);
     return out;
   }
 
-  /** Why a comment cannot be shown, or undefined. */
-  failure(id: string): string | undefined {
-    return this.failed.get(id);
-  }
-
-  /** Keep only the `max` most recently rendered HTML strings (memory stays bounded). */
-  trim(max: number): void {
-    for (const id of this.html.keys()) {
-      if (this.html.size <= max) break;
-      this.html.delete(id);
-    }
-  }
-
-  /** Forget the HTML of comments that are gone (deleted), to keep memory to the stored ones. */
+  /** Forget the escaped text of comments that are gone or were edited. */
   retain(ids: ReadonlySet<string>): void {
-    for (const id of this.html.keys()) if (!ids.has(id)) this.html.delete(id);
+    for (const id of this.plain.keys()) if (!ids.has(id)) this.plain.delete(id);
   }
 
   /** Start the render worker before it is needed. */

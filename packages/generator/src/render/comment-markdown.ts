@@ -16,7 +16,6 @@ import type { Root, Element, ElementContent, RootContent } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
-export const COMMENT_RENDERER_VERSION = 'comment-2';
 
 /** Images are not allowed in comments (tracking pixels); only links, text and code. */
 const schema = {

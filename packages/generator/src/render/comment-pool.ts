@@ -16,13 +16,15 @@ import { availableParallelism } from 'node:os';
 import type { CommentRenderReply, CommentRenderRequest, CommentWorkerData } from './comment-worker.ts';
 
 /** What rendering one comment gave: its HTML, or why there is none. */
-export type CommentRenderOutcome = { html: string } | { error: string };
+export type CommentRenderOutcome = { html: string } | { error: string; timeout?: boolean };
 
 export interface CommentPoolOptions {
   /** Longest one comment may render, in ms (default 1000). */
   budgetMs?: number;
   /** Most worker threads for a large batch (default 2, at most the cores). */
   maxWorkers?: number;
+  /** Try a comment that timed out once more on a fresh worker (default true). */
+  retryTimeouts?: boolean;
 }
 
 export const DEFAULT_COMMENT_BUDGET_MS = 1000;
@@ -131,7 +133,7 @@ class Lane {
         this.worker = null;
         void worker.terminate();
         finish(items.slice(next + 1));
-        report(items[next]!, { error }, timeout);
+        report(items[next]!, timeout ? { error, timeout } : { error }, timeout);
       };
       const check = () => {
         const current = items[next]!;
@@ -164,6 +166,7 @@ export class CommentRenderPool {
   private readonly lanes: Lane[] = [];
   private readonly budgetMs: number;
   private readonly maxWorkers: number;
+  private readonly retryTimeouts: boolean;
   private seq = 0;
   /** Batches run one at a time: lanes are not shared between batches. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -171,6 +174,7 @@ export class CommentRenderPool {
   constructor(options: CommentPoolOptions = {}) {
     this.budgetMs = options.budgetMs ?? DEFAULT_COMMENT_BUDGET_MS;
     this.maxWorkers = Math.max(1, Math.min(options.maxWorkers ?? 2, availableParallelism()));
+    this.retryTimeouts = options.retryTimeouts ?? true;
   }
 
   /** Render `[id, markdown]` pairs; every id gets an outcome. Rejects only when no worker can start. */
@@ -196,7 +200,7 @@ export class CommentRenderPool {
     if (items.length === 0) return out;
     const retry: Item[] = [];
     const report: Outcome = (item, outcome, timeout) => {
-      if (timeout && !item.timedOut) retry.push({ ...item, seq: ++this.seq, timedOut: true });
+      if (timeout && !item.timedOut && this.retryTimeouts) retry.push({ ...item, seq: ++this.seq, timedOut: true });
       else out.set(item.id, outcome);
     };
     const work = items.map(([id, markdown]) => ({ id, markdown, seq: ++this.seq, timedOut: false }));

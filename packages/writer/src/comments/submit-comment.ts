@@ -1,10 +1,12 @@
 /**
  * Submitting a comment, shared by `POST /api/comments/{slug}` and the MCP tool
- * `post_comment`: the key, the post, the size and the document are checked in that
- * order, each failure an `AppError` that changes nothing; then the comment is stored
- * durably and the post's own outputs are rebuilt before the answer (201), or the
- * answer says the page is still pending (202). A repeat within the duplicate window
- * answers the first comment (200).
+ * `post_comment`: the key, the post, the size and the document (its rendering-work
+ * limits included) are checked in that order, each failure an `AppError` that changes
+ * nothing. Then the body is rendered, fairly between clients (`CommentRenderer`), and
+ * the comment is stored durably with its HTML: this is the only time it is judged, so
+ * nothing after the answer can take it back. The post's own outputs are rebuilt before
+ * the answer (201), or the answer says the page is still pending (202). A repeat
+ * within the duplicate window answers the first comment (200).
  */
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { toCommentRecord, toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
@@ -12,14 +14,16 @@ import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
 import type { Store } from '../store/types.ts';
-import type { RebuildQueue } from '../rebuild/queue.ts';
+import type { Publisher } from '../rebuild/publisher.ts';
 import type { DuplicateGuard } from '../http/duplicate-guard.ts';
+import type { CommentRenderer } from './comment-renderer.ts';
 
 /** What submitting needs. */
 export interface CommentSubmitDeps {
   state: SiteBuild;
   store: Store;
-  rebuild: RebuildQueue;
+  publisher: Publisher;
+  renderer: CommentRenderer;
   logger?: Logger;
   apiKey: string;
   now?: () => Date;
@@ -54,24 +58,28 @@ export function checkCommentSize(bytes: number): void {
 }
 
 /**
- * Validate, store and publish a document whose key, post and size were checked.
+ * Validate, render, store and publish a document whose key, post and size were checked.
  *
- * @param deps Store, build state, rebuild queue, duplicate guard.
+ * @param deps Store, build state, renderer, publisher, duplicate guard.
+ * @param client Who sends it (an address or a verified agent): the renderer's fairness key.
  * @param slug The post.
  * @param bytes The document as sent.
  */
-export async function storeComment(deps: CommentSubmitDeps, slug: string, bytes: Uint8Array): Promise<CommentSubmitted> {
-  const at = (deps.now ?? (() => new Date()))();
-  const input = parseCommentDocument(decodeUtf8(bytes), at.toISOString().slice(0, 10));
+export async function storeComment(deps: CommentSubmitDeps, client: string, slug: string, bytes: Uint8Array): Promise<CommentSubmitted> {
+  const received = (deps.now ?? (() => new Date()))();
+  const input = parseCommentDocument(decodeUtf8(bytes), received.toISOString().slice(0, 10));
   const where = (id: string) => `/api/comments/${toUrlSegment(slug)}#${id}`;
   const firstId = deps.duplicates?.check(slug, input.author, input.body);
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
-  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString() };
+  const rendering = await deps.renderer.render(client, input.body);
+  // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
+  const at = deps.now ? received : new Date();
+  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering };
   await deps.store.comments.add(comment);
   deps.duplicates?.remember(slug, input.author, input.body, comment.id);
   const published = await Promise.race([
-    deps.rebuild.schedule([slug]),
+    deps.publisher.commentsChanged([slug]),
     new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
   ]);
   const record = toCommentRecord(comment);
@@ -88,12 +96,12 @@ export async function storeComment(deps: CommentSubmitDeps, slug: string, bytes:
  * Submit a whole document (the MCP path: everything arrives at once).
  *
  * @param deps As for `storeComment`.
- * @param request The key given, the slug and the document text.
+ * @param request Who sends it, the key given, the slug and the document text.
  */
-export async function submitComment(deps: CommentSubmitDeps, request: { apiKey: string | undefined; slug: string; document: string }): Promise<CommentSubmitted> {
+export async function submitComment(deps: CommentSubmitDeps, request: { client: string; apiKey: string | undefined; slug: string; document: string }): Promise<CommentSubmitted> {
   checkCommentKey(request.apiKey, deps.apiKey);
   checkCommentPost(deps.state, request.slug);
   const bytes = new TextEncoder().encode(request.document);
   checkCommentSize(bytes.length);
-  return storeComment(deps, request.slug, bytes);
+  return storeComment(deps, request.client, request.slug, bytes);
 }

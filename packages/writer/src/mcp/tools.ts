@@ -106,7 +106,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     const budget = await deps.limits.comment(caller.client, args.slug);
     let stored = false;
     try {
-      const result = await submitComment(deps.comments, { apiKey: args.api_key ?? caller.apiKey, slug: args.slug, document: args.document });
+      const result = await submitComment(deps.comments, { client: caller.client, apiKey: args.api_key ?? caller.apiKey, slug: args.slug, document: args.document });
       stored = result.status !== 200;
       return json({ status: result.status, location: result.location, comment: result.body });
     } finally {

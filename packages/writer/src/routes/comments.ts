@@ -1,8 +1,9 @@
 /**
- * `POST /api/comments/{slug}`: key, post, media type, size, document — checked in that
- * order, each failure a JSON error that changes nothing. Then the comment is stored
- * durably (fsync or COMMIT), and the post's own outputs (its page, `/api/post/{slug}`,
- * `/api/comments/{slug}`) are rebuilt before the answer:
+ * `POST /api/comments/{slug}`: key, post, media type, size, document (with its
+ * rendering-work limits: 422) — checked in that order, each failure a JSON error that
+ * changes nothing. Then the body is rendered (fairly between client addresses), the
+ * comment is stored durably with its HTML (fsync or COMMIT), and the post's own outputs
+ * (its page, `/api/post/{slug}`, `/api/comments/{slug}`) are rebuilt before the answer:
  *
  * - 201 when they show it ("stored and rebuilt", as the specification says);
  * - 202 with `status: "pending"` when the rebuild failed or took longer than
@@ -14,6 +15,7 @@
  */
 import { Router, raw, type Request } from 'express';
 import { AppError } from '../errors.ts';
+import { clientKey } from '../http/client-key.ts';
 import { COMMENT_LIMITS } from '../validate/comment-document.ts';
 import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
 
@@ -41,7 +43,7 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     next();
   }, readBody, async (req, res) => {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const answer = await storeComment(deps, req.params.slug as string, bytes);
+    const answer = await storeComment(deps, clientKey(req), req.params.slug as string, bytes);
     res.status(answer.status).location(answer.location).json(answer.body);
   });
   return router;

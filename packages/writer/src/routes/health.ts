@@ -1,6 +1,9 @@
 /**
  * `GET /api/health`: `ok` or `degraded` with the reasons (a rebuild that keeps failing,
- * quarantined comments, the store), plus a few numbers an operator wants at a glance.
+ * the site-wide outputs, the store), plus a few numbers an operator wants at a glance:
+ * `comments_as_text` lists stored comments shown as escaped text because they cannot be
+ * rendered (never hidden: only a moderator hides). While the writer starts, the
+ * starting app answers `starting` instead (`http/starting-app.ts`).
  * Always 200 while the process serves, so a load balancer does not pull a node that
  * still answers reads; monitors alert on `status`.
  */
@@ -11,7 +14,8 @@ import type { HealthState } from '../health.ts';
 
 export function healthRoutes(deps: { state: SiteBuild; store: Store; health: HealthState; startedAt: Date }): Router {
   const router = Router();
-  router.get('/api/health', (_req, res) => {
+  router.get('/api/health', (req, res) => {
+    const asText = [...((req.app.locals.renderings as { plain?: Map<string, string> } | undefined)?.plain?.keys() ?? [])];
     let comments = 0;
     for (const list of deps.state.site.comments.values()) comments += list.length;
     res.set('Cache-Control', 'no-store').json({
@@ -21,6 +25,7 @@ export function healthRoutes(deps: { state: SiteBuild; store: Store; health: Hea
       posts: deps.state.site.posts.length,
       comments,
       aggregates_pending: deps.state.aggregatesPending,
+      ...(asText.length > 0 ? { comments_as_text: asText.slice(0, 100) } : {}),
       uptime_s: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
     });
   });

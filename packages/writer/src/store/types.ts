@@ -42,6 +42,15 @@ export type CommentChange =
   | { action: 'unhide' }
   | { action: 'delete' };
 
+/** A rendering to store with a comment, if its body is still `body`. */
+export interface CommentRenderingUpdate {
+  id: string;
+  slug: string;
+  body: string;
+  html: string;
+  html_key: string;
+}
+
 /** What an import did. */
 export interface ImportResult {
   /** Comments stored now. */
@@ -73,6 +82,13 @@ export interface CommentStore {
   change(id: string, change: CommentChange): Promise<Comment | null>;
   /** Store many comments at once (import, store copy); idempotent by id; all or nothing. */
   importMany(comments: readonly Comment[]): Promise<ImportResult>;
+  /**
+   * Store renderings made after the comments were stored (data older than stored
+   * renderings, a renderer upgrade, a body edited in `data/`): each only where the
+   * comment's body is still the one rendered. Not a change anyone else must rebuild
+   * for. Returns how many were stored.
+   */
+  setRenderings(renderings: readonly CommentRenderingUpdate[]): Promise<number>;
 }
 
 export interface ViewStore {

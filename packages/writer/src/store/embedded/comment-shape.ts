@@ -18,6 +18,9 @@ export function commentProblem(value: unknown): string | null {
   if (value.position !== null && !(POSITIONS as readonly unknown[]).includes(value.position)) return `comment \`${String(value.id)}\` has an unknown position`;
   if (value.hidden !== undefined && typeof value.hidden !== 'boolean') return `comment \`${String(value.id)}\` has a non-boolean \`hidden\``;
   if (value.hidden_reason !== undefined && typeof value.hidden_reason !== 'string') return `comment \`${String(value.id)}\` has a non-text \`hidden_reason\``;
+  if ((value.html === undefined) !== (value.html_key === undefined) || (value.html !== undefined && (typeof value.html !== 'string' || typeof value.html_key !== 'string'))) {
+    return `comment \`${String(value.id)}\` has \`html\` and \`html_key\` that are not both text (remove both: the writer renders it again)`;
+  }
   return null;
 }
 

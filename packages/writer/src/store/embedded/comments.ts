@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { toFileName, syncDir, writeFileAtomic, type Comment } from '@agora/generator';
 import { DurableJSONFile } from '../durable-adapter.ts';
-import { StoreError, type CommentChange, type CommentStore, type ImportResult } from '../types.ts';
+import { StoreError, type CommentChange, type CommentRenderingUpdate, type CommentStore, type ImportResult } from '../types.ts';
 import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
 import { readDataFile, toStoreError } from './data-file.ts';
 import type { FileMutex } from './os-lock.ts';
@@ -154,6 +154,36 @@ export class EmbeddedComments implements CommentStore {
       }
       await this.journal?.append([found.slug]);
       return before;
+    });
+  }
+
+  async setRenderings(renderings: readonly CommentRenderingUpdate[]): Promise<number> {
+    if (renderings.length === 0) return 0;
+    const bySlug = new Map<string, CommentRenderingUpdate[]>();
+    for (const r of renderings) (bySlug.get(r.slug) ?? bySlug.set(r.slug, []).get(r.slug)!).push(r);
+    return this.mutex.run(async () => {
+      let stored = 0;
+      for (const [slug, list] of bySlug) {
+        const db = this.db(slug);
+        await db.read();
+        const byId = new Map(list.map((r) => [r.id, r]));
+        let changed = false;
+        db.data.comments = db.data.comments.map((c) => {
+          const r = byId.get(c.id);
+          // Only where the body is still the one rendered (edited meanwhile: rendered again later).
+          if (!r || r.body !== c.body || (c.html === r.html && c.html_key === r.html_key)) return c;
+          changed = true;
+          stored++;
+          return { ...c, html: r.html, html_key: r.html_key };
+        });
+        if (!changed) continue;
+        try {
+          await db.write();
+        } catch (error) {
+          throw toStoreError(error, this.fileOf(slug));
+        }
+      }
+      return stored;
     });
   }
 

@@ -1,7 +1,7 @@
 /** Comments as table rows: the column list, row → `Comment`, and comments → column arrays for `unnest`. */
 import type { Comment } from '@agora/generator';
 
-export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden, hidden_reason';
+export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden, hidden_reason, html, html_key';
 
 export interface CommentRow {
   id: string;
@@ -15,6 +15,8 @@ export interface CommentRow {
   created_at: string;
   hidden: boolean;
   hidden_reason: string | null;
+  html: string | null;
+  html_key: string | null;
 }
 
 /** A row as the `Comment` every engine returns (`hidden` only when true and `hidden_reason` only when set, as the embedded store keeps them). */
@@ -32,6 +34,10 @@ export function toComment(row: CommentRow): Comment {
   };
   if (row.hidden) comment.hidden = true;
   if (row.hidden_reason !== null) comment.hidden_reason = row.hidden_reason;
+  if (row.html !== null && row.html_key !== null) {
+    comment.html = row.html;
+    comment.html_key = row.html_key;
+  }
   return comment;
 }
 
@@ -41,9 +47,9 @@ export function toComment(row: CommentRow): Comment {
  */
 export const INSERT_COMMENTS = `
   INSERT INTO comments (${COMMENT_COLUMNS})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[])`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::text[])`;
 
-/** The eleven column arrays of `INSERT_COMMENTS`. */
+/** The thirteen column arrays of `INSERT_COMMENTS`. */
 export function commentColumns(comments: readonly Comment[]): unknown[] {
   return [
     comments.map((c) => c.id),
@@ -57,5 +63,7 @@ export function commentColumns(comments: readonly Comment[]): unknown[] {
     comments.map((c) => c.created_at),
     comments.map((c) => c.hidden === true),
     comments.map((c) => c.hidden_reason ?? null),
+    comments.map((c) => c.html ?? null),
+    comments.map((c) => c.html_key ?? null),
   ];
 }

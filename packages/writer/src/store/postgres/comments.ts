@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import type { Comment } from '@agora/generator';
-import { StoreError, type CommentChange, type CommentStore, type ImportResult } from '../types.ts';
+import { StoreError, type CommentChange, type CommentRenderingUpdate, type CommentStore, type ImportResult } from '../types.ts';
 import { recordChanges } from './changes.ts';
 import { COMMENT_COLUMNS, INSERT_COMMENTS, commentColumns, toComment, type CommentRow } from './comment-rows.ts';
 import { query, transaction } from './pool.ts';
@@ -125,6 +125,17 @@ export class PostgresCommentStore implements CommentStore {
       await recordChanges(client, [before.slug], this.node);
       return toComment(before);
     });
+  }
+
+  async setRenderings(renderings: readonly CommentRenderingUpdate[]): Promise<number> {
+    if (renderings.length === 0) return 0;
+    // Only where the body is still the one rendered (a moderator may have changed the row meanwhile).
+    const { rowCount } = await query(this.pool, 'store comment renderings', `
+      UPDATE comments SET html = r.html, html_key = r.html_key
+      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS r(id, body, html, html_key)
+      WHERE comments.id = r.id AND comments.body = r.body`,
+    [renderings.map((r) => r.id), renderings.map((r) => r.body), renderings.map((r) => r.html), renderings.map((r) => r.html_key)]);
+    return rowCount ?? 0;
   }
 
   importMany(comments: readonly Comment[]): Promise<ImportResult> {

@@ -72,6 +72,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX comment_changes_by_time ON comment_changes (at);
     `,
   },
+  {
+    version: 2,
+    name: 'stored comment renderings',
+    sql: `
+      -- The sanitized HTML of each comment, rendered once when it was accepted, and what
+      -- it was rendered from (renderer version and body digest): no node renders it again.
+      ALTER TABLE comments ADD COLUMN html text, ADD COLUMN html_key text;
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

@@ -1,0 +1,42 @@
+/**
+ * What a stored comment's HTML was rendered from, and the HTML shown when a stored
+ * comment has none that can be used. A comment is rendered once, when the writer
+ * accepts it (or an import takes it); the HTML is stored with it under a key naming the
+ * renderer version and the body, so a build uses it as long as the body is the one it
+ * was rendered from, whatever the renderer version (a newer renderer re-renders in the
+ * background and keeps the old HTML if that fails: issue 19). Only a moderator hides a
+ * comment: a stored comment that cannot be rendered is shown as escaped text.
+ */
+import { createHash } from 'node:crypto';
+import type { Comment } from '../types.ts';
+import { escapeText } from './html.ts';
+
+/**
+ * The version of the comment renderer (`comment-markdown.ts`): bump it whenever the HTML
+ * a body renders to changes, so stored renderings are re-rendered in the background.
+ */
+export const COMMENT_RENDERER_VERSION = 'comment-3';
+
+const bodyDigest = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 16);
+
+/** The key of HTML rendered from `body` by this renderer: `<version>:<SHA-256 of body, 16 hex>`. */
+export function commentHtmlKey(body: string): string {
+  return `${COMMENT_RENDERER_VERSION}:${bodyDigest(body)}`;
+}
+
+/** The comment's stored HTML when it was rendered from its current body (by any renderer version), else undefined. */
+export function storedHtml(comment: Comment): string | undefined {
+  if (comment.html === undefined || comment.html_key === undefined) return undefined;
+  const colon = comment.html_key.lastIndexOf(':');
+  return colon > 0 && comment.html_key.slice(colon + 1) === bodyDigest(comment.body) ? comment.html : undefined;
+}
+
+/** Whether the stored HTML is usable but was made by another renderer version (re-render it in the background). */
+export function isOutdatedRendering(comment: Comment): boolean {
+  return storedHtml(comment) !== undefined && !comment.html_key!.startsWith(`${COMMENT_RENDERER_VERSION}:`);
+}
+
+/** A body shown as escaped text, line breaks kept (`.comment-plain`): for a stored comment that cannot be rendered. */
+export function plainTextHtml(body: string): string {
+  return `<div class="comment-plain">${escapeText(body)}</div>`;
+}

@@ -1,0 +1,67 @@
+/**
+ * What the writer answers while it starts (issue 19: listen within seconds). The
+ * process listens before its start-up build, serving the existing `dist/` as it is:
+ * pages and mirrors are whole files from the last run, so they are safe to serve.
+ * `/api/health` says `starting`. Everything that needs the built state (comments, views,
+ * search, MCP, content negotiation) waits for it, at most `waitMs`, then answers 503
+ * `starting` with `Retry-After`: refused before anything is stored, never accepted and
+ * dropped.
+ */
+import express, { type Express, type RequestHandler } from 'express';
+import type { SiteConfig } from '@agora/generator';
+import { AppError } from '../errors.ts';
+import { staticRoutes } from '../routes/static.ts';
+import { securityHeaders } from './security-headers.ts';
+
+export interface StartingAppOptions {
+  distDir: string;
+  site: SiteConfig;
+  store: string;
+  startedAt: Date;
+  /** Resolves with the full app once the writer has caught up. */
+  ready: Promise<Express>;
+  /** Longest a request that needs the full app waits for it (ms). */
+  waitMs: number;
+}
+
+/** GET/HEAD answered from the files as they are: not negotiated pages, not the writer's own GETs. */
+function isStaticRead(req: express.Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (req.path.startsWith('/api/search') || req.path === '/mcp' || req.path === '/api/health') return false;
+  if (req.path.startsWith('/api/')) return true;
+  const accept = req.get('accept') ?? '';
+  return !/text\/markdown|application\/json/i.test(accept);
+}
+
+export function createStartingApp(options: StartingAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'weak');
+  let full: Express | null = null;
+  void options.ready.then((ready) => (full = ready), () => {});
+  const waitForFull: RequestHandler = async (req, res, next) => {
+    let timer: NodeJS.Timeout | undefined;
+    const ready = await Promise.race([
+      options.ready.catch(() => null),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), options.waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (ready) return void ready(req, res);
+    next(new AppError('starting', 'The writer is starting and has not caught up yet; nothing was stored. Retry shortly.', { headers: { 'Retry-After': '5' } }));
+  };
+  // Once the full app exists, it answers everything (requests that arrived earlier finish here).
+  app.use((req, res, next) => (full ? full(req, res) : next()));
+  app.use(securityHeaders(options.site));
+  app.get('/api/health', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000) });
+  });
+  const files = staticRoutes(options.distDir);
+  app.use((req, res, next) => (isStaticRead(req) ? files(req, res, () => waitForFull(req, res, next)) : waitForFull(req, res, next)));
+  app.use(((error, _req, res, _next) => {
+    const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
+    for (const [k, v] of Object.entries(appError.headers)) res.setHeader(k, v);
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(appError.status).json(appError.toBody());
+  }) as express.ErrorRequestHandler);
+  return app;
+}

@@ -1,0 +1,117 @@
+/**
+ * Comment renderings made after a comment was stored, kept for good: a build that had
+ * to render a stored comment (data older than stored renderings, a body edited in
+ * `data/` while the writer was stopped) hands the HTML here and it is stored with the
+ * comment (batched), so no later start renders it again. After a renderer upgrade the
+ * comments whose stored HTML is from an older renderer are re-rendered in the
+ * background, one at a time behind every client's new comments; the old HTML stays
+ * where the new render fails. Nothing here ever hides a comment.
+ */
+import { commentHtmlKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
+import type { Logger } from 'pino';
+import type { CommentRenderingUpdate, Store } from '../store/types.ts';
+import type { CommentRenderer } from '../comments/comment-renderer.ts';
+
+/** The renderer's fairness key of background work: one turn among the clients. */
+const BACKGROUND = 'background:renderer-upgrade';
+
+export class RenderingKeeper {
+  private pending: CommentRenderingUpdate[] = [];
+  private saving: Promise<void> | null = null;
+  private upgrading: Promise<void> | null = null;
+  private closed = false;
+  /** Comments shown as escaped text because they cannot be rendered. */
+  readonly plain = new Map<string, string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {}
+
+  /** A build rendered a stored comment: store the HTML with it (soon, batched). */
+  rendered(comment: Comment, html: string, key: string): void {
+    this.plain.delete(comment.id);
+    this.pending.push({ id: comment.id, slug: comment.slug, body: comment.body, html, html_key: key });
+    this.saving ??= this.saveLoop();
+  }
+
+  /** A stored comment without usable HTML is shown as escaped text. */
+  shownPlain(comment: Comment, reason: string): void {
+    this.plain.set(comment.id, reason);
+    this.logger.warn({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered; it is shown as plain text (a moderator may edit or hide it)`);
+  }
+
+  /** Renderings waiting to be stored. */
+  get unsaved(): number {
+    return this.pending.length;
+  }
+
+  private async saveLoop(): Promise<void> {
+    // Let a build finish handing its renderings over: one write per post file.
+    await new Promise((r) => setTimeout(r, 50));
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, 1000);
+      try {
+        await this.store.comments.setRenderings(batch);
+      } catch (error) {
+        // Not lost for good: the next start renders these again (only slower).
+        this.logger.warn({ err: error, comments: batch.length }, 'comment renderings not stored; the next start renders them again');
+      }
+    }
+    this.saving = null;
+  }
+
+  /**
+   * Re-render, in the background, the shown comments whose stored HTML comes from an
+   * older renderer, and republish their posts. Returns when done.
+   */
+  upgrade(state: SiteBuild, renderer: CommentRenderer, republish: (slugs: Set<string>) => Promise<unknown>): Promise<void> {
+    this.upgrading ??= (async () => {
+      const outdated = [...state.site.comments.values()].flat().filter(isOutdatedRendering);
+      if (outdated.length === 0) return;
+      this.logger.info({ comments: outdated.length }, 'comment renderer upgraded: re-rendering stored comments in the background');
+      const slugs = new Set<string>();
+      for (const comment of outdated) {
+        if (this.closed) break;
+        try {
+          const { html } = await renderer.render(BACKGROUND, comment.body);
+          comment.html = html;
+          comment.html_key = commentHtmlKey(comment.body);
+          this.rendered(comment, html, comment.html_key);
+          slugs.add(comment.slug);
+        } catch (error) {
+          // The old HTML stays: it was shown until now and still is.
+          this.logger.warn({ comment: comment.id, reason: (error as Error).message }, 'comment not re-rendered by the new renderer; its stored HTML stays');
+        }
+        if (slugs.size >= 100) {
+          await this.flush();
+          await republish(new Set(drain(slugs)));
+        }
+      }
+      await this.flush();
+      if (slugs.size > 0) await republish(slugs);
+    })().finally(() => {
+      this.upgrading = null;
+    });
+    return this.upgrading;
+  }
+
+  /** Resolves once every rendering handed over so far is stored (or failed to be). */
+  async flush(): Promise<void> {
+    while (this.saving) await this.saving;
+  }
+
+  /** Store what is pending, stop upgrading. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.upgrading?.catch(() => {});
+    await this.flush();
+  }
+}
+
+/** Take every element out of a set. */
+function drain<T>(set: Set<T>): T[] {
+  const all = [...set];
+  set.clear();
+  return all;
+}
