@@ -128,7 +128,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   for (const m of result.messages) logger.warn(formatMessage(m));
-  logger.info({ posts: result.posts, rendered: result.rendered, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
+  // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
+  logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
   publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs });
   const published = publisher;

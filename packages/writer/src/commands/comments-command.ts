@@ -9,7 +9,7 @@ import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
 import { postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
 import { moderate, publish, withStore, type Publication } from '../moderation.ts';
-import { exportComments, readCommentLines } from '../transfer/comment-lines.ts';
+import { exportComments, readCommentLines, renderImported } from '../transfer/comment-lines.ts';
 
 
 function line(c: Comment): string {
@@ -75,18 +75,28 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
 
   comments
     .command('import')
-    .description('add the comments of a JSON Lines export (idempotent by id; every line checked first, nothing imported on any error)')
+    .description('add the comments of a JSON Lines export, each judged and rendered as POST does (idempotent by id; every refused line is listed, and nothing is imported unless --skip-refused)')
     .argument('<file>', 'a file written by `agora comments export`')
-    .action(async (file: string) => {
+    .option('--skip-refused', 'import the lines that pass and list the refused ones (default: import nothing if any line is refused)')
+    .action(async (file: string, opts: { skipRefused?: boolean }) => {
       const config = loadConfig();
       const slugs = await postSlugs(config);
-      let list: Comment[] | null = await readCommentLines(file, (slug) => slugs.has(slug));
+      const checked = await readCommentLines(file, (slug) => slugs.has(slug));
+      const refused = [...checked.refused, ...(await renderImported(file, checked))].sort((a, b) => a.line - b.line);
+      for (const r of refused) process.stderr.write(`agora: refused ${r.message}\n`);
+      if (refused.length > 0 && !opts.skipRefused) {
+        process.stderr.write(`agora: ${refused.length} line${refused.length === 1 ? '' : 's'} refused; nothing was imported. Fix them, or import the others with --skip-refused\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const bad = new Set(refused.map((r) => r.line));
+      let list: Comment[] | null = checked.comments.filter((c) => !bad.has(checked.lineOf.get(c.id)!));
       await withStore(config, async (store) => {
         const result = await store.comments.importMany(list!);
         // The parsed file is not needed for the rebuild, which reads the store.
         list = null;
         const publication = result.added > 0 ? await publish(config, store) : null;
-        process.stdout.write(`imported ${result.added} comment${result.added === 1 ? '' : 's'} on ${result.slugs.size} post${result.slugs.size === 1 ? '' : 's'}; ${result.existing} already stored${publication ? `; ${told(publication)}` : ''}\n`);
+        process.stdout.write(`imported ${result.added} comment${result.added === 1 ? '' : 's'} on ${result.slugs.size} post${result.slugs.size === 1 ? '' : 's'}; ${result.existing} already stored${refused.length > 0 ? `; ${refused.length} refused` : ''}${publication ? `; ${told(publication)}` : ''}\n`);
       });
     });
 

@@ -22,6 +22,8 @@ export class RenderingKeeper {
   private closed = false;
   /** Comments shown as escaped text because they cannot be rendered. */
   readonly plain = new Map<string, string>();
+  /** Stored comments rendered by builds of this process (0 on a start where every comment had its HTML). */
+  renderedCount = 0;
 
   constructor(
     private readonly store: Store,
@@ -30,6 +32,7 @@ export class RenderingKeeper {
 
   /** A build rendered a stored comment: store the HTML with it (soon, batched). */
   rendered(comment: Comment, html: string, key: string): void {
+    this.renderedCount++;
     this.plain.delete(comment.id);
     this.pending.push({ id: comment.id, slug: comment.slug, body: comment.body, html, html_key: key });
     this.saving ??= this.saveLoop();

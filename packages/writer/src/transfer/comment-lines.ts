@@ -4,13 +4,15 @@
  * created_at`) plus `hidden` (and `hidden_reason` when the writer hid it). It is the
  * backup and restore path and the way between store engines.
  *
- * Import checks every line with the POST rules (`validateCommentFields`, the same
- * rules module the POST route's parser uses), so a file can never bring in what the
- * API would refuse; the first bad line is reported as `file:line` with the reason.
+ * Import judges every line as POST does: the same rules (`validateCommentFields`, the
+ * rendering-work limits included), then the body is rendered and stored with its HTML
+ * (`renderImported`), so a file can never bring in what the API would refuse and no
+ * start renders an imported comment again. Every refused line is reported as
+ * `file:line` with the reason.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { toCommentRecord, type Comment } from '@agora/generator';
+import { CommentRenderPool, commentHtmlKey, toCommentRecord, type Comment } from '@agora/generator';
 import { validateCommentFields } from '../validate/comment-document.ts';
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
@@ -75,31 +77,60 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
   };
 }
 
-/** Read and check every line of `file`; throws `ImportLineError` at the first bad one. */
-export async function readCommentLines(file: string, knownPost: (slug: string) => boolean): Promise<Comment[]> {
+/** Every line of a file, checked: the comments, the line of each, and the lines refused. */
+export interface CheckedLines {
+  comments: Comment[];
+  lineOf: Map<string, number>;
+  refused: ImportLineError[];
+}
+
+/** Read and check every line of `file`; every bad line is in `refused`, with its reason. */
+export async function readCommentLines(file: string, knownPost: (slug: string) => boolean): Promise<CheckedLines> {
   const comments: Comment[] = [];
-  const seen = new Map<string, number>();
+  const refused: ImportLineError[] = [];
+  const lineOf = new Map<string, number>();
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const text of lines) {
     n++;
     if (text.trim() === '') continue;
-    let value: unknown;
     try {
-      value = JSON.parse(text);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        throw new Error(`not valid JSON (${(error as Error).message})`);
+      }
+      const comment = commentFromLine(value, knownPost);
+      const first = lineOf.get(comment.id);
+      if (first !== undefined) throw new Error(`id \`${comment.id}\` is already on line ${first}`);
+      lineOf.set(comment.id, n);
+      comments.push(comment);
     } catch (error) {
-      throw new ImportLineError(file, n, `not valid JSON (${(error as Error).message})`);
+      refused.push(new ImportLineError(file, n, (error as Error).message));
     }
-    let comment: Comment;
-    try {
-      comment = commentFromLine(value, knownPost);
-    } catch (error) {
-      throw new ImportLineError(file, n, (error as Error).message);
-    }
-    const first = seen.get(comment.id);
-    if (first !== undefined) throw new ImportLineError(file, n, `id \`${comment.id}\` is already on line ${first}`);
-    seen.set(comment.id, n);
-    comments.push(comment);
   }
-  return comments;
+  return { comments, lineOf, refused };
+}
+
+/**
+ * Render every checked comment, as POST does before storing, and set its HTML on it.
+ * Returns the lines whose body the renderer failed on (refused like any bad line).
+ */
+export async function renderImported(file: string, checked: CheckedLines): Promise<ImportLineError[]> {
+  const pool = new CommentRenderPool({ budgetMs: 5000, maxWorkers: 2 });
+  try {
+    const outcomes = await pool.render(checked.comments.map((c) => [c.id, c.body] as const));
+    const refused: ImportLineError[] = [];
+    for (const comment of checked.comments) {
+      const outcome = outcomes.get(comment.id) ?? { error: 'no rendering came back' };
+      if ('html' in outcome) {
+        comment.html = outcome.html;
+        comment.html_key = commentHtmlKey(comment.body);
+      } else refused.push(new ImportLineError(file, checked.lineOf.get(comment.id) ?? 0, `\`body\`: cannot be rendered (${outcome.error})`));
+    }
+    return refused;
+  } finally {
+    await pool.close();
+  }
 }
