@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '@agora/generator';
-import { dbCommand } from '../../packages/writer/src/store/postgres/db-command.ts';
+import { dbCommand } from '../../packages/writer/src/commands/db-command.ts';
 import { StoreError, type Store } from '../../packages/writer/src/store/types.ts';
 import { LATEST_VERSION, MIGRATIONS, migrate, openPostgresStore, schemaStatus, type PostgresStoreOptions } from '../../packages/writer/src/store/postgres/index.ts';
 import { createPool } from '../../packages/writer/src/store/postgres/pool.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { makeProject, REPO_ROOT, type TestProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
-import { ViewCounter } from '../../packages/writer/src/store/view-counter.ts';
+import { ViewCounter } from '../../packages/writer/src/views/view-counter.ts';
 import type { ViewStore } from '../../packages/writer/src/store/types.ts';
 
 const SLUG = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
 import { AppError, isAppError, storeFailure } from './errors.ts';
 import type { Store } from './store/types.ts';
-import type { ViewCounter } from './store/view-counter.ts';
+import type { ViewCounter } from './views/view-counter.ts';
 import type { Publisher } from './rebuild/publisher.ts';
 import type { CommentRenderer } from './comments/comment-renderer.ts';
 import type { HealthState } from './health.ts';

@@ -7,7 +7,7 @@
  * With PostgreSQL every running node follows; a node that is down rebuilds at start.
  */
 import { build, type AgoraConfig, type Comment } from '@agora/generator';
-import { openStore } from './store/open.ts';
+import { withStore } from './store/with-store.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import { writerIsRunning } from './store/embedded/index.ts';
 import type { CommentChange, Store } from './store/types.ts';
@@ -20,16 +20,6 @@ export type Publication = { by: 'writer' } | { by: 'build'; written: number };
 export interface ModerationResult {
   comment: Comment | null;
   publication: Publication | null;
-}
-
-/** Open the store for a CLI command, run `fn`, close it. */
-export async function withStore<T>(config: AgoraConfig, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(config, 'tool');
-  try {
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** Make the pages show the store as it now is (see the module comment). */

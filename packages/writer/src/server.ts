@@ -17,7 +17,7 @@ import type { AgentDeps } from './mcp/deps.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
-import { ViewCounter } from './store/view-counter.ts';
+import { ViewCounter } from './views/view-counter.ts';
 import { Publisher } from './rebuild/publisher.ts';
 import { RenderingKeeper } from './rebuild/renderings.ts';
 import { CommentRenderer } from './comments/comment-renderer.ts';

@@ -70,8 +70,12 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built)) } : built;
 }
 
-/** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>): Promise<WriteResult> {
+/**
+ * Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved
+ * lazily. `between` runs after each job (a site-wide flush lets post rebuilds that
+ * arrived meanwhile go first: `SiteBuild.flushAggregates`).
+ */
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>): Promise<WriteResult> {
   const plan = planBuild(state.site, change, state.manifest);
   if (plan.emit.length === 0) return { written: [], unchanged: 0, removed: [] };
   await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
@@ -79,7 +83,7 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
   const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024 });
-  await emitInOrder(state, plan, sink);
+  await emitInOrder(state, plan, sink, between);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
   // It is saved at close; until then the dirty marker makes a build after a crash

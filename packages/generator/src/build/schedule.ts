@@ -131,6 +131,9 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
 }
 
 /** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
-export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink): Promise<void> {
-  for (const { job, id, key } of plan.emit) await sink.emit(id, key, () => state.emit(job));
+export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>): Promise<void> {
+  for (const { job, id, key } of plan.emit) {
+    await sink.emit(id, key, () => state.emit(job));
+    await between?.();
+  }
 }

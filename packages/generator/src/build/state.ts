@@ -21,6 +21,12 @@ import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { countTextTokens } from '../emit/token-count.ts';
 
+/** Whether two versions of a stored comment show the same (text and HTML). */
+function sameComment(a: Comment, b: Comment): boolean {
+  return a.body === b.body && a.author === b.author && a.model === b.model && a.date === b.date && a.type === b.type
+    && a.position === b.position && a.created_at === b.created_at && (a.html_key === b.html_key || b.html_key === undefined);
+}
+
 export class BuildState {
   /** Each post's public record as JSON bytes, by slug (dropped when the post, its comments or views change). */
   private readonly records = new Map<string, Uint8Array>();
@@ -117,8 +123,17 @@ export class BuildState {
     for (const slug of this.records.keys()) if (site.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.records.delete(slug);
   }
 
-  /** Replace a post's visible comments (oldest first). */
-  setComments(slug: string, visible: Comment[]): void {
+  /**
+   * Replace a post's visible comments (oldest first). A comment unchanged since the last
+   * call keeps its object, so its memoised card is reused: a new comment costs its own
+   * card, not the whole list's.
+   */
+  setComments(slug: string, list: Comment[]): void {
+    const before = new Map((this.site.comments.get(slug) ?? []).map((c) => [c.id, c]));
+    const visible = list.map((c) => {
+      const old = before.get(c.id);
+      return old && sameComment(old, c) ? old : c;
+    });
     if (visible.length > 0) this.site.comments.set(slug, visible);
     else this.site.comments.delete(slug);
     commentsChanged(this.site);

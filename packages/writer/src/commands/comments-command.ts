@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
 import { postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
-import { moderate, publish, withStore, type Publication } from '../moderation.ts';
+import { moderate, publish, type Publication } from '../moderation.ts';
+import { withStore } from '../store/with-store.ts';
 import { exportComments, readCommentLines, renderImported } from '../transfer/comment-lines.ts';
 
 

@@ -22,7 +22,7 @@ export interface WriterCommand {
 export const WRITER_COMMANDS: readonly WriterCommand[] = [
   { name: 'comments', description: 'list, moderate, export and import stored comments (changes rebuild the affected pages)', load: async () => (await import('./comments-command.ts')).commentsCommand },
   { name: 'token', description: 'issue, list and revoke agent tokens for POST /agencatalog/api/call', load: async () => (await import('./token-command.ts')).tokenCommand },
-  { name: 'db', description: 'the PostgreSQL store: schema migrations and status', load: async () => (await import('../store/postgres/db-command.ts')).dbCommand },
+  { name: 'db', description: 'the PostgreSQL store: schema migrations and status', load: async () => (await import('./db-command.ts')).dbCommand },
   { name: 'store', description: 'move comments, views, tokens and quotas between store engines', load: async () => (await import('./store-command.ts')).storeCommand },
   { name: 'mcp', description: 'serve the site as an MCP server over stdio (search, read, comment, public data)', load: async () => (await import('./mcp-command.ts')).mcpCommand },
 ];
@@ -85,6 +85,6 @@ export function addWriterCommands(program: Command, loadConfig: () => AgoraConfi
  * @example const { result } = await withStoreSnapshot(config, (store) => build(config, { store }));
  */
 export async function withStoreSnapshot<T>(config: AgoraConfig, fn: (snapshot: StoreSnapshot) => Promise<T>): Promise<T> {
-  const [{ withStore }, { loadSnapshot }] = await Promise.all([import('../moderation.ts'), import('../store/snapshot.ts')]);
+  const [{ withStore }, { loadSnapshot }] = await Promise.all([import('../store/with-store.ts'), import('../store/snapshot.ts')]);
   return withStore(config, async (store) => fn(await loadSnapshot(store)));
 }

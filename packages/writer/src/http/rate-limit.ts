@@ -105,9 +105,7 @@ async function refund(taken: readonly Taken[]): Promise<void> {
 
 function tooMany(res: Response, states: PolicyState[], what: string): AppError {
   setRateLimitHeaders(res, states);
-  const over = states.filter((s) => s.exceeded).map((s) => `${s.policy.quota} per ${s.policy.windowSeconds} s (${s.policy.name})`);
-  const wait = retryAfterSeconds(states);
-  return new AppError('rate_limited', `Too many ${what}: at most ${over.join(' and ')}; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
+  return tooManyCalls(states, what);
 }
 
 /** A per-client budget as middleware. */
@@ -121,23 +119,35 @@ function perClient(budget: Budget | null, what: string): RequestHandler {
   };
 }
 
-/** The comment budgets: per client (every POST), then per post and per site (stored only). */
-function commentBudgets(ip: Budget | null, post: Budget | null, site: Budget | null, isPost: (slug: string) => boolean): RequestHandler {
+type CommentBudgets = Pick<Record<'commentsIp' | 'commentsPost' | 'commentsSite', Budget | null>, 'commentsIp' | 'commentsPost' | 'commentsSite'>;
+
+/**
+ * Take the comment budgets of one submission, for HTTP and MCP alike: per client
+ * (every attempt), then per post and per site (given back by the caller when nothing
+ * was stored). Returns what was taken, or what is over with everything given back.
+ */
+async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => boolean, client: string, slug: string): Promise<{ states: PolicyState[]; taken: Taken[]; over?: string }> {
+  const states: PolicyState[] = [];
+  if (budgets.commentsIp) {
+    const { state } = await take(budgets.commentsIp, client);
+    states.push(state);
+    if (state.exceeded) return { states, taken: [], over: 'comment requests from this client' };
+  }
+  const held: (Taken | null)[] = isPost(slug) ? await Promise.all([budgets.commentsPost && take(budgets.commentsPost, slug), budgets.commentsSite && take(budgets.commentsSite, 'site')]) : [];
+  const taken = held.filter((t): t is Taken => t !== null);
+  states.push(...taken.map((t) => t.state));
+  if (taken.some((t) => t.state.exceeded)) {
+    await refund(taken);
+    return { states, taken: [], over: 'comments on this post or site' };
+  }
+  return { states, taken };
+}
+
+/** The comment budgets as middleware of `POST /api/comments/{slug}`. */
+function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boolean): RequestHandler {
   return async function commentRateLimit(req: Request, res: Response, next) {
-    const states: PolicyState[] = [];
-    if (ip) {
-      const { state } = await take(ip, clientKey(req));
-      states.push(state);
-      if (state.exceeded) throw tooMany(res, states, 'comment requests from this address');
-    }
-    const slug = req.params.slug as string;
-    const held: (Taken | null)[] = isPost(slug) ? await Promise.all([post && take(post, slug), site && take(site, 'site')]) : [];
-    const taken = held.filter((t): t is Taken => t !== null);
-    states.push(...taken.map((t) => t.state));
-    if (taken.some((t) => t.state.exceeded)) {
-      await refund(taken);
-      throw tooMany(res, states, 'comments on this post or site');
-    }
+    const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), req.params.slug as string);
+    if (over) throw tooMany(res, states, over);
     // Refund only a definite non-201 answer: a client that hangs up may have been stored.
     // A refund that fails (database away) is lost: the budget is only a little lower until its window ends.
     if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken).catch(() => {})));
@@ -189,7 +199,7 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   };
   const isPost = options.isPost ?? (() => true);
   const router = Router();
-  router.post('/api/comments/:slug', commentBudgets(budgets.commentsIp, budgets.commentsPost, budgets.commentsSite, isPost));
+  router.post('/api/comments/:slug', commentBudgets(budgets, isPost));
   router.put('/api/views/:slug', perClient(budget('views', limits.viewsPerIpPerMinute, 60), 'view counts from this address'));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
   router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
@@ -213,13 +223,8 @@ function createGuard(budgets: Record<'commentsIp' | 'commentsPost' | 'commentsSi
   };
   return {
     async comment(client, slug) {
-      await one(budgets.commentsIp, client, 'comment requests from this client');
-      const held: (Taken | null)[] = isPost(slug) ? await Promise.all([budgets.commentsPost && take(budgets.commentsPost, slug), budgets.commentsSite && take(budgets.commentsSite, 'site')]) : [];
-      const taken = held.filter((t): t is Taken => t !== null);
-      if (taken.some((t) => t.state.exceeded)) {
-        await refund(taken);
-        throw tooManyCalls(taken.map((t) => t.state), 'comments on this post or site');
-      }
+      const { states, taken, over } = await takeComment(budgets, isPost, client, slug);
+      if (over) throw tooManyCalls(states, over);
       return { settle: async (stored) => void (stored || (await refund(taken))) };
     },
     publicData: (client) => one(budgets.publicData, client, 'public-data requests from this client'),

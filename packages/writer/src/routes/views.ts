@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { SiteBuild } from '@agora/generator';
 import { AppError } from '../errors.ts';
-import type { ViewCounter } from '../store/view-counter.ts';
+import type { ViewCounter } from '../views/view-counter.ts';
 
 export function viewRoutes(deps: { state: SiteBuild; views: ViewCounter }): Router {
   const router = Router();

@@ -9,7 +9,7 @@
  * and then, so a node also follows the slugs only the others count. Flushes and
  * refreshes run one at a time: a refresh never sees increments still in flight.
  */
-import type { ViewStore } from './types.ts';
+import type { ViewStore } from '../store/types.ts';
 
 export interface ViewCounterOptions {
   /** Longest time a count stays only in memory (default 1000 ms). */

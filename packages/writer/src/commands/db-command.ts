@@ -46,7 +46,7 @@ export function dbCommand(loadConfig: () => AgoraConfig, output: DbCommandOutput
     .description('create or upgrade the schema (writer nodes also do this when they start)')
     .action(() =>
       reported(async () => {
-        const { migrate } = await import('./index.ts');
+        const { migrate } = await import('../store/postgres/index.ts');
         const result = await migrate(databaseUrlOf(loadConfig()));
         if (result.applied.length === 0) print(`schema is up to date (version ${result.to})\n`);
         for (const m of result.applied) print(`applied ${m.version}: ${m.name}\n`);
@@ -59,7 +59,7 @@ export function dbCommand(loadConfig: () => AgoraConfig, output: DbCommandOutput
     .option('--json', 'print JSON')
     .action((options: { json?: boolean }) =>
       reported(async () => {
-        const { schemaStatus } = await import('./index.ts');
+        const { schemaStatus } = await import('../store/postgres/index.ts');
         const status = await schemaStatus(databaseUrlOf(loadConfig()));
         if (options.json) return void print(`${JSON.stringify(status, null, 2)}\n`);
         print(`database schema: version ${status.version}; this agora: version ${status.latest}\n`);
