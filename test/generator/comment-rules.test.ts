@@ -7,6 +7,7 @@ import {
   commentErrorMessage,
   commentRulesMarkdown,
   measureBody,
+  COMMENT_WORK_LIMITS,
   parseCommentDocument,
   printable,
   validateCommentFields,
@@ -99,7 +100,7 @@ test('parseCommentDocument', async (t) => {
   });
 
   await t.test('should refuse bodies with too many emphasis delimiters', () => {
-    refused(() => parseCommentDocument(doc(base, '*_'.repeat(8000)), TODAY), 'body', /16000 runs of `\*`\/`_`.*at most 2000/);
+    refused(() => parseCommentDocument(doc(base, '*_'.repeat(8000)), TODAY), 'body', /16000 runs of `\*`\/`_`.*at most 1000/);
   });
 });
 
@@ -117,6 +118,56 @@ test('measureBody', async (t) => {
     assert.equal(measureBody('call some_long_function_name_here() and *this*').delimiterRuns, 2);
     assert.equal(measureBody('```\n' + '*_'.repeat(100) + '\n```\n**bold**').delimiterRuns, 2);
   });
+});
+
+test('measureBody: the rendering-work counts', async (t) => {
+  await t.test('should count lines, block lines, list items, headings, brackets and code spans', () => {
+    const shape = measureBody('# Title\n\nText with [a](b) and `code`.\n\n- one\n- two\n  1. three\n\nSetext\n===\n');
+    assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, lines: 11, blockLines: 7, listItems: 3, headings: 2, brackets: 1, codeSpans: 2,
+    });
+  });
+
+  await t.test('should not count what is inside fenced code, nor a --- line after a blank line as a heading', () => {
+    const shape = measureBody('```js\n- a\n# b\n[c] `d`\n```\n\n---\n');
+    assert.equal(shape.listItems, 0);
+    assert.equal(shape.headings, 0);
+    assert.equal(shape.brackets, 0);
+    assert.equal(shape.codeSpans, 0);
+    assert.equal(shape.blockLines, 2, 'the opening fence and the break');
+  });
+
+  await t.test('should give the same counts for the same text, every time', () => {
+    const body = 'a\n=\n'.repeat(300) + '- x [y](z) `w`\n'.repeat(300);
+    assert.deepEqual(measureBody(body), measureBody(body));
+  });
+});
+
+test('rendering-work limits', async (t) => {
+  const refusedWork = (body: string, limit: string, value: number, max: number) => {
+    try {
+      parseCommentDocument(doc(base, body), TODAY);
+    } catch (error) {
+      assert.ok(error instanceof CommentRuleError);
+      assert.deepEqual(error.work, { limit, value, max });
+      assert.equal(error.field, 'body');
+      return;
+    }
+    assert.fail(`${limit}: accepted`);
+  };
+  // Bodies of `n` units of the construct a limit counts, plus a line of text.
+  const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxBlockLines: 'a\n' };
+  const bodyOf = (limit: string, n: number) => (limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : `${UNITS[limit]!.repeat(n)}long enough body`);
+  // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
+  const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);
+  for (const rule of COMMENT_WORK_LIMITS) {
+    await t.test(`should accept ${rule.max} and refuse ${rule.max + 1} ${rule.what}`, () => {
+      const n = (value: number) => (counted(rule.limit, 0) === 1 ? value - 1 : value);
+      assert.equal(counted(rule.limit, n(rule.max)), rule.max);
+      assert.ok(parseCommentDocument(doc(base, bodyOf(rule.limit, n(rule.max))), TODAY));
+      refusedWork(bodyOf(rule.limit, n(rule.max + 1)), rule.limit, rule.max + 1, rule.max);
+    });
+  }
 });
 
 test('validateCommentFields', async (t) => {
