@@ -14,7 +14,7 @@ interface Waiting<T> {
 
 export class FairQueue {
   private readonly queues = new Map<string, Waiting<unknown>[]>();
-  /** Clients with waiting tasks, in turn order. */
+  /** Clients with a waiting task and none running, in turn order. */
   private readonly turn: string[] = [];
   private readonly running = new Set<string>();
 
@@ -24,11 +24,9 @@ export class FairQueue {
   run<T>(client: string, task: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       let queue = this.queues.get(client);
-      if (!queue) {
-        this.queues.set(client, (queue = []));
-        this.turn.push(client);
-      }
+      if (!queue) this.queues.set(client, (queue = []));
       queue.push({ run: task, resolve, reject } as Waiting<unknown>);
+      if (!this.running.has(client) && !this.turn.includes(client)) this.turn.push(client);
       this.dispatch();
     });
   }
@@ -41,21 +39,16 @@ export class FairQueue {
   }
 
   private dispatch(): void {
-    for (let i = 0; i < this.turn.length && this.running.size < this.concurrency; ) {
-      const client = this.turn[i]!;
-      if (this.running.has(client)) {
-        i++;
-        continue;
-      }
+    while (this.running.size < this.concurrency && this.turn.length > 0) {
+      const client = this.turn.shift()!;
       const queue = this.queues.get(client)!;
       const task = queue.shift()!;
-      // The client goes to the back of the turn order (or leaves it when it has no more).
-      this.turn.splice(i, 1);
-      if (queue.length > 0) this.turn.push(client);
-      else this.queues.delete(client);
       this.running.add(client);
       task.run().then(task.resolve, task.reject).finally(() => {
         this.running.delete(client);
+        // Back of the line when done: clients that waited meanwhile go first.
+        if (queue.length > 0) this.turn.push(client);
+        else this.queues.delete(client);
         this.dispatch();
       });
     }
