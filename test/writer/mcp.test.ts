@@ -219,7 +219,7 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     assert.equal((await legacy.listResources()).resources.length, total, 'the client walks the pages');
     const korean = (await legacy.listResources()).resources.find((r) => r.name === KOREAN);
     assert.ok(korean);
-    assert.match((await legacy.readResource({ uri: korean.uri })).contents[0]!.text as string, /형태소/);
+    assert.match(((await legacy.readResource({ uri: korean.uri })).contents[0] as { text: string }).text, /형태소/);
     await rejectsWith(modern.listResources({ cursor: 'bogus' }), -32602);
   });
 
