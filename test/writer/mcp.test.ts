@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
+import { readFile } from 'node:fs/promises';
+import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { makeProject, postSource, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
 import { startFakeProviders } from '../fakes/index.ts';
 import { createPool, send } from '../helpers/http.ts';
@@ -14,125 +13,265 @@ import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
 const NGINX = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
 const TOOLS = ['call_public_data', 'get_catalog', 'get_post', 'list_comments', 'post_comment', 'search_posts'];
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
 
 const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
-const parsed = <T>(result: unknown): T => JSON.parse(text(result)) as T;
-/** A raw JSON-RPC `tools/list` request, for checks below the SDK client (the Host header). */
-const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+const data = <T>(result: unknown): T => (result as CallToolResult).structuredContent as T;
+const errorBody = (result: unknown) => JSON.parse(text(result)) as { error: { code: string; message: string; field?: string } };
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+/** A raw 2025-era `tools/list` request, for checks below the SDK client (the Host header). */
+const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 
-test('MCP over Streamable HTTP', async (t) => {
+/** Clients of both eras: pinned to 2026-07-28, and the default 2025 `initialize` handshake. */
+function clients(name: string) {
+  return {
+    modern: new Client({ name: `${name}-modern`, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } }),
+    legacy: new Client({ name: `${name}-legacy`, version: '1.0.0' }),
+  };
+}
+
+/** Expect a JSON-RPC error (not a tool error) with `code`. */
+async function rejectsWith(promise: Promise<unknown>, code: number, message?: RegExp, data?: Record<string, unknown>): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof ProtocolError, `a ProtocolError, got ${String(error)}`);
+    assert.equal(error.code, code);
+    if (message) assert.match(error.message, message);
+    if (data) assert.deepEqual(error.data, data);
+    return true;
+  });
+}
+
+/** The JSON-RPC message of a raw answer, a JSON body or one SSE `message` event. */
+function jsonRpc(body: string): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
+  const data = body.startsWith('{') ? body : body.split('\n').find((line) => line.startsWith('data: '))?.slice(6);
+  return JSON.parse(data ?? 'null');
+}
+
+/** What every era must answer the same: tools with output schemas, structured results, the spec's errors. */
+async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) => Promise<void> }, client: Client, baseUrl: string) {
+  await t.test('should list every tool with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS);
+    for (const tool of tools) {
+      assert.equal(tool.outputSchema?.type, 'object', `${tool.name} outputSchema`);
+      assert.ok(tool.description, `${tool.name} description`);
+      assert.doesNotMatch(tool.description, /header/i, `${tool.name} speaks of a header`);
+    }
+    assert.deepEqual(tools.find((tool) => tool.name === 'search_posts')?.inputSchema.required, ['query']);
+    assert.match(tools.find((tool) => tool.name === 'post_comment')!.description!, new RegExp(API_KEY));
+  });
+
+  await t.test('should say only true capabilities and give the key and base URL in the instructions', async () => {
+    const capabilities = client.getServerCapabilities();
+    assert.equal(capabilities?.tools?.listChanged, false);
+    assert.equal(capabilities?.resources?.listChanged, false);
+    const instructions = client.getInstructions() ?? '';
+    assert.ok(instructions.includes(API_KEY), instructions);
+    assert.ok(instructions.includes(`${baseUrl}/agents.md`), instructions);
+    assert.doesNotMatch(instructions, /localhost:8080|header/i);
+  });
+
+  await t.test('should search with structured results in English and Korean', async () => {
+    const english = data<{ results: { slug: string; url: string }[] }>(await client.callTool({ name: 'search_posts', arguments: { query: 'websocket', limit: 3 } }));
+    assert.equal(english.results[0]?.slug, NGINX);
+    assert.ok(english.results[0]!.url.startsWith(baseUrl));
+    assert.ok(english.results.length <= 3);
+    const korean = await client.callTool({ name: 'search_posts', arguments: { query: '형태소 분석기' } });
+    assert.equal(data<{ results: { slug: string }[] }>(korean).results[0]?.slug, KOREAN);
+    assert.deepEqual(JSON.parse(text(korean)), data(korean), 'the text is the structured content');
+  });
+
+  await t.test('should get a post by its raw or percent-encoded slug', async () => {
+    for (const slug of [KOREAN, encodeURIComponent(KOREAN)]) {
+      const result = await client.callTool({ name: 'get_post', arguments: { slug } });
+      assert.equal(result.isError, undefined, text(result));
+      assert.match(text(result), /^---\ntitle: /);
+      assert.match(text(result), /## Comments \(\d+\)/);
+      const post = data<{ slug: string; url: string; comments: unknown[] }>(result);
+      assert.equal(post.slug, KOREAN);
+      assert.ok(post.url.startsWith(`${baseUrl}/`));
+    }
+    const missing = await client.callTool({ name: 'get_post', arguments: { slug: 'no-such-post' } });
+    assert.equal(missing.isError, true);
+    assert.equal(errorBody(missing).error.field, 'slug');
+  });
+
+  await t.test('should answer an unknown tool with -32602, not a tool error', async () => {
+    await rejectsWith(client.callTool({ name: 'no_such_tool', arguments: {} }), -32602, /no_such_tool/);
+  });
+
+  // -32602 with data.uri (SEP-2164, a MUST in 2026-07-28; the SDK sends it in both eras, and
+  // clients read either code with data.uri as resource-not-found).
+  await t.test('should answer an unknown resource with -32602 and its uri', async () => {
+    await rejectsWith(client.readResource({ uri: 'agora://post/no-such-post' }), -32602, /no-such-post/, { uri: 'agora://post/no-such-post' });
+  });
+
+  await t.test('should refuse bad arguments as a tool error the model can read', async () => {
+    const result = await client.callTool({ name: 'search_posts', arguments: { query: 'x', category: 'news' } });
+    assert.equal(result.isError, true);
+    assert.match(text(result), /category/);
+  });
+
+  await t.test('should ask for the comment key by argument, giving its value and never a header', async () => {
+    for (const api_key of [undefined, 'nope']) {
+      const refused = await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc(), ...(api_key ? { api_key } : {}) } });
+      assert.equal(refused.isError, true);
+      const { error } = errorBody(refused);
+      assert.equal(error.code, 'unauthorized');
+      assert.equal(error.field, 'api_key');
+      assert.ok(error.message.includes(API_KEY), error.message);
+      assert.doesNotMatch(error.message, /header|X-API-Key/i);
+    }
+  });
+}
+
+test('MCP over Streamable HTTP, both protocol eras', async (t) => {
   const fake = await startFakeProviders();
-  const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
+  // 120 more posts, so resources/list has more than one page.
+  const extra = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`content/posts/2025-01-01-page-${String(i).padStart(3, '0')}.md`, postSource({ title: `Page ${i}` })]));
+  const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': NO_RATE_LIMITS, ...extra } });
   const server = await startTestServer(project, fake.env());
-  const client = new Client({ name: 'agora-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  const endpoint = new URL(`${server.url}/mcp`);
+  const { modern, legacy } = clients('http');
+  await modern.connect(new StreamableHTTPClientTransport(endpoint));
+  await legacy.connect(new StreamableHTTPClientTransport(endpoint));
+  const agent = createPool(1);
   t.after(async () => {
-    await client.close();
+    agent.destroy();
+    await modern.close();
+    await legacy.close();
     await server.close();
     await fake.close();
     await project.remove();
   });
+  const baseUrl = project.config.site.baseUrl;
 
-  await t.test('should list every tool with an input schema', async () => {
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS);
-    const search = tools.find((tool) => tool.name === 'search_posts');
-    assert.deepEqual(search?.inputSchema.required, ['query']);
-    assert.ok(search?.description);
+  await t.test('should negotiate 2026-07-28 through server/discover, and 2025-11-25 through initialize', async () => {
+    assert.equal(modern.getProtocolEra(), 'modern');
+    assert.equal(modern.getNegotiatedProtocolVersion(), MODERN);
+    assert.equal(legacy.getProtocolEra(), 'legacy');
+    assert.equal(legacy.getNegotiatedProtocolVersion(), LEGACY);
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' } };
+    const discover = await send(agent, endpoint.href, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: envelope } }), { ...MCP_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'server/discover' });
+    assert.equal(discover.status, 200, discover.body);
+    const result = jsonRpc(discover.body).result as { supportedVersions: string[]; capabilities: { tools: { listChanged: boolean } } };
+    assert.deepEqual(result.supportedVersions, [MODERN]);
+    assert.equal(result.capabilities.tools.listChanged, false);
   });
 
-  await t.test('should search in English and Korean', async () => {
-    const english = parsed<{ results: { slug: string }[] }>(await client.callTool({ name: 'search_posts', arguments: { query: 'websocket', limit: 3 } }));
-    assert.equal(english.results[0]?.slug, NGINX);
-    assert.ok(english.results.length <= 3);
-    const korean = parsed<{ results: { slug: string }[] }>(await client.callTool({ name: 'search_posts', arguments: { query: '형태소 분석기' } }));
-    assert.equal(korean.results[0]?.slug, KOREAN);
-  });
+  await t.test('2026-07-28 (stateless, server/discover)', (tt) => sharedChecks(tt, modern, baseUrl));
+  await t.test('2025-11-25 (initialize)', (tt) => sharedChecks(tt, legacy, baseUrl));
 
-  await t.test('should refuse bad arguments with a clear error', async () => {
-    const result = (await client.callTool({ name: 'search_posts', arguments: { query: 'x', category: 'news' } })) as CallToolResult;
-    assert.equal(result.isError, true);
-    assert.match(text(result), /category/);
-    const missing = (await client.callTool({ name: 'get_post', arguments: { slug: 'no-such-post' } })) as CallToolResult;
-    assert.equal(missing.isError, true);
-    assert.deepEqual(JSON.parse(text(missing)).error.field, 'slug');
-  });
-
-  await t.test('should get a post as markdown with its comments', async () => {
-    const result = await client.callTool({ name: 'get_post', arguments: { slug: KOREAN } });
-    assert.match(text(result), /^---\ntitle: /);
-    assert.match(text(result), /## Comments \(\d+\)/);
-  });
-
-  await t.test('should post a comment that appears on the page, with the route\'s rules and key', async () => {
-    const wrongKey = (await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc(), api_key: 'nope' } })) as CallToolResult;
-    assert.equal(wrongKey.isError, true);
-    assert.equal(JSON.parse(text(wrongKey)).error.code, 'unauthorized');
-    const bad = (await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ type: 'debate' }), api_key: API_KEY } })) as CallToolResult;
+  await t.test('should post a comment with the route\'s rules, live on the page at once', async () => {
+    const bad = await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ type: 'debate' }), api_key: API_KEY } });
     assert.equal(bad.isError, true);
-    assert.equal(JSON.parse(text(bad)).error.field, 'position');
-    const big = (await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, 'x'.repeat(17 * 1024)), api_key: API_KEY } })) as CallToolResult;
-    assert.equal(JSON.parse(text(big)).error.code, 'payload_too_large');
+    assert.equal(errorBody(bad).error.field, 'position');
+    const big = await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, 'x'.repeat(17 * 1024)), api_key: API_KEY } });
+    assert.equal(errorBody(big).error.code, 'payload_too_large');
 
     const body = 'Posted through MCP: also raise proxy_send_timeout for long uploads.';
-    const ok = parsed<{ status: number; comment: { id: string; body: string } }>(await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'mcp-agent' }, body), api_key: API_KEY } }));
+    const ok = data<{ status: number; location: string; comment: { id: string } }>(await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'mcp-agent' }, body), api_key: API_KEY } }));
     assert.equal(ok.status, 201);
+    assert.ok(ok.location.startsWith(`${baseUrl}/api/comments/`), ok.location);
     const page = await (await fetch(`${server.url}/troubleshooting/${NGINX}/`)).text();
     assert.ok(page.includes('mcp-agent'), 'the page shows the comment');
-    const listed = parsed<{ id: string }[]>(await client.callTool({ name: 'list_comments', arguments: { slug: NGINX } }));
-    assert.ok(listed.some((c) => c.id === ok.comment.id));
-    assert.match(text(await client.callTool({ name: 'get_post', arguments: { slug: NGINX } })), /Posted through MCP/);
+    const listed = data<{ comments: { id: string }[] }>(await legacy.callTool({ name: 'list_comments', arguments: { slug: NGINX } }));
+    assert.ok(listed.comments.some((c) => c.id === ok.comment.id));
+    assert.match(text(await legacy.callTool({ name: 'get_post', arguments: { slug: NGINX } })), /Posted through MCP/);
+    // A Korean slug, percent-encoded as in its URL.
+    const korean = data<{ status: number }>(await legacy.callTool({ name: 'post_comment', arguments: { slug: encodeURIComponent(KOREAN), document: commentDoc({ author: 'encoded-agent' }, '퍼센트 인코딩된 슬러그로 남긴 댓글입니다.'), api_key: API_KEY } }));
+    assert.equal(korean.status, 201);
   });
 
-  await t.test('should take the key from the X-API-Key header of the MCP request', async () => {
-    const keyed = new Client({ name: 'keyed', version: '1.0.0' });
-    await keyed.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { 'X-API-Key': API_KEY } } }));
+  await t.test('should take the key from the X-API-Key header of an HTTP MCP request', async () => {
+    const keyed = new Client({ name: 'keyed', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await keyed.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'X-API-Key': API_KEY } } }));
     t.after(() => keyed.close());
-    const ok = parsed<{ status: number }>(await keyed.callTool({ name: 'post_comment', arguments: { slug: KOREAN, document: commentDoc({ author: 'header-agent' }, '헤더로 보낸 키로 남긴 댓글입니다.') } }));
+    const ok = data<{ status: number }>(await keyed.callTool({ name: 'post_comment', arguments: { slug: KOREAN, document: commentDoc({ author: 'header-agent' }, '헤더로 보낸 키로 남긴 댓글입니다.') } }));
     assert.equal(ok.status, 201);
   });
 
-  await t.test('should read the catalog and call a simple endpoint and the proxy against the fakes', async () => {
-    const catalog = parsed<{ services: { slug: string }[] }>(await client.callTool({ name: 'get_catalog', arguments: {} }));
-    assert.ok(catalog.services.some((s) => s.slug === 'apartment-complex'));
-    const apt = parsed<{ data: unknown; source: { operation: string } }>(await client.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'A10027875' } } }));
-    assert.equal(apt.source.operation, 'getAphusBassInfoV5');
-    const badQuery = (await client.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'nope' } } })) as CallToolResult;
-    assert.equal(JSON.parse(text(badQuery)).error.field, 'kaptCode');
+  await t.test('should page comments with a cursor', async () => {
+    const first = data<{ total: number; comments: { id: string }[]; next_cursor?: string }>(await modern.callTool({ name: 'list_comments', arguments: { limit: 1 } }));
+    assert.ok(first.total >= 2);
+    assert.equal(first.comments.length, 1);
+    assert.ok(first.next_cursor);
+    const second = data<{ comments: { id: string }[] }>(await modern.callTool({ name: 'list_comments', arguments: { limit: 1, cursor: first.next_cursor } }));
+    assert.notEqual(second.comments[0]?.id, first.comments[0]?.id);
+    const bad = await modern.callTool({ name: 'list_comments', arguments: { cursor: 'not-a-cursor' } });
+    assert.equal(errorBody(bad).error.field, 'cursor');
+  });
 
-    const noToken = (await client.callTool({ name: 'call_public_data', arguments: { endpoint: 'proxy', service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } } })) as CallToolResult;
-    assert.equal(JSON.parse(text(noToken)).error.code, 'unauthorized');
+  await t.test('should list posts as resources a page at a time', async () => {
+    const total = server.state.site.posts.length;
+    assert.ok(total > 100);
+    // The first page, raw (the SDK client walks every page when given no cursor).
+    const raw = await send(agent, endpoint.href, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} }), MCP_HEADERS);
+    const first = jsonRpc(raw.body).result as { resources: { name: string }[]; nextCursor?: string };
+    assert.equal(first.resources.length, 100);
+    assert.ok(first.nextCursor);
+    const second = await modern.listResources({ cursor: first.nextCursor });
+    assert.equal(second.resources.length, total - 100);
+    assert.equal(second.nextCursor, undefined);
+    const seen = [...first.resources, ...second.resources].map((r) => r.name);
+    assert.equal(new Set(seen).size, total);
+    assert.equal((await legacy.listResources()).resources.length, total, 'the client walks the pages');
+    const korean = (await legacy.listResources()).resources.find((r) => r.name === KOREAN);
+    assert.ok(korean);
+    assert.match(((await legacy.readResource({ uri: korean.uri })).contents[0] as { text: string }).text, /형태소/);
+    await rejectsWith(modern.listResources({ cursor: 'bogus' }), -32602);
+  });
+
+  await t.test('should page and filter the catalog instead of one block', async () => {
+    const first = await modern.callTool({ name: 'get_catalog', arguments: {} });
+    const page = data<{ total: number; services: { slug: string }[]; next_cursor?: string }>(first);
+    assert.ok(page.total >= 10);
+    assert.equal(page.services.length, 5);
+    assert.ok(page.next_cursor);
+    assert.ok(text(first).length < 8000, `first page: ${text(first).length} characters`);
+    const rest = data<{ services: { slug: string }[] }>(await modern.callTool({ name: 'get_catalog', arguments: { cursor: page.next_cursor, limit: 20 } }));
+    assert.equal(page.services.length + rest.services.length, page.total);
+    const filtered = data<{ services: { slug: string }[] }>(await modern.callTool({ name: 'get_catalog', arguments: { query: 'apartment' } }));
+    assert.ok(filtered.services.some((s) => s.slug === 'apartment-complex'));
+    assert.ok(filtered.services.length < page.total);
+    const one = data<{ service: { slug: string; apis: unknown[] } }>(await modern.callTool({ name: 'get_catalog', arguments: { service: 'apartment-complex' } }));
+    assert.equal(one.service.slug, 'apartment-complex');
+    assert.ok(one.service.apis.length > 0);
+  });
+
+  await t.test('should call a simple endpoint and the proxy against the fakes', async () => {
+    const apt = data<{ source: { operation: string } }>(await modern.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'A10027875' } } }));
+    assert.equal(apt.source.operation, 'getAphusBassInfoV5');
+    const badQuery = await modern.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'nope' } } });
+    assert.equal(errorBody(badQuery).error.field, 'kaptCode');
+    const args = { endpoint: 'proxy', service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } };
+    const noToken = errorBody(await modern.callTool({ name: 'call_public_data', arguments: args }));
+    assert.equal(noToken.error.code, 'unauthorized');
+    assert.equal(noToken.error.field, 'agent_token');
+    assert.doesNotMatch(noToken.error.message, /header/i);
     const { token } = await createToken(server.store.tokens, 'mcp test');
-    const proxied = parsed<{ source: { operation: string } }>(await client.callTool({ name: 'call_public_data', arguments: { endpoint: 'proxy', service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' }, agent_token: token } }));
+    const proxied = data<{ source: { operation: string } }>(await legacy.callTool({ name: 'call_public_data', arguments: { ...args, agent_token: token } }));
     assert.equal(proxied.source.operation, 'getAphusBassInfoV5');
   });
 
-  await t.test('should offer posts as resources', async () => {
-    const { resources } = await client.listResources();
-    const korean = resources.find((r) => r.name === KOREAN);
-    assert.ok(korean);
-    const read = await client.readResource({ uri: korean.uri });
-    assert.match((read.contents[0] as { text: string }).text, /형태소/);
-  });
-
-  await t.test('should refuse GET on /mcp with 405 and Allow', async () => {
-    const res = await fetch(`${server.url}/mcp`);
-    assert.equal(res.status, 405);
-    assert.equal(res.headers.get('allow'), 'POST');
+  await t.test('should refuse GET and DELETE on /mcp with 405 and Allow', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(endpoint, { method });
+      assert.equal(res.status, 405, method);
+      assert.equal(res.headers.get('allow'), 'POST');
+    }
   });
 
   await t.test('should refuse a Host it does not serve (DNS rebinding) before reading the body', async () => {
-    const agent = createPool(1);
-    t.after(() => agent.destroy());
-    const port = new URL(server.url).port;
-    const rebound = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: `attacker.example:${port}` });
+    const port = endpoint.port;
+    const rebound = await send(agent, endpoint.href, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: `attacker.example:${port}` });
     assert.equal(rebound.status, 403);
     assert.match(JSON.parse(rebound.body).error.message, /attacker\.example/);
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`]) {
-      const ok = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: host });
+      const ok = await send(agent, endpoint.href, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: host });
       assert.equal(ok.status, 200, host);
-      assert.ok(JSON.parse(ok.body).result.tools.length > 0);
+      assert.match(ok.body, /"tools":\[/);
     }
   });
 });
@@ -155,7 +294,7 @@ test('MCP answers the hosts named in AGORA_MCP_HOSTS and the base URL', async (t
 test('MCP rate limits as on the HTTP routes', async (t) => {
   const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: 2 } }) } });
   const server = await startTestServer(project);
-  const client = new Client({ name: 'limited', version: '1.0.0' });
+  const client = new Client({ name: 'limited', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   t.after(async () => {
     await client.close();
@@ -165,32 +304,90 @@ test('MCP rate limits as on the HTTP routes', async (t) => {
   await t.test('should answer rate_limited after the per-client comment budget', async () => {
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const result = (await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, `Comment number ${i} with enough characters.`), api_key: API_KEY } })) as CallToolResult;
-      codes.push(result.isError ? JSON.parse(text(result)).error.code : 'ok');
+      const result = await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, `Comment number ${i} with enough characters.`), api_key: API_KEY } });
+      codes.push(result.isError ? errorBody(result).error.code : 'ok');
     }
     assert.deepEqual(codes, ['ok', 'ok', 'rate_limited']);
   });
 });
 
-test('MCP over stdio (agora mcp)', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'mcp'], env: { ...process.env, LOG_LEVEL: 'silent' } as Record<string, string>, stderr: 'pipe' });
-  const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-  await client.connect(transport);
+const STDIO_BASE = 'https://stdio.example';
+const STDIO_CONFIG = JSON.stringify({ ...JSON.parse(NO_RATE_LIMITS), baseUrl: STDIO_BASE });
+
+function stdio(root: string, extra: string[] = []): StdioClientTransport {
+  return new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, 'bin', 'agora'), '--root', root, 'mcp', ...extra], env: { ...process.env, LOG_LEVEL: 'silent' } as Record<string, string>, stderr: 'pipe' });
+}
+
+async function pageHas(root: string, slug: string, text: string): Promise<boolean> {
+  return (await readFile(join(root, 'dist', 'troubleshooting', slug, 'index.html'), 'utf8')).includes(text);
+}
+
+test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  const { modern, legacy } = clients('stdio');
   t.after(async () => {
-    await client.close();
+    await modern.close();
+    await legacy.close();
     await project.remove();
   });
 
-  await t.test('should list tools, search, and post a comment that is written to the page', async () => {
-    const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS);
-    const korean = parsed<{ results: { slug: string }[] }>(await client.callTool({ name: 'search_posts', arguments: { query: '형태소' } }));
-    assert.equal(korean.results[0]?.slug, KOREAN);
-    const ok = parsed<{ status: number }>(await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'stdio-agent' }), api_key: API_KEY } }));
+  await t.test('2026-07-28: discover, tools, and a comment written to the page', async (tt) => {
+    await modern.connect(stdio(project.root));
+    assert.equal(modern.getProtocolEra(), 'modern');
+    await sharedChecks(tt, modern, STDIO_BASE);
+    const ok = data<{ status: number }>(await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'stdio-agent' }), api_key: API_KEY } }));
     assert.equal(ok.status, 201);
-    const { readFile } = await import('node:fs/promises');
-    const page = await readFile(join(project.root, 'dist', 'troubleshooting', NGINX, 'index.html'), 'utf8');
-    assert.ok(page.includes('stdio-agent'));
+    assert.ok(await pageHas(project.root, NGINX, 'stdio-agent'));
+    await modern.close();
+  });
+
+  await t.test('2025-11-25: initialize, then the same tools', async (tt) => {
+    await legacy.connect(stdio(project.root));
+    assert.equal(legacy.getProtocolEra(), 'legacy');
+    assert.equal(legacy.getNegotiatedProtocolVersion(), LEGACY);
+    await sharedChecks(tt, legacy, STDIO_BASE);
+  });
+});
+
+test('MCP over stdio beside a running writer on the same data folder', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  const server = await startTestServer(project);
+  const { modern, legacy } = clients('beside');
+  t.after(async () => {
+    await modern.close();
+    await legacy.close();
+    await server.close();
+    await project.remove();
+  });
+
+  await t.test('should serve through the running writer, whose store and pages take the comment', async () => {
+    await modern.connect(stdio(project.root, ['--writer', server.url]));
+    assert.equal(modern.getProtocolEra(), 'modern');
+    assert.ok((modern.getInstructions() ?? '').includes(API_KEY));
+    const ok = data<{ status: number; comment: { id: string } }>(await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'beside-agent' }), api_key: API_KEY } }));
+    assert.equal(ok.status, 201);
+    assert.ok(await pageHas(project.root, NGINX, 'beside-agent'));
+    assert.ok((await server.store.comments.forSlug(NGINX)).some((c) => c.id === ok.comment.id), 'the writer stored it');
+    await rejectsWith(modern.callTool({ name: 'no_such_tool', arguments: {} }), -32602);
+    await rejectsWith(modern.readResource({ uri: 'agora://post/nope' }), -32602, /nope/, { uri: 'agora://post/nope' });
+  });
+
+  await t.test('should serve a 2025-11-25 client the same way', async () => {
+    await legacy.connect(stdio(project.root, ['--writer', server.url]));
+    assert.equal(legacy.getNegotiatedProtocolVersion(), LEGACY);
+    const { tools } = await legacy.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS);
+    const found = data<{ results: { slug: string }[] }>(await legacy.callTool({ name: 'search_posts', arguments: { query: '형태소' } }));
+    assert.equal(found.results[0]?.slug, KOREAN);
+  });
+
+  await t.test('should say how to name the writer when it does not answer where configured', async () => {
+    const lost = new Client({ name: 'lost', version: '1.0.0' });
+    const transport = stdio(project.root, ['--writer', 'http://127.0.0.1:9']);
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await assert.rejects(lost.connect(transport));
+    await lost.close().catch(() => {});
+    assert.match(stderr, /--writer/);
   });
 });

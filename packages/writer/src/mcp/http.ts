@@ -1,16 +1,18 @@
 /**
- * `POST /mcp`: the MCP server over Streamable HTTP, stateless (a fresh server and
- * transport per request, so any writer node can answer any request). The caller's
- * address is its rate-limit key, as on the HTTP routes.
+ * `POST /mcp`: the MCP server over Streamable HTTP, stateless in both protocol eras:
+ * the SDK's `createMcpHandler` builds a fresh server per request, answering 2026-07-28
+ * requests (`server/discover`, a `_meta` envelope on every request) and 2025-era ones
+ * (`initialize`, then any request) alike, so any writer node can answer any request.
+ * The caller's address is its rate-limit key, as on the HTTP routes.
  */
-import express, { Router } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import express, { Router, type Request } from 'express';
+import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AgoraConfig } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import { clientKey } from '../http/client-key.ts';
 import { createMcpServer } from './server.ts';
-import type { AgentDeps } from './deps.ts';
+import type { AgentDeps, Caller } from './deps.ts';
 
 /** JSON-RPC bodies: a comment document (16 KiB) escaped in JSON fits well within this. */
 const BODY_LIMIT = '64kb';
@@ -29,6 +31,20 @@ export function mcpHostNames(config: Pick<AgoraConfig, 'host' | 'site'>, extra: 
 }
 
 /**
+ * Who calls, as the SDK's pass-through `authInfo` (nothing is authenticated: the
+ * comment key and agent tokens are checked by the tools): the rate-limit key as
+ * `clientId`, the credential headers in `extra`.
+ */
+function callerInfo(req: Request): AuthInfo {
+  return { token: '', clientId: clientKey(req), scopes: [], extra: { apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token') } };
+}
+
+function callerOf(info: AuthInfo | undefined): Caller {
+  const extra = (info?.extra ?? {}) as { apiKey?: string; agentToken?: string };
+  return { client: info?.clientId ?? 'unknown', apiKey: extra.apiKey, agentToken: extra.agentToken };
+}
+
+/**
  * The `/mcp` router.
  *
  * @param deps The writer's parts.
@@ -38,17 +54,16 @@ export function mcpHostNames(config: Pick<AgoraConfig, 'host' | 'site'>, extra: 
  */
 export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
   const router = Router();
+  const handler = createMcpHandler(({ authInfo }) => createMcpServer(deps, callerOf(authInfo)), {
+    onerror: (error) => deps.logger?.debug({ err: error }, 'MCP request refused'),
+  });
+  const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
   const parse = express.json({ limit: BODY_LIMIT, type: () => true });
-  // The SDK's own check, before the body is read: a JSON-RPC error with 403.
-  router.post('/mcp', hostHeaderValidation([...hosts]), parse, async (req, res) => {
-    const server = createMcpServer(deps, { client: clientKey(req), apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token') });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+  const validHost = hostHeaderValidation([...hosts]);
+  // The SDK's own Host check, before the body is read: a JSON-RPC error with 403.
+  router.post('/mcp', (req, res, next) => (validHost(req, res) ? next() : undefined), parse, async (req, res) => {
+    (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
+    await node(req, res, req.body);
   });
   router.all('/mcp', (req) => {
     throw new AppError('method_not_allowed', `${req.method} is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)`, { headers: { Allow: 'POST' } });

@@ -1,48 +1,77 @@
 /**
- * `createMcpServer`: the site as an MCP server (official SDK): the tools of tools.ts
- * and every post as a resource `agora://post/{slug}` (its post.md). Transports are
- * chosen by the caller: Streamable HTTP at `/mcp` (http.ts) or stdio (`agora mcp`).
+ * `createMcpServer`: the site as an MCP server (official SDK, `@modelcontextprotocol/server`
+ * v2, which speaks the 2026-07-28 revision and the 2025 `initialize` era from the same
+ * instance): the tools of tools.ts and every post as a resource `agora://post/{slug}`
+ * (its post.md). Transports are chosen by the caller: Streamable HTTP at `/mcp`
+ * (http.ts, `createMcpHandler`) or stdio (`agora mcp`, `serveStdio`).
+ *
+ * Capabilities say only what is true: the tool list never changes and no
+ * `list_changed` notification is ever sent (stateless HTTP, and the stdio server does
+ * not watch content), so `listChanged` is false for tools and resources.
  */
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AppError } from '../errors.ts';
-import { registerTools } from './tools.ts';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { registerTools, paginate, resolveSlug } from './tools.ts';
 import type { AgentDeps, Caller } from './deps.ts';
+import { isAppError } from '../errors.ts';
+
+/** Posts one `resources/list` page holds. */
+export const RESOURCE_PAGE = 100;
 
 /** URI of a post resource. */
 export function postUri(slug: string): string {
   return `agora://post/${encodeURIComponent(slug)}`;
 }
 
+/** What the server tells a client when it connects: how to search, read and comment. */
+export function serverInstructions(deps: AgentDeps): string {
+  const site = deps.state.site.config;
+  return [
+    `${site.title}: ${site.description}`,
+    `Site: ${site.baseUrl} (llms.txt: ${site.baseUrl}/llms.txt).`,
+    'Search with search_posts, read with get_post (a slug raw or percent-encoded), list comments with list_comments.',
+    `Comment with post_comment: a document with front matter (author, model, type: supplement|correction|debate, position with debate) and a markdown body; pass api_key "${deps.comments.apiKey}", the site's public comment key (rules: ${site.baseUrl}/agents.md).`,
+    'Korean public data: get_catalog, then call_public_data. Posts are also resources agora://post/{slug}.',
+  ].join('\n');
+}
+
 /**
- * Create a server for one caller.
+ * Create a server for one caller (one HTTP request, or one stdio connection).
  *
  * @param deps The writer's parts.
  * @param caller Who calls (rate-limit key and header credentials).
  * @example
- * await createMcpServer(deps, { client: 'stdio' }).connect(new StdioServerTransport());
+ * serveStdio(() => createMcpServer(deps, { client: 'stdio' }));
  */
 export function createMcpServer(deps: AgentDeps, caller: Caller): McpServer {
   const site = deps.state.site.config;
   const server = new McpServer(
-    { name: 'agora', title: site.title, version: '1.0.0' },
-    { instructions: `${site.description} Search with search_posts, read with get_post, comment with post_comment (rules: ${site.baseUrl}/agents.md). Posts are also resources agora://post/{slug}.` },
+    { name: 'agora', title: site.title, version: '1.0.0', websiteUrl: site.baseUrl },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: serverInstructions(deps) },
   );
   registerTools(server, deps, caller);
   server.registerResource(
     'post',
-    new ResourceTemplate('agora://post/{slug}', {
-      list: () => ({
-        resources: deps.state.site.posts.map((p) => ({ uri: postUri(p.slug), name: p.slug, title: p.title, description: p.summary, mimeType: 'text/markdown' })),
-      }),
-    }),
+    new ResourceTemplate('agora://post/{slug}', { list: undefined }),
     { title: 'Post', description: 'A post as markdown (post.md)', mimeType: 'text/markdown' },
     (uri, variables) => {
       const raw = variables.slug;
-      const slug = decodeURIComponent(String(Array.isArray(raw) ? raw[0] : raw));
-      const post = deps.state.site.bySlug.get(slug);
-      if (!post) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}`, { field: 'slug' });
+      const post = resolveSlug(deps, String(Array.isArray(raw) ? raw[0] : raw));
+      if (!post) throw new ResourceNotFoundError(uri.href, `No post at ${uri.href}; list posts with resources/list or search_posts`);
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: post.source }] };
     },
   );
+  // The SDK's own resources/list has no cursor; the posts are listed a page at a time.
+  server.server.setRequestHandler('resources/list', (request) => {
+    try {
+      const { page, next } = paginate(deps.state.site.posts, request.params?.cursor, RESOURCE_PAGE);
+      return {
+        resources: page.map((p) => ({ uri: postUri(p.slug), name: p.slug, title: p.title, description: p.summary, mimeType: 'text/markdown' })),
+        ...(next ? { nextCursor: next } : {}),
+      };
+    } catch (error) {
+      if (isAppError(error)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  });
   return server;
 }

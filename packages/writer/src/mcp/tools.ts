@@ -1,13 +1,19 @@
 /**
  * The MCP tools: search, read, comment, and the public-data catalog, each a thin
  * wrapper over what the HTTP routes run (search index, comment submission, rate
- * budgets, public-data calls). An `AppError` becomes a tool error whose text is the
- * writer's JSON error body, so an agent sees the same `code`, `message` and `field`.
+ * budgets, public-data calls). Every tool declares an `outputSchema` and answers
+ * `structuredContent` (with the same JSON as text, for clients that read only text).
+ * An `AppError` becomes a tool error (`isError`) whose text is the writer's JSON error
+ * body, so an agent sees the same `code`, `message` and `field` as over HTTP.
+ *
+ * No text here speaks of HTTP headers: the same tools are served over stdio, where
+ * there are none. Over HTTP the `X-API-Key` / `X-Agent-Token` headers of the MCP
+ * request still stand in for the `api_key` / `agent_token` arguments.
  */
+import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CATEGORIES, toCommentRecord, type Comment, type Post } from '@agora/generator';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import { CATEGORIES, COMMENT_TYPES, POSITIONS, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
 import { AppError, isAppError } from '../errors.ts';
 import { parseSearchQuery } from '../routes/search.ts';
 import { SEARCH_LIMITS } from '../search/search-index.ts';
@@ -16,8 +22,79 @@ import type { AgentDeps, Caller } from './deps.ts';
 
 const SIMPLE = ['weather', 'apt', 'tour', 'bizinfo', 'corp', 'biznotice'] as const;
 
-function json(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+/** Most comments one `list_comments` page holds. */
+export const COMMENT_PAGE = { defaultLimit: 50, maxLimit: 200 } as const;
+/** Catalog entries one `get_catalog` page holds. */
+export const CATALOG_PAGE = { defaultLimit: 5, maxLimit: 20 } as const;
+
+/** An opaque page cursor: the offset of the next item, base64url-encoded JSON. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+/** The offset a cursor names, or null when it is not one of ours. */
+export function decodeCursor(cursor: string): number | null {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
+    return Number.isSafeInteger(value.o) && (value.o as number) >= 0 ? (value.o as number) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One page of `items` from `cursor`; a cursor that is not ours is a validation error on `field`. */
+export function paginate<T>(items: readonly T[], cursor: string | undefined, limit: number, field = 'cursor'): { page: T[]; next?: string } {
+  const start = cursor === undefined ? 0 : decodeCursor(cursor);
+  if (start === null) throw new AppError('validation', `${field} is not a cursor this server gave out; start again without it`, { field });
+  const page = items.slice(start, start + limit);
+  return { page, ...(start + limit < items.length ? { next: encodeCursor(start + limit) } : {}) };
+}
+
+/**
+ * A slug as agents meet it: raw (`2025-10-02-한국어-형태소`) or percent-encoded as in the
+ * post's URL (`2025-10-02-%ED%95%9C...`). Decoded once when that names a post.
+ */
+export function resolveSlug(deps: Pick<AgentDeps, 'state'>, given: string): Post | undefined {
+  const posts = deps.state.site.bySlug;
+  const raw = posts.get(given);
+  if (raw) return raw;
+  try {
+    return posts.get(decodeURIComponent(given));
+  } catch {
+    return undefined;
+  }
+}
+
+function findPost(deps: AgentDeps, slug: string): Post {
+  const post = resolveSlug(deps, slug);
+  if (!post) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}; find slugs with search_posts (the last path segment of a post URL, raw or percent-encoded)`, { field: 'slug' });
+  return post;
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * The comment key as MCP asks for it: the `api_key` argument (or, over HTTP, the
+ * request's header), with messages that give its public value. Checked here so that
+ * `submitComment`'s own check (worded for HTTP) always passes.
+ */
+function commentKey(deps: AgentDeps, given: string | undefined): string {
+  const key = deps.comments.apiKey;
+  if (given === undefined || given === '') throw new AppError('unauthorized', `api_key is required: pass the public comment key "${key}"`, { field: 'api_key' });
+  if (!timingSafeEqual(digest(given), digest(key))) throw new AppError('unauthorized', `api_key is not the comment key; the public comment key is "${key}"`, { field: 'api_key' });
+  return given;
+}
+
+/** Errors of the public-data calls that name the HTTP header, reworded for the argument. */
+function agentTokenError(error: unknown): unknown {
+  if (!isAppError(error) || error.field !== 'X-Agent-Token') return error;
+  const text = error.code === 'unauthorized' ? 'agent_token is required with endpoint "proxy"; ask the operator for a token (agora token create)' : `agent_token is ${/revoked/.test(error.message) ? 'revoked' : 'not a known token'}`;
+  return new AppError(error.code, text, { field: 'agent_token' });
+}
+
+/** A result: `value` as structured content and as JSON text. */
+function structured(value: Record<string, unknown>, text = JSON.stringify(value, null, 2)): CallToolResult {
+  return { content: [{ type: 'text', text }], structuredContent: value };
 }
 
 /** Run a tool; refusals become tool errors with the writer's error body. */
@@ -32,12 +109,6 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
   }
 }
 
-function findPost(deps: AgentDeps, slug: string): Post {
-  const post = deps.state.site.bySlug.get(slug);
-  if (!post) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}; find slugs with search_posts (the last path segment of a post URL)`, { field: 'slug' });
-  return post;
-}
-
 /** A post as markdown with its visible comments after it. */
 export function postWithComments(post: Post, comments: readonly Comment[]): string {
   const lines = [post.source.trimEnd(), '', `## Comments (${comments.length})`, ''];
@@ -47,68 +118,170 @@ export function postWithComments(post: Post, comments: readonly Comment[]): stri
   return lines.join('\n');
 }
 
+/** A catalog entry in a list: enough to choose it, without its operations' parameters. */
+function catalogSummary(s: CatalogService) {
+  return {
+    slug: s.slug,
+    name: s.name,
+    provider: s.provider,
+    description: s.description,
+    status: s.status,
+    free: s.free,
+    simple_api: s.simple_api ? s.simple_api.url : null,
+    operations: s.apis.map((op) => ({ id: op.id, name: op.name })),
+    detail_url: s.detail_url,
+  };
+}
+
+function matchesCatalog(s: CatalogService, words: readonly string[]): boolean {
+  const text = [s.slug, s.name, s.provider, s.description, ...s.use_cases, ...s.apis.flatMap((op) => [op.id, op.name])].join(' ').toLowerCase();
+  return words.every((w) => text.includes(w));
+}
+
+// Output schemas: what `structuredContent` holds, checked by the SDK before it leaves.
+const commentRecord = z.object({
+  id: z.string(),
+  slug: z.string(),
+  author: z.string(),
+  model: z.string(),
+  date: z.string(),
+  type: z.enum(COMMENT_TYPES),
+  position: z.enum(POSITIONS).nullable(),
+  body: z.string(),
+  created_at: z.string(),
+});
+const searchOutput = z.object({
+  query: z.string(),
+  total: z.number().int(),
+  results: z.array(z.object({
+    slug: z.string(), title: z.string(), url: z.string(), markdown: z.string(), summary: z.string(),
+    category: z.enum(CATEGORIES), model: z.string(), tags: z.string(), date: z.string(), score: z.number(), snippet: z.string(),
+  })),
+});
+const postOutput = z.object({
+  slug: z.string(),
+  title: z.string(),
+  date: z.string(),
+  model: z.string(),
+  category: z.enum(CATEGORIES),
+  summary: z.string(),
+  tags: z.string(),
+  url: z.string().describe('the HTML page'),
+  markdown_url: z.string().describe('the post.md'),
+  source: z.string().describe('the post as authored: front matter and markdown body'),
+  comments: z.array(commentRecord).describe('visible comments, oldest first'),
+});
+const commentsOutput = z.object({
+  slug: z.string().nullable(),
+  total: z.number().int(),
+  comments: z.array(commentRecord),
+  next_cursor: z.string().optional().describe('pass as cursor for the next page'),
+});
+const postCommentOutput = z.object({
+  status: z.union([z.literal(200), z.literal(201), z.literal(202)]).describe('201 stored and on its page; 202 stored, page pending; 200 a repeat of an earlier comment'),
+  location: z.string(),
+  comment: commentRecord.extend({ status: z.string().optional(), message: z.string().optional() }),
+});
+const catalogEntrySummary = z.object({
+  slug: z.string(), name: z.string(), provider: z.string(), description: z.string(), status: z.string(), free: z.boolean(),
+  simple_api: z.string().nullable(), operations: z.array(z.object({ id: z.string(), name: z.string() })), detail_url: z.string(),
+});
+const catalogOutput = z.object({
+  updated: z.string().optional(),
+  proxy: z.object({ call: z.string(), auth: z.string() }).optional(),
+  total: z.number().int().optional().describe('entries matching, over all pages'),
+  services: z.array(catalogEntrySummary).optional(),
+  next_cursor: z.string().optional(),
+  service: z.looseObject({ slug: z.string() }).optional().describe('the whole entry, when asked for one'),
+});
+const publicDataOutput = z.looseObject({}).describe('the endpoint\'s JSON answer: {data, source, …} as documented in /openapi.json');
+
 /**
  * Register every tool on a server.
  *
  * @param server The MCP server.
  * @param deps The writer's parts.
- * @param caller Who calls (rate-limit key, header credentials).
+ * @param caller Who calls (rate-limit key, header credentials over HTTP).
  */
 export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller): void {
+  const key = deps.comments.apiKey;
+  const base = deps.state.site.config.baseUrl;
+
   server.registerTool('search_posts', {
     title: 'Search posts',
     description: 'Full-text search over the posts (English and Korean). Returns ranked posts with slug, title, url, markdown url, summary and a snippet.',
-    inputSchema: {
+    inputSchema: z.object({
       query: z.string().min(1).max(SEARCH_LIMITS.maxQueryChars).describe('words to search for, e.g. "nginx websocket" or "형태소 분석기"'),
       category: z.enum(CATEGORIES).optional().describe('only posts of this category'),
       model: z.string().optional().describe('only posts written by this model, matched exactly'),
       tag: z.string().optional().describe('only posts with this tag'),
       limit: z.number().int().min(1).max(SEARCH_LIMITS.maxLimit).optional().describe(`most results (default ${SEARCH_LIMITS.defaultLimit})`),
-    },
+    }),
+    outputSchema: searchOutput,
     annotations: { readOnlyHint: true },
-  }, (args) => answer(deps, 'search_posts', () => json(deps.search.search(parseSearchQuery({ q: args.query, category: args.category, model: args.model, tag: args.tag, limit: args.limit })))));
+  }, (args) => answer(deps, 'search_posts', () => {
+    const found = deps.search.search(parseSearchQuery({ q: args.query, category: args.category, model: args.model, tag: args.tag, limit: args.limit }));
+    return structured({ ...found });
+  }));
 
   server.registerTool('get_post', {
     title: 'Get a post',
-    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first.',
-    inputSchema: { slug: z.string().min(1).describe('the post slug: the last path segment of its URL, e.g. 2025-09-14-nginx-reverse-proxy-websocket-timeouts') },
+    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first. structuredContent has the same as fields.',
+    inputSchema: z.object({ slug: z.string().min(1).describe('the post slug: the last path segment of its URL, raw or percent-encoded, e.g. 2025-09-14-nginx-reverse-proxy-websocket-timeouts') }),
+    outputSchema: postOutput,
     annotations: { readOnlyHint: true },
   }, (args) => answer(deps, 'get_post', () => {
     const post = findPost(deps, args.slug);
-    return { content: [{ type: 'text', text: postWithComments(post, deps.state.site.comments.get(post.slug) ?? []) }] };
+    const comments = deps.state.site.comments.get(post.slug) ?? [];
+    return structured({
+      slug: post.slug, title: post.title, date: post.date, model: post.model, category: post.category, summary: post.summary, tags: post.tags,
+      url: `${base}${post.url}`, markdown_url: `${base}${post.url}post.md`, source: post.source, comments: comments.map(toCommentRecord),
+    }, postWithComments(post, comments));
   }));
 
   server.registerTool('list_comments', {
     title: 'List comments',
-    description: 'Comments of one post (oldest first), or without a slug the newest comments of the whole site, as records {id, slug, author, model, date, type, position, body, created_at}.',
-    inputSchema: {
-      slug: z.string().min(1).optional().describe('the post slug; leave out for the newest comments site-wide'),
-      limit: z.number().int().min(1).max(200).optional().describe('most comments (default 50)'),
-    },
+    description: 'Comments of one post (oldest first), or without a slug the newest comments of the whole site, as records {id, slug, author, model, date, type, position, body, created_at}; paged with cursor / next_cursor.',
+    inputSchema: z.object({
+      slug: z.string().min(1).optional().describe('the post slug (raw or percent-encoded); leave out for the newest comments site-wide'),
+      limit: z.number().int().min(1).max(COMMENT_PAGE.maxLimit).optional().describe(`most comments per page (default ${COMMENT_PAGE.defaultLimit})`),
+      cursor: z.string().optional().describe('next_cursor of the previous page'),
+    }),
+    outputSchema: commentsOutput,
     annotations: { readOnlyHint: true },
   }, (args) => answer(deps, 'list_comments', () => {
-    const limit = args.limit ?? 50;
-    if (args.slug !== undefined) return json((deps.state.site.comments.get(findPost(deps, args.slug).slug) ?? []).slice(0, limit).map(toCommentRecord));
-    const all = [...deps.state.site.comments.values()].flat().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
-    return json(all.slice(0, limit).map(toCommentRecord));
+    const limit = args.limit ?? COMMENT_PAGE.defaultLimit;
+    let slug: string | null = null;
+    let all: Comment[];
+    if (args.slug !== undefined) {
+      slug = findPost(deps, args.slug).slug;
+      all = deps.state.site.comments.get(slug) ?? [];
+    } else {
+      all = [...deps.state.site.comments.values()].flat().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+    }
+    const { page, next } = paginate(all, args.cursor, limit);
+    return structured({ slug, total: all.length, comments: page.map(toCommentRecord), ...(next ? { next_cursor: next } : {}) });
   }));
 
   server.registerTool('post_comment', {
     title: 'Post a comment',
-    description: 'Add a comment to a post, live on its page once this returns. The document is the same as for POST /api/comments/{slug}: front matter (author, model, type: supplement|correction|debate, position with debate, optional date) between --- lines, then a markdown body; rules at /agents.md. Needs the public comment key (in /llms.txt).',
-    inputSchema: {
-      slug: z.string().min(1).describe('the post slug'),
+    description: `Add a comment to a post, live on its page once this returns (status 201). The document is the same as for POST ${base}/api/comments/{slug}: front matter between --- lines (author, model, type: ${COMMENT_TYPES.join('|')}, position: ${POSITIONS.join('|')} only with type debate, optional date), then a markdown body of at least 10 characters; full rules at ${base}/agents.md. api_key is the site's public comment key: "${key}".`,
+    inputSchema: z.object({
+      slug: z.string().min(1).describe('the post slug (raw or percent-encoded)'),
       document: z.string().min(1).describe('the comment document: "---\\nauthor: …\\nmodel: …\\ntype: supplement\\n---\\nBody of at least 10 characters.\\n"'),
-      api_key: z.string().optional().describe('the public comment key; defaults to the X-API-Key header of the MCP request'),
-    },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+      api_key: z.string().optional().describe(`the public comment key: "${key}"`),
+    }),
+    outputSchema: postCommentOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, (args) => answer(deps, 'post_comment', async () => {
-    const budget = await deps.limits.comment(caller.client, args.slug);
+    const apiKey = commentKey(deps, args.api_key ?? caller.apiKey);
+    const slug = resolveSlug(deps, args.slug)?.slug ?? args.slug;
+    const budget = await deps.limits.comment(caller.client, slug);
     let stored = false;
     try {
-      const result = await submitComment(deps.comments, { client: caller.client, apiKey: args.api_key ?? caller.apiKey, slug: args.slug, document: args.document });
+      const result = await submitComment(deps.comments, { client: caller.client, apiKey, slug, document: args.document });
       stored = result.status !== 200;
-      return json({ status: result.status, location: result.location, comment: result.body });
+      return structured({ status: result.status, location: `${base}${result.location}`, comment: result.body });
     } finally {
       await budget.settle(stored);
     }
@@ -116,28 +289,40 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
 
   server.registerTool('get_catalog', {
     title: 'Get the public-data catalog',
-    description: 'The catalog of Korean public-data APIs: every entry, or one by its slug, with operations, parameters, limits and status.',
-    inputSchema: { service: z.string().min(1).optional().describe('an entry slug, e.g. weather-forecast; leave out for all') },
+    description: `The catalog of Korean public-data APIs, a page at a time: each entry's slug, name, provider, status and operation ids; filter with query; pass service for one whole entry with every operation, parameter and limit (as on ${base}/agencatalog/).`,
+    inputSchema: z.object({
+      service: z.string().min(1).optional().describe('an entry slug, e.g. weather-forecast: that entry in full'),
+      query: z.string().min(1).max(200).optional().describe('only entries whose name, provider, description, use cases or operations contain every word, e.g. "아파트" or "weather"'),
+      limit: z.number().int().min(1).max(CATALOG_PAGE.maxLimit).optional().describe(`entries per page (default ${CATALOG_PAGE.defaultLimit})`),
+      cursor: z.string().optional().describe('next_cursor of the previous page'),
+    }),
+    outputSchema: catalogOutput,
     annotations: { readOnlyHint: true },
   }, (args) => answer(deps, 'get_catalog', () => {
-    const catalog = deps.state.site.catalog;
+    const catalog: Catalog | undefined = deps.state.site.catalog ?? undefined;
     if (!catalog) throw new AppError('not_configured', 'This site has no catalog (content/catalog/catalog.yaml)');
-    if (args.service === undefined) return json(catalog);
-    const entry = catalog.services.find((s) => s.slug === args.service);
-    if (!entry) throw new AppError('not_found', `No catalog entry ${JSON.stringify(args.service)}; one of ${catalog.services.map((s) => s.slug).join(', ')}`, { field: 'service' });
-    return json(entry);
+    if (args.service !== undefined) {
+      const entry = catalog.services.find((s) => s.slug === args.service);
+      if (!entry) throw new AppError('not_found', `No catalog entry ${JSON.stringify(args.service)}; one of ${catalog.services.map((s) => s.slug).join(', ')}`, { field: 'service' });
+      return structured({ service: { ...entry } });
+    }
+    const words = (args.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const matching = catalog.services.filter((s) => matchesCatalog(s, words));
+    const { page, next } = paginate(matching, args.cursor, args.limit ?? CATALOG_PAGE.defaultLimit);
+    return structured({ updated: catalog.updated, proxy: { ...catalog.proxy }, total: matching.length, services: page.map(catalogSummary), ...(next ? { next_cursor: next } : {}) });
   }));
 
   server.registerTool('call_public_data', {
     title: 'Call a public-data endpoint',
-    description: 'Call one of the six keyless endpoints (weather, apt, tour, bizinfo, corp, biznotice) with their query parameters, or endpoint "proxy" for any catalog operation ({service, operation, params}) with an agent token. Same answers, quotas and rate limits as the HTTP endpoints (see /openapi.json).',
-    inputSchema: {
+    description: `Call one of the six keyless endpoints (weather, apt, tour, bizinfo, corp, biznotice) with their query parameters, or endpoint "proxy" for any catalog operation ({service, operation, params}) with an agent token. Same answers, quotas and rate limits as the HTTP endpoints (see ${base}/openapi.json).`,
+    inputSchema: z.object({
       endpoint: z.enum([...SIMPLE, 'proxy']).describe('which endpoint'),
       params: z.record(z.string(), z.string()).optional().describe('query parameters (simple endpoints) or operation parameters (proxy), all strings, e.g. {"nx": "60", "ny": "127"}'),
       service: z.string().optional().describe('proxy only: catalog entry slug'),
       operation: z.string().optional().describe('proxy only: operation id of the entry'),
-      agent_token: z.string().optional().describe('proxy only: your agent token; defaults to the X-Agent-Token header of the MCP request'),
-    },
+      agent_token: z.string().optional().describe('proxy only: your agent token (the operator issues it with `agora token create`)'),
+    }),
+    outputSchema: publicDataOutput,
     annotations: { readOnlyHint: true, openWorldHint: true },
   }, (args) => answer(deps, 'call_public_data', async () => {
     const calls = deps.publicData;
@@ -146,9 +331,12 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
       if (!args.service) throw new AppError('validation', 'service is required with endpoint "proxy": a catalog entry slug (see get_catalog)', { field: 'service' });
       if (!args.operation) throw new AppError('validation', 'operation is required with endpoint "proxy": an operation id of the entry (see get_catalog)', { field: 'operation' });
       await deps.limits.proxy(caller.client);
-      return json(await calls.proxy(args.agent_token ?? caller.agentToken, { service: args.service, operation: args.operation, params: args.params ?? {} }));
+      const result = await calls.proxy(args.agent_token ?? caller.agentToken, { service: args.service, operation: args.operation, params: args.params ?? {} }).catch((error: unknown) => {
+        throw agentTokenError(error);
+      });
+      return structured(result as Record<string, unknown>);
     }
     await deps.limits.publicData(caller.client);
-    return json(await calls.simple(args.endpoint, args.params ?? {}));
+    return structured((await calls.simple(args.endpoint, args.params ?? {})) as Record<string, unknown>);
   }));
 }
