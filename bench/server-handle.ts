@@ -8,7 +8,10 @@ export interface ServerHandle {
   url: string;
   /** For /proc/<pid>/status (see rss.ts). */
   pid: number;
+  /** Until the writer had caught up (its start-up build done). */
   startMs: number;
+  /** Until its port was open (serving the existing dist/, health `starting`). */
+  listenMs: number;
   atStart: ServerUsage;
   /** Memory now; with `afterGc`, after a full garbage collection (steady state). */
   usage(afterGc?: boolean): Promise<ServerUsage>;
@@ -49,11 +52,12 @@ export async function startServerChild(mode: 'agora' | 'express', root = '', opt
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await next(child, 'ready');
-  const { type: _t, url, startMs, ...atStart } = ready;
+  const { type: _t, url, startMs, listenMs, ...atStart } = ready;
   return {
     url,
     pid: child.pid ?? -1,
     startMs,
+    listenMs,
     atStart,
     async usage(afterGc = false) {
       const reply = next(child, 'usage');

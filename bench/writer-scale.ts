@@ -48,6 +48,9 @@ export interface WriterScaleOptions {
 }
 
 interface Rest {
+  /** Until the port was open. */
+  listenMs: number;
+  /** Until caught up (start-up build done). */
   startMs: number;
   /** After start-up (which includes its build) and a full GC, MB. */
   rssAfterGcMB: number;
@@ -114,7 +117,7 @@ async function startNodes(roots: readonly string[], env: Record<string, string>)
 async function rest(server: ServerHandle): Promise<Rest> {
   await server.usage(true);
   const mem = await procMemory(server.pid);
-  return { startMs: round(server.startMs, 0), rssAfterGcMB: round(mem?.rssMB ?? NaN, 0), hwmMB: round(mem?.hwmMB ?? NaN, 0) };
+  return { listenMs: round(server.listenMs, 0), startMs: round(server.startMs, 0), rssAfterGcMB: round(mem?.rssMB ?? NaN, 0), hwmMB: round(mem?.hwmMB ?? NaN, 0) };
 }
 
 export async function runWriterScale(o: WriterScaleOptions): Promise<WriterScaleResults> {

@@ -96,6 +96,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const health = new HealthState();
   const renderings = new RenderingKeeper(store, logger);
   const renderer = new CommentRenderer();
+  // The render workers load while the site builds, so the first comment does not wait for them.
+  const warming = renderer.warm();
   let publisher: Publisher | null = null;
   let views: ViewCounter;
   let state: SiteBuild;
@@ -148,7 +150,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     limits,
   });
   app.locals.renderings = renderings;
-  await renderer.warm();
+  await warming;
   handler = app;
   fullApp(app);
   logger.info({ ms: Date.now() - startedAt.getTime() }, 'agora caught up');

@@ -39,7 +39,7 @@ export type RemoveReason = 'job gone' | 'no job' | 'no longer produced';
 export interface PlannedJob {
   job: Job;
   id: string;
-  /** Input key to record; null for comment and views rebuilds, which do not key jobs. */
+  /** Input key to record (null: none, the manifest then says `key not recorded`). */
   key: string | null;
   reason: EmitReason;
 }
@@ -73,7 +73,7 @@ const PART_REASON: Record<KeyPart, EmitReason> = { template: 'template changed',
 
 /** The plan of a change against what the manifest remembers. */
 export function planBuild(site: SiteModel, change: Change, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions = {}): BuildPlan {
-  return change.kind === 'full' ? planFull(site, manifest, options) : planRebuild(site, change);
+  return change.kind === 'full' ? planFull(site, manifest, options) : planRebuild(site, change, options);
 }
 
 function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
@@ -119,8 +119,13 @@ function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' |
   return plan;
 }
 
-/** A comment or views rebuild: every listed job is emitted, unkeyed; nothing is removed. */
-function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' }>): BuildPlan {
+/**
+ * A comment or views rebuild: every listed job is emitted; nothing is removed. Each is
+ * keyed as a full build would key it, so the next start finds it unchanged instead of
+ * emitting every post that ever got a comment again.
+ */
+function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' }>, options: PlanOptions): BuildPlan {
+  const keyOf = createJobKeyer(site, options.fingerprint);
   const reasons = new Map<string, { job: Job; reason: EmitReason }>();
   const add = (jobs: Job[], reason: EmitReason) => {
     for (const job of jobs) {
@@ -135,7 +140,7 @@ function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' }>)
     add(listJobs(site, { kind: 'aggregates', comments: change.comments, views: [] }), 'comments changed');
     add(listJobs(site, { kind: 'aggregates', comments: [], views: change.views }), 'views changed');
   }
-  const emit = [...reasons].map(([id, { job, reason }]) => ({ job, id, key: null, reason }));
+  const emit = [...reasons].map(([id, { job, reason }]) => ({ job, id, key: keyOf(job), reason }));
   return { change, render: bodiesShown(site, emit), emit, skip: [], remove: [], gone: [] };
 }
 

@@ -93,8 +93,10 @@ export class Manifest {
 
   /** Save now if a save is pending. */
   async flush(): Promise<void> {
-    if (!this.saveTimer) return;
-    clearTimeout(this.saveTimer);
+    // A rebuild's changes are marked dirty on disk and saved only here (saving a big
+    // manifest blocks the event loop): a writer that stops cleanly leaves no marker.
+    if (!this.saveTimer && !this.dirtyOnDisk) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     await this.save();
   }
