@@ -7,6 +7,7 @@
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import { remarkGfmParts } from './gfm.ts';
+import { remarkCjkFriendly } from './cjk-friendly.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
@@ -16,7 +17,8 @@ import type { Root, Element, ElementContent, RootContent } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
-export const COMMENT_RENDERER_VERSION = 'comment-2';
+/** Version of the comment renderer's output: bump it when `renderCommentMarkdown` changes what it produces. `comment-3`: CJK-friendly emphasis (issue 20). */
+export const COMMENT_RENDERER_VERSION = 'comment-3';
 
 /** Images are not allowed in comments (tracking pixels); only links, text and code. */
 const schema = {
@@ -43,9 +45,19 @@ function rehypeUgcLinks() {
 let processor: Processor<MdastRoot, any, any, any, string> | undefined;
 
 function getProcessor() {
-  processor ??= unified()
-    .use(remarkParse)
-    .use(remarkGfmParts)
+  processor ??= createCommentProcessor();
+  return processor;
+}
+
+/**
+ * A new frozen comment processor. The renderer keeps one per thread; tests build the
+ * variant without the CJK-friendly rules to compare against.
+ *
+ * @param options `cjkFriendly`: CJK-friendly emphasis and strikethrough (default true).
+ */
+export function createCommentProcessor({ cjkFriendly = true }: { cjkFriendly?: boolean } = {}): Processor<MdastRoot, any, any, any, string> {
+  const base = unified().use(remarkParse).use(remarkGfmParts);
+  return (cjkFriendly ? base.use(remarkCjkFriendly, { strikethrough: true }) : base)
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
@@ -53,7 +65,6 @@ function getProcessor() {
     .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;
-  return processor;
 }
 
 /** Render untrusted comment markdown to inert HTML. */
