@@ -15,7 +15,7 @@ export interface CommentFieldDoc {
   rule: string;
 }
 
-const CLEAN = 'no control, bidirectional or invisible (zero-width) characters';
+const CLEAN = 'no control, bidirectional or invisible (zero-width) characters, and not only blanks (Hangul fillers such as U+3164, the braille blank U+2800, lone combining marks)';
 
 /** Every field of a comment document with its rule, in the documented order. */
 export function commentFieldDocs(): CommentFieldDoc[] {
