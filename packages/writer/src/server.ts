@@ -19,6 +19,7 @@ import { AggregateScheduler } from './rebuild/aggregates.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
+import { keyStatusFromEnv } from './public-data/key-status.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
 import { assertPortFree } from './http/port-check.ts';
@@ -58,6 +59,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await assertPortFree(config.host, config.port);
   const store = await openStore(config, 'server');
   const health = new HealthState();
+  // The provider keys of this environment decide which catalog entries the build shows
+  // as pending_key (read again at every start, so a key set later shows at once).
+  const keys = keyStatusFromEnv(env);
+  health.missingKeys = keys.providers;
   // Quarantine: a comment that cannot be rendered is left out of every output, stored as
   // hidden with the reason (so `agora comments list` shows it and no process tries it
   // again), and reported by /api/health until a moderator acts.
@@ -87,7 +92,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       },
     });
     // Renderings and records stay in memory: a comment's rebuild never reads the render cache.
-    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed, longLived: true }));
+    ({ result, state } = await build(config, { store: await loadSnapshot(store, views.totals()), onCommentFailed, longLived: true, missingKeys: keys.catalog }));
   } catch (error) {
     await store.close();
     throw error;

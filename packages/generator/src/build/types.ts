@@ -4,6 +4,7 @@ import type { Message } from '../messages.ts';
 import type { CommentFailedHandler } from '../render/comment-html.ts';
 import type { SinkResult } from '../emit/write-outputs.ts';
 import type { SearchIndexResult } from '../emit/search-index.ts';
+import type { MissingKeys } from '../catalog/key-status.ts';
 
 /** The writer's stored data as a build needs it (the caller reads its store). */
 export interface StoreSnapshot {
@@ -36,6 +37,13 @@ export interface BuildOptions {
   onCommentFailed?: CommentFailedHandler;
   /** Longest one comment may take to render, in ms (default 1000). */
   commentBudgetMs?: number;
+  /**
+   * Catalog entries whose provider key the serving process does not have (slug → the
+   * settings that would hold it): shown as `pending_key` everywhere (`catalog/key-status.ts`).
+   * The writer and `agora build` pass what their environment holds; absent, the
+   * statuses of `catalog.yaml` stand.
+   */
+  missingKeys?: MissingKeys;
 }
 
 export interface BuildResult extends SinkResult {

@@ -1,6 +1,7 @@
 /**
  * `GET /api/health`: `ok` or `degraded` with the reasons (a rebuild that keeps failing,
- * quarantined comments, the store), plus a few numbers an operator wants at a glance.
+ * quarantined comments, the store), the provider keys that are not configured
+ * (`missing_keys`, which leave the status `ok`), plus a few numbers an operator wants at a glance.
  * Always 200 while the process serves, so a load balancer does not pull a node that
  * still answers reads; monitors alert on `status`.
  */
@@ -17,6 +18,9 @@ export function healthRoutes(deps: { state: SiteBuild; store: Store; health: Hea
     res.set('Cache-Control', 'no-store').json({
       status: deps.health.status,
       ...(deps.health.status === 'ok' ? {} : { problems: deps.health.report() }),
+      // Always present ([] when every key is set): which provider keys are missing, the
+      // settings that would hold each, and the catalog entries that are pending_key for it.
+      missing_keys: deps.health.missingKeys,
       store: deps.store.engine,
       posts: deps.state.site.posts.length,
       comments,
