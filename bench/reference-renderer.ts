@@ -3,7 +3,10 @@
  * parts, style notes, remark-rehype, then rehype-slug, rehype-highlight (all of
  * `LANGUAGES` registered up front) and `rehypeScrollRegions` as three separate plugins,
  * rehype-stringify. The reference that test/generator/render-identity.test.ts and
- * `npm run bench:render` hold `renderMarkdown` to, byte for byte.
+ * `npm run bench:render` hold `renderMarkdown` to, byte for byte. Since issue 20 (renderer
+ * `post-4`) it parses with the CJK-friendly emphasis and strikethrough rules too: this is
+ * a reference for the pipeline's shape, not for the markdown dialect
+ * (test/generator/cjk-friendly.test.ts compares with and without those rules).
  */
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
@@ -13,6 +16,7 @@ import rehypeHighlight from 'rehype-highlight';
 import rehypeStringify from 'rehype-stringify';
 import type { Root } from 'mdast';
 import { remarkGfmParts } from '../packages/generator/src/render/gfm.ts';
+import { remarkCjkFriendly } from '../packages/generator/src/render/cjk-friendly.ts';
 import { LANGUAGES, PLAIN_TEXT } from '../packages/generator/src/render/languages.ts';
 import { rehypeScrollRegions } from '../packages/generator/src/render/scroll-regions.ts';
 import { mayUseGfm, remarkStyleNotes } from '../packages/generator/src/render/markdown.ts';
@@ -24,6 +28,7 @@ const processors = new Map<boolean, P>();
 function create(gfm: boolean): P {
   const base = unified().use(remarkParse);
   return (gfm ? base.use(remarkGfmParts) : base)
+    .use(remarkCjkFriendly, { strikethrough: gfm })
     .use(remarkStyleNotes)
     .use(remarkRehype)
     .use(rehypeSlug)

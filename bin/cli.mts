@@ -16,7 +16,7 @@ import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
 import { loadConfig } from '@agora/generator/config';
 import { CATEGORIES } from '@agora/generator/types';
-import { addWriterCommands, withStoreSnapshot } from '@agora/writer/commands';
+import { addWriterCommands, missingKeysOf, withStoreSnapshot } from '@agora/writer/commands';
 import type { AgoraConfig, Message, Category } from '@agora/generator';
 
 const generator = () => import('@agora/generator');
@@ -68,10 +68,13 @@ program
     guarded(async (opts: { force?: boolean }) => {
       const cfg = config();
       const { build, printable } = await generator();
+      // Entries whose provider key this environment lacks are built as pending_key.
+      const missingKeys = await missingKeysOf(process.env);
       // The comments and views to show come from the store the writer uses.
       const { result } = await withStoreSnapshot(cfg, (store) => build(cfg, {
         force: opts.force,
         store,
+        missingKeys,
         onCommentPlain: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is shown as plain text. Edit it in the store, or hide it: agora comments hide ${c.id}`),
       }));
       await printMessages(result.messages);

@@ -19,6 +19,6 @@ export { countTextTokens, TOKEN_ENCODING } from './emit/token-count.ts';
 export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
 export { toFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './paths.ts';
-export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
+export { loadCatalog, withKeyStatus, type Catalog, type CatalogService, type Operation, type MissingKeys } from './catalog/index.ts';
 export * from './comments/index.ts';
 export * from './types.ts';

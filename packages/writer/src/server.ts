@@ -24,6 +24,7 @@ import { CommentRenderer } from './comments/comment-renderer.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
+import { keyStatusFromEnv } from './public-data/key-status.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
 import { assertPortFree } from './http/port-check.ts';
@@ -94,6 +95,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
   const health = new HealthState();
+  // The provider keys of this environment decide which catalog entries the build shows
+  // as pending_key (read again at every start, so a key set later shows at once).
+  const keys = keyStatusFromEnv(env);
+  health.missingKeys = keys.providers;
   const renderings = new RenderingKeeper(store, logger);
   const renderer = new CommentRenderer();
   // The render workers load while the site builds, so the first comment does not wait for them.
@@ -119,6 +124,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ({ result, state } = await build(config, {
       store: await loadSnapshot(store, views.totals()),
       longLived: true,
+      missingKeys: keys.catalog,
       onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
       onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
     }));

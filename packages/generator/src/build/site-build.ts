@@ -15,6 +15,7 @@ import { ParseCache } from '../parse-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
 import { buildSiteModel, compareComments } from '../model/site.ts';
+import { withKeyStatus, type MissingKeys } from '../catalog/key-status.ts';
 import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
@@ -41,6 +42,8 @@ export class SiteBuild {
   private constructor(
     readonly config: AgoraConfig,
     private readonly state: BuildState,
+    /** Entries shown as `pending_key` because this process lacks their key (fixed for its life). */
+    private readonly missingKeys: MissingKeys | undefined,
   ) {}
 
   /** Build the whole site into `config.distDir`; the state stays usable for rebuilds. */
@@ -54,9 +57,9 @@ export class SiteBuild {
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
-      const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
+      const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived });
-      const built = new SiteBuild(config, state);
+      const built = new SiteBuild(config, state, options.missingKeys);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
       return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
     } finally {
@@ -110,7 +113,7 @@ export class SiteBuild {
       const { content, posts, messages } = await readValidContent(this.config, { previous: this.state.content, changed: new Set(changed) });
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
-      this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
+      this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: withKeyStatus(content.catalog, this.missingKeys) }), content);
       const result = await runFull(this.state, this.prepare, messages, { lazySave: true, searchIndex: this.config.searchIndex });
       return { ...result, ms: Math.round(performance.now() - started) };
     });

@@ -4,6 +4,7 @@ import type { Message } from '../messages.ts';
 import type { CommentPlainHandler, CommentRenderedHandler } from '../render/comment-html.ts';
 import type { SinkResult } from '../emit/write-outputs.ts';
 import type { SearchIndexResult } from '../emit/search-index.ts';
+import type { MissingKeys } from '../catalog/key-status.ts';
 
 /** The writer's stored data as a build needs it (the caller reads its store). */
 export interface StoreSnapshot {
@@ -41,6 +42,13 @@ export interface BuildOptions {
   onCommentPlain?: CommentPlainHandler;
   /** Longest one comment may take to render, in ms (default 1000); over it, escaped text. */
   commentBudgetMs?: number;
+  /**
+   * Catalog entries whose provider key the serving process does not have (slug → the
+   * settings that would hold it): shown as `pending_key` everywhere (`catalog/key-status.ts`).
+   * The writer and `agora build` pass what their environment holds; absent, the
+   * statuses of `catalog.yaml` stand.
+   */
+  missingKeys?: MissingKeys;
 }
 
 export interface BuildResult extends SinkResult {

@@ -3,3 +3,4 @@ export type { Catalog, CatalogProxy, CatalogService, SimpleApi, AgentGets, Opera
 export { catalogJsonSchema, type JsonSchema, type JsonType } from './catalog-schema.ts';
 export { checkSchema, formatPath, isCalendarDate, type SchemaIssue, type DocPath } from './check-schema.ts';
 export { loadCatalog, CATALOG_FILE, type LoadCatalogResult } from './load-catalog.ts';
+export { withKeyStatus, type MissingKeys } from './key-status.ts';

@@ -53,6 +53,39 @@ export function findUnsafeInName(text: string): UnsafeChar | null {
   return match ? describe(match[0], match.index) : null;
 }
 
+/**
+ * Characters that show nothing on their own: whitespace, combining marks (nothing to
+ * combine with at the start of a name), the default-ignorable code points (among them
+ * the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, which are letters, `\p{Lo}`, so
+ * the format-character rule above does not catch them) and the braille blank U+2800
+ * (a symbol that prints as a space). A name made only of these looks empty or like
+ * someone else's (issue 20).
+ */
+const BLANK_ONLY = /^[\s\p{M}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+const HANGUL_FILLER = /^[\u115f\u1160\u3164\uffa0]$/u;
+
+/**
+ * The first character of a name that has no visible character at all (only fillers,
+ * blanks, combining marks or invisible characters, maybe with whitespace), or null when
+ * the name shows something (or is empty: that is a rule of its own).
+ *
+ * @param text The name, trimmed or not.
+ * @example
+ * findInvisibleOnlyName('\u3164') // => {codePoint: 'U+3164', kind: 'Hangul filler', index: 0}
+ * findInvisibleOnlyName('김철수') // => null
+ */
+export function findInvisibleOnlyName(text: string): UnsafeChar | null {
+  if (!BLANK_ONLY.test(text)) return null;
+  const first = /\S/u.exec(text);
+  if (!first) return null;
+  const char = first[0];
+  const found = describe(char, first.index);
+  if (HANGUL_FILLER.test(char)) return { ...found, kind: 'Hangul filler' };
+  if (char === '\u2800') return { ...found, kind: 'braille blank' };
+  if (/\p{M}/u.test(char)) return { ...found, kind: 'lone combining mark' };
+  return found;
+}
+
 /** The first character a markdown body may not hold, or null. */
 export function findUnsafeInBody(text: string): UnsafeChar | null {
   // Blank out valid flag sequences (same length, so indexes stay right).

@@ -15,7 +15,7 @@ export interface CommentFieldDoc {
   rule: string;
 }
 
-const CLEAN = 'no control, bidirectional or invisible (zero-width) characters';
+const CLEAN = 'no control, bidirectional or invisible (zero-width) characters, and not only blanks (Hangul fillers such as U+3164, the braille blank U+2800, lone combining marks)';
 
 /** The rendering-work limits in words: `at most 200 list items, at most 100 headings …`. */
 const workLimits = () => COMMENT_WORK_LIMITS.map((l) => `at most ${l.max} ${l.what}`).join(', ');

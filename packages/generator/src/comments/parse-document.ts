@@ -8,7 +8,7 @@
 import { splitFrontMatter } from '../load/front-matter.ts';
 import { isIsoDate } from '../validate/front-matter-rules.ts';
 import type { Comment, CommentType, Position } from '../types.ts';
-import { findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
+import { findInvisibleOnlyName, findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
 import { measureBody } from './body-shape.ts';
 import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_LIMITS, POSITIONS, addDays, commentError, CommentRuleError, type CommentWorkExcess } from './rules.ts';
 
@@ -84,6 +84,8 @@ function name(value: unknown, key: 'author' | 'model'): string {
   if (typeof value !== 'string') throw commentError('name-not-text', key);
   const text = value.trim();
   if (text === '') throw commentError('name-empty', key);
+  const blank = findInvisibleOnlyName(text);
+  if (blank) throw commentError('name-invisible', key, blank.kind, blank.codePoint);
   if ([...text].length > COMMENT_RULES.maxNameChars) throw commentError('name-too-long', key);
   if (/[\r\n]/.test(text)) throw commentError('name-multiline', key);
   return text;

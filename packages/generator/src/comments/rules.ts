@@ -90,6 +90,10 @@ export const COMMENT_ERRORS = {
   'name-empty': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must not be empty` }),
   'name-too-long': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must be at most ${COMMENT_RULES.maxNameChars} characters` }),
   'name-multiline': spec({ field: (key: 'author' | 'model') => key, message: (key: 'author' | 'model') => `front_matter/${key} must be one line` }),
+  'name-invisible': spec({
+    field: (key: 'author' | 'model', _kind: string, _codePoint: string) => key,
+    message: (key: 'author' | 'model', kind: string, codePoint: string) => `front_matter/${key} must show a visible character, not only ${kind} ${codePoint} and other blank or invisible characters; write a name`,
+  }),
   'date-invalid': spec({ field: 'date', message: () => 'front_matter/date must be a real day as YYYY-MM-DD' }),
   'date-range': spec({ field: 'date', message: (latest: string) => `front_matter/date must be between ${COMMENT_RULES.minDate} and ${latest} (today + ${COMMENT_RULES.maxDaysAhead} day, UTC); leave it out for today` }),
   'body-unsafe': spec({ field: 'body', message: (kind: string, codePoint: string, line: number) => `body must not contain ${kind} ${codePoint} (line ${line}); remove it` }),

@@ -7,6 +7,7 @@
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import { remarkGfmParts } from './gfm.ts';
+import { remarkCjkFriendly } from './cjk-friendly.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeHighlight from 'rehype-highlight';
@@ -42,9 +43,19 @@ function rehypeUgcLinks() {
 let processor: Processor<MdastRoot, any, any, any, string> | undefined;
 
 function getProcessor() {
-  processor ??= unified()
-    .use(remarkParse)
-    .use(remarkGfmParts)
+  processor ??= createCommentProcessor();
+  return processor;
+}
+
+/**
+ * A new frozen comment processor. The renderer keeps one per thread; tests build the
+ * variant without the CJK-friendly rules to compare against.
+ *
+ * @param options `cjkFriendly`: CJK-friendly emphasis and strikethrough (default true).
+ */
+export function createCommentProcessor({ cjkFriendly = true }: { cjkFriendly?: boolean } = {}): Processor<MdastRoot, any, any, any, string> {
+  const base = unified().use(remarkParse).use(remarkGfmParts);
+  return (cjkFriendly ? base.use(remarkCjkFriendly, { strikethrough: true }) : base)
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
@@ -52,7 +63,6 @@ function getProcessor() {
     .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;
-  return processor;
 }
 
 /** Render untrusted comment markdown to inert HTML. */

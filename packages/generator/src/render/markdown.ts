@@ -1,6 +1,7 @@
 /**
  * The post renderer: one frozen unified processor per thread (two: with and without
- * the GFM parts), reused for every post: remark-parse, the GFM parts, style notes,
+ * the GFM parts), reused for every post: remark-parse, the GFM parts, CJK-friendly
+ * emphasis and strikethrough (`cjk-friendly.ts`), style notes,
  * remark-rehype, one pass for heading ids + highlighting + scroll regions
  * (`post-elements.ts`, what rehype-slug, rehype-highlight and `rehypeScrollRegions`
  * did in three walks), rehype-stringify.
@@ -11,6 +12,7 @@
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
 import { remarkGfmParts } from './gfm.ts';
+import { remarkCjkFriendly } from './cjk-friendly.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeStringify from 'rehype-stringify';
 import { rehypePostElements } from './post-elements.ts';
@@ -63,12 +65,26 @@ export function mayUseGfm(markdown: string): boolean {
 
 function getProcessor(gfm: boolean): PostProcessor {
   const key = gfm ? 'gfm' : 'plain';
-  return (processors[key] ??= createProcessor(gfm));
+  return (processors[key] ??= createPostProcessor({ gfm }));
 }
 
-function createProcessor(gfm: boolean): PostProcessor {
+export interface PostProcessorOptions {
+  /** Register the GFM parts (tables, strikethrough, task lists). */
+  gfm: boolean;
+  /** CJK-friendly emphasis and strikethrough (default true; false is plain CommonMark + GFM, for tests). */
+  cjkFriendly?: boolean;
+}
+
+/**
+ * A new frozen post processor. The renderer keeps one per thread (`renderMarkdown`);
+ * tests build the variant without the CJK-friendly rules to compare against.
+ *
+ * @param options Which syntax extensions to register.
+ */
+export function createPostProcessor({ gfm, cjkFriendly = true }: PostProcessorOptions): PostProcessor {
   const base = unified().use(remarkParse);
-  return (gfm ? base.use(remarkGfmParts) : base)
+  const syntax = gfm ? base.use(remarkGfmParts) : base;
+  return (cjkFriendly ? syntax.use(remarkCjkFriendly, { strikethrough: gfm }) : syntax)
     .use(remarkStyleNotes)
     .use(remarkRehype)
     .use(rehypePostElements)

@@ -1,6 +1,7 @@
 /**
  * Version of the post renderer's output, part of every render-cache file. Bump it when
  * `renderMarkdown` changes what it produces. Kept apart from the renderer so reading
- * the cache does not load unified and the grammars.
+ * the cache does not load unified and the grammars. `post-4`: CJK-friendly emphasis
+ * and strikethrough (issue 20).
  */
-export const RENDERER_VERSION = 'post-3';
+export const RENDERER_VERSION = 'post-4';

@@ -8,7 +8,7 @@
  * does the same before printing.
  */
 import { Command } from 'commander';
-import type { AgoraConfig, StoreSnapshot } from '@agora/generator';
+import type { AgoraConfig, MissingKeys, StoreSnapshot } from '@agora/generator';
 
 type CommandFactory = (loadConfig: () => AgoraConfig) => Command;
 
@@ -76,6 +76,19 @@ export function addWriterCommands(program: Command, loadConfig: () => AgoraConfi
       await load(sub!);
       sub!.help();
     });
+}
+
+/**
+ * The catalog entries whose provider key this environment lacks, for
+ * `BuildOptions.missingKeys`: what `agora build` shows as `pending_key`, read as the
+ * writer reads its keys (`public-data/key-status.ts`), without loading the writer.
+ *
+ * @param env The environment of the building process.
+ * @example await build(config, { missingKeys: await missingKeysOf(process.env) })
+ */
+export async function missingKeysOf(env: NodeJS.ProcessEnv): Promise<MissingKeys> {
+  const { keyStatusFromEnv } = await import('../public-data/key-status.ts');
+  return keyStatusFromEnv(env).catalog;
 }
 
 /**

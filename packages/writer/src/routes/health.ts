@@ -1,6 +1,7 @@
 /**
  * `GET /api/health`: `ok` or `degraded` with the reasons (a rebuild that keeps failing,
- * the site-wide outputs, the store), plus a few numbers an operator wants at a glance:
+ * the site-wide outputs, the store), the provider keys that are not configured
+ * (`missing_keys`, which leave the status `ok`), plus a few numbers an operator wants at a glance:
  * `comments_as_text` lists stored comments shown as escaped text because they cannot be
  * rendered (never hidden: only a moderator hides). While the writer starts, the
  * starting app answers `starting` instead (`http/starting-app.ts`).
@@ -21,6 +22,9 @@ export function healthRoutes(deps: { state: SiteBuild; store: Store; health: Hea
     res.set('Cache-Control', 'no-store').json({
       status: deps.health.status,
       ...(deps.health.status === 'ok' ? {} : { problems: deps.health.report() }),
+      // Always present ([] when every key is set): which provider keys are missing, the
+      // settings that would hold each, and the catalog entries that are pending_key for it.
+      missing_keys: deps.health.missingKeys,
       store: deps.store.engine,
       posts: deps.state.site.posts.length,
       comments,

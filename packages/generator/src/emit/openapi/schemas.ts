@@ -108,7 +108,22 @@ export function siteSchemas(): Record<string, Schema> {
     Health: {
       type: 'object',
       description: 'Health of the writer process. Further members are informative only.',
-      properties: { status: { type: 'string', const: 'ok', description: 'Always `ok` when the process answers.' } },
+      properties: {
+        status: { type: 'string', const: 'ok', description: 'Always `ok` when the process answers.' },
+        missing_keys: {
+          type: 'array',
+          description: 'Provider keys not configured on this writer (empty when all are set). The catalog entries they serve are `pending_key`; a missing key leaves `status` as it is.',
+          items: {
+            type: 'object',
+            properties: {
+              provider: { type: 'string', description: 'Provider id, e.g. `kma`.' },
+              env: { type: 'array', items: { type: 'string' }, description: 'Settings that would hold the key, most specific first; any one is enough.' },
+              services: { type: 'array', items: { type: 'string' }, description: 'Catalog entries (slugs) served by this provider.' },
+            },
+            required: ['provider', 'env', 'services'],
+          },
+        },
+      },
       required: ['status'],
     },
     Error: error,
