@@ -103,7 +103,8 @@ async function startCli(p: TestProject, port: number): Promise<ChildProcess> {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', AGORA_BASE_URL: 'https://agora.example' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await eventually(async () => assert.equal((await fetch(`http://127.0.0.1:${port}/api/health`)).status, 200), 30_000);
+  // Caught up, not only accepting connections (the writer answers `starting` while it builds).
+  await eventually(async () => assert.equal(((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { status: string }).status, 'ok'), 30_000);
   return child;
 }
 

@@ -90,7 +90,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await store.close();
     throw error;
   }
-  logger.info({ url }, 'agora listening (starting: serving the existing dist/)');
+  logger.info({ url }, 'agora accepting connections; catching up (serving the existing dist/ meanwhile)');
   options.onListening?.(url);
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
@@ -159,7 +159,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await warming;
   handler = app;
   fullApp(app);
-  logger.info({ ms: Date.now() - startedAt.getTime() }, 'agora caught up');
+  logger.info({ url, ms: Date.now() - startedAt.getTime() }, 'agora listening');
   // In the background: comments whose stored HTML is from an older renderer.
   const upgraded = renderings.upgrade(state, renderer, (slugs) => published.commentsChanged(slugs)).catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'));
 
