@@ -6,7 +6,7 @@
 import express, { type Express, type Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
-import { AppError, isAppError, storeFailure } from './errors.ts';
+import { AppError, sendError } from './errors.ts';
 import type { Store } from './store/types.ts';
 import type { ViewCounter } from './views/view-counter.ts';
 import type { Publisher } from './rebuild/publisher.ts';
@@ -79,23 +79,6 @@ function cors(origin: string): RequestHandler {
   };
 }
 
-/** Map what body parsers and `send` throw to the error shape. */
-function toAppError(error: unknown): AppError | null {
-  if (isAppError(error)) return error;
-  const store = storeFailure(error);
-  if (store) return store;
-  const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
-  if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
-  if (e?.type === 'entity.parse.failed') return new AppError('validation', 'body is not valid JSON', { field: 'body' });
-  if (e?.type === 'request.aborted' || e?.type === 'request.size.invalid') return new AppError('validation', 'request body was incomplete', { field: 'body' });
-  const status = e?.status ?? e?.statusCode;
-  if (status === 404) return new AppError('not_found', 'Not found');
-  if (status === 403) return new AppError('forbidden', 'Forbidden path');
-  if (status === 400) return new AppError('validation', 'Bad request');
-  return null;
-}
-
 export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -126,18 +109,8 @@ export function createApp(deps: AppDeps): Express {
   app.use((req, _res, next) => {
     next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));
   });
-  const funnel: ErrorRequestHandler = (error, req, res, _next) => {
-    const appError = toAppError(error);
-    if (!appError) deps.logger.error({ err: error, url: req.originalUrl }, 'unhandled error');
-    const status = appError?.status ?? 500;
-    if (res.headersSent) return void res.end();
-    for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
-    res.setHeader('Cache-Control', 'no-store');
-    if (status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
-      return void res.status(404).type('html').send('<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>');
-    }
-    res.status(status).json(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } });
-  };
+  // The one error funnel: every failure of every route becomes the JSON error shape here.
+  const funnel: ErrorRequestHandler = (error, req, res, _next) => sendError(req, res, error, deps.logger);
   app.use(funnel);
   return app;
 }

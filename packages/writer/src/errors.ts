@@ -1,8 +1,12 @@
 /**
- * The writer's one error type and its codes. Every non-2xx answer of the writer is
- * `{"error": {"code", "message", "field"?}}`, produced by the error funnel in `app.ts`
- * from an `AppError`; anything else thrown becomes a bare 500.
+ * The writer's one error type, its codes, and the one place errors become HTTP answers
+ * (`sendError`, the funnel of `app.ts` and of the starting app). Every non-2xx answer
+ * of the writer is `{"error": {"code", "message", "field"?, …}}` from an `AppError`;
+ * store failures and body-parser errors are mapped to one (`toAppError`); anything
+ * else thrown becomes a bare 500, logged.
  */
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
 
 /** Machine-readable error codes, one per failure class. */
 export const ERROR_CODES = {
@@ -85,4 +89,37 @@ export function storeFailure(error: unknown): AppError | null {
     return new AppError('store_unavailable', 'The store is unavailable; nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
   }
   return null;
+}
+
+/** Map what the store, body parsers and `send` throw to an `AppError`, or null for a bug. */
+export function toAppError(error: unknown): AppError | null {
+  if (isAppError(error)) return error;
+  const store = storeFailure(error);
+  if (store) return store;
+  const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
+  if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
+  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
+  if (e?.type === 'entity.parse.failed') return new AppError('validation', 'body is not valid JSON', { field: 'body' });
+  if (e?.type === 'request.aborted' || e?.type === 'request.size.invalid') return new AppError('validation', 'request body was incomplete', { field: 'body' });
+  const status = e?.status ?? e?.statusCode;
+  if (status === 404) return new AppError('not_found', 'Not found');
+  if (status === 403) return new AppError('forbidden', 'Forbidden path');
+  if (status === 400) return new AppError('validation', 'Bad request');
+  return null;
+}
+
+const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>';
+
+/** Answer `error` as the JSON error shape (an HTML page for a browser's 404 outside the API). */
+export function sendError(req: Request, res: Response, error: unknown, logger?: Logger): void {
+  const appError = toAppError(error);
+  if (!appError) logger?.error({ err: error, url: req.originalUrl }, 'unhandled error');
+  const status = appError?.status ?? 500;
+  if (res.headersSent) return void res.end();
+  for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
+  res.setHeader('Cache-Control', 'no-store');
+  if (status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
+    return void res.status(404).type('html').send(NOT_FOUND_PAGE);
+  }
+  res.status(status).json(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } });
 }

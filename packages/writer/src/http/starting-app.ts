@@ -9,7 +9,7 @@
  */
 import express, { type Express, type RequestHandler } from 'express';
 import type { SiteConfig } from '@agora/generator';
-import { AppError } from '../errors.ts';
+import { AppError, sendError } from '../errors.ts';
 import { staticRoutes } from '../routes/static.ts';
 import { securityHeaders } from './security-headers.ts';
 
@@ -57,11 +57,6 @@ export function createStartingApp(options: StartingAppOptions): Express {
   });
   const files = staticRoutes(options.distDir);
   app.use((req, res, next) => (isStaticRead(req) ? files(req, res, () => waitForFull(req, res, next)) : waitForFull(req, res, next)));
-  app.use(((error, _req, res, _next) => {
-    const appError = error instanceof AppError ? error : new AppError('internal', 'Internal server error');
-    for (const [k, v] of Object.entries(appError.headers)) res.setHeader(k, v);
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(appError.status).json(appError.toBody());
-  }) as express.ErrorRequestHandler);
+  app.use(((error, req, res, _next) => sendError(req, res, error)) as express.ErrorRequestHandler);
   return app;
 }
