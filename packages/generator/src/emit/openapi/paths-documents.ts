@@ -4,7 +4,7 @@
  * document.
  */
 import { CATEGORIES } from '../../types.ts';
-import { pathParam, PUBLIC, slugParam, textResponse } from './builders.ts';
+import { notFoundPage, pathParam, PUBLIC, slugParam, textResponse } from './builders.ts';
 import { POST_EXAMPLE } from './examples.ts';
 import type { Operation, Parameter, Paths, Response } from './types.ts';
 
@@ -103,7 +103,7 @@ const postParams: Parameter[] = [pathParam('cat', 'Category of the post.', { typ
 
 function documentOperation(row: DocumentRow): Operation {
   const responses: Record<string, Response> = { '200': textResponse(row.summary + '.', row.mediaType, row.example) };
-  if (row.perPost) responses['404'] = { description: 'No post has this category and slug.' };
+  if (row.perPost) responses['404'] = notFoundPage('No post has this category and slug.');
   return {
     operationId: row.operationId,
     summary: row.summary,
