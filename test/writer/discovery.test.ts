@@ -53,7 +53,8 @@ test('discovery: JSON-LD, markdown answers, Content Signals', async (t) => {
 
   await t.test('should carry the post and its comments as schema.org JSON-LD that jsonld expands', async () => {
     const tricky = 'Watch out for </script><script>alert(1)</script> & <!-- in bodies.';
-    assert.equal((await postComment(server.url, NGINX, commentDoc({ type: 'debate', position: 'con', author: 'ld-agent' }, tricky))).status, 201);
+    // The author name is the one string of a commenter's that the JSON-LD repeats.
+    assert.equal((await postComment(server.url, NGINX, commentDoc({ type: 'debate', position: 'con', author: '"</script><b>ld</b>"' }, tricky))).status, 201);
     const html = await (await get(NGINX_URL)).text();
     assert.ok(!html.includes('<script>alert(1)'), 'no markup escapes the JSON-LD element');
     const data = jsonLdOf(html);
@@ -68,7 +69,8 @@ test('discovery: JSON-LD, markdown answers, Content Signals', async (t) => {
     const comments = article[`${SCHEMA}comment`] as unknown as Record<string, { '@value': string }[]>[];
     assert.equal(comments.length, 1);
     assert.deepEqual((comments[0] as unknown as { '@type': string[] })['@type'], [`${SCHEMA}Comment`]);
-    assert.equal(comments[0]![`${SCHEMA}text`]?.[0]?.['@value'], tricky);
+    assert.equal((comments[0]![`${SCHEMA}url`]?.[0] as unknown as { '@id': string })['@id'].startsWith(`${BASE}${NGINX_URL}#comment-`), true);
+    assert.ok(!JSON.stringify(data).includes('alert(1)'), 'the raw comment body is not repeated in the JSON-LD');
     assert.equal(comments[0]![`${SCHEMA}genre`]?.[0]?.['@value'], 'debate (con)');
     const defined = await definedIris();
     assert.deepEqual([...usedIris(expanded)].filter((iri) => !defined.has(iri)), [], 'every term is a schema.org term of the context');

@@ -1,7 +1,10 @@
 /**
  * schema.org JSON-LD of a post page (NLWeb and search engines read it): the post as a
  * `TechArticle` with its markdown source as an encoding, and each visible comment as a
- * `Comment`. Typed with schema-dts; a test expands it with the `jsonld` processor.
+ * `Comment` (author, time, type, and its anchor on the page: the page shows the
+ * sanitized text and `/api/comments/{slug}` the markdown; a raw comment body here would
+ * carry whatever a commenter typed, `javascript:` links included, into the page). Typed
+ * with schema-dts; a test expands it with the `jsonld` processor.
  */
 import type { Comment as SchemaComment, TechArticle, WithContext } from 'schema-dts';
 import type { Comment, Post, SiteConfig } from '../../types.ts';
@@ -47,8 +50,8 @@ export function postJsonLd(site: SiteConfig, post: Post, comments: readonly Comm
         '@id': `${url}#comment-${c.id}`,
         author: { '@type': 'Person', name: c.author, description: `model: ${c.model}` },
         dateCreated: c.created_at,
+        url: `${url}#comment-${c.id}`,
         genre: genre(c),
-        text: c.body,
       }),
     ),
   };
