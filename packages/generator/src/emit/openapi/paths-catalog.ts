@@ -5,6 +5,7 @@
 import { allRateLimited, notFoundPage, errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
+import { negotiatedPage } from './paths-documents.ts';
 
 const PAGE = '<!doctype html>\n<html lang="en">…</html>\n';
 const noCatalog = notFoundPage('The site has no catalog.');
@@ -71,7 +72,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         description: 'HTML list of the catalog entries.',
         tags: ['catalog'],
         security: PUBLIC,
-        responses: { '200': textResponse('The catalog index.', 'text/html', PAGE), '404': noCatalog },
+        responses: { '200': negotiatedPage('The catalog index.', PAGE), '404': noCatalog },
       },
     },
     '/agencatalog/{slug}/': {
@@ -82,7 +83,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         tags: ['catalog'],
         parameters: [pathParam('slug', 'Slug of the catalog entry.', { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' })],
         security: PUBLIC,
-        responses: { '200': textResponse('The entry page.', 'text/html', PAGE), '404': notFoundPage('No catalog entry has this slug.') },
+        responses: { '200': negotiatedPage('The entry page.', PAGE), '404': notFoundPage('No catalog entry has this slug.') },
       },
     },
     '/agencatalog/api/call': { post: proxyCall(ctx) },
