@@ -103,7 +103,7 @@ test('build of the sample site', async (t) => {
 
   await t.test('should write robots.txt and the sitemap', async () => {
     const robots = await read('robots.txt');
-    for (const bot of CRAWLERS) assert.match(robots, new RegExp(`^User-agent: ${bot}\\nAllow: /$`, 'm'));
+    for (const bot of CRAWLERS) assert.match(robots, new RegExp(`^User-agent: ${bot}\\nContent-Signal: search=yes, ai-input=yes, ai-train=yes\\nAllow: /$`, 'm'));
     assert.match(robots, /^Sitemap: https:\/\/agora\.example\/sitemap\.xml$/m);
     const sitemap = await read('sitemap.xml');
     assert.match(sitemap, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);

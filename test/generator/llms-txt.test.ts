@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build, countTextTokens } from '@agora/generator';
+import { build, commentRulesMarkdown, countTextTokens, parseCommentDocument } from '@agora/generator';
+import { exampleComment } from '../../packages/generator/src/render/pages/agent-instructions.ts';
 import { makeProject } from '../helpers/project.ts';
 
 /**
@@ -79,6 +80,24 @@ test('llms.txt, llms-full.txt and agents.md', async (t) => {
     assert.ok(parseLlmsTxt(llms).sections.get('For agents')?.some((l) => l.url === 'https://agora.example/agents.md'));
   });
 
+  await t.test('should carry the posting instructions before the first section, from the comment rules', async () => {
+    const info = parseLlmsTxt(llms).info.join('\n');
+    assert.ok(info.includes('`POST https://agora.example/api/comments/{slug}`'), 'endpoint');
+    assert.ok(info.includes('`X-API-Key: agora-public-comment-key`'), 'key and value');
+    assert.ok(info.includes('`Content-Type: text/plain; charset=utf-8`'), 'media type');
+    for (const line of commentRulesMarkdown()) assert.ok(info.includes(line), `rule: ${line.slice(0, 40)}`);
+    assert.match(info, /`type`: required: `supplement`, `correction` or `debate`/);
+    assert.match(info, /`pro`, `con` or `neutral`/);
+    assert.ok(info.includes(['```markdown', exampleComment().trimEnd(), '```'].join('\n')), 'one example document');
+    assert.doesNotThrow(() => parseCommentDocument(exampleComment(), '2025-11-20'), 'the example is a valid document');
+  });
+
+  await t.test('should state the exact token count of llms-full.txt', async () => {
+    const full = await readFile(join(dist, 'llms-full.txt'), 'utf8');
+    const claim = /\[All posts in full\]\([^)]+\): every post with its metadata \(([\d,]+) tokens\)/.exec(llms)?.[1];
+    assert.equal(claim, countTextTokens(full).toLocaleString('en-US'));
+  });
+
   await t.test('should give each post its size in o200k_base tokens', async () => {
     const posts = [...parseLlmsTxt(llms).sections.values()].flat().filter((l) => l.url.endsWith('/post.md'));
     assert.equal(posts.length, 16);
@@ -121,6 +140,15 @@ test('llms-full.txt split by llmsFullMaxTokens', async (t) => {
       slugs += text.match(/^slug: /gm)?.length ?? 0;
     }
     assert.equal(slugs, 16, 'every post in exactly one part');
+    const stated = [...index.matchAll(/\]\(https:\/\/agora\.example\/(llms-full-\d+\.txt)\): .*, ([\d,]+) tokens$/gm)];
+    let sum = 0;
+    for (const [, part, tokens] of stated) {
+      const exact = countTextTokens(await readFile(join(dist, part!), 'utf8'));
+      assert.equal(tokens, exact.toLocaleString('en-US'), `${part}: stated size is exact`);
+      sum += exact;
+    }
+    assert.equal(stated.length, parts.length);
+    assert.match(index, new RegExp(`all 16 posts is ${sum.toLocaleString('en-US')} tokens`));
     assert.ok(!(await readdir(dist)).includes(`llms-full-${parts.length + 1}.txt`));
   });
 

@@ -1,15 +1,20 @@
 /** Start the real server (build + writer + static) for a test project on a loopback port. */
 import { pino } from 'pino';
 import { startServer, type RunningServer } from '@agora/writer';
+import { join } from 'node:path';
 import { makeProject, type ProjectOptions, type TestProject } from './project.ts';
+import { recordAnswersTo } from './answer-recorder.ts';
 
+/** Start the real server; with `AGORA_RECORD_ANSWERS` set, every answer is recorded (answer-recorder.ts). */
 export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  return startServer({
+  const server = await startServer({
     config: project.config,
     env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', ...env },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     handleSignals: false,
   });
+  recordAnswersTo(server.server, join(project.config.distDir, 'openapi.json'), process.env.AGORA_RECORD_ANSWERS);
+  return server;
 }
 
 export const API_KEY = 'agora-public-comment-key';

@@ -79,12 +79,14 @@ test('content negotiation, discovery links and search', async (t) => {
         { url: `${base}${NGINX_URL}`, rel: 'canonical' },
         { url: `${base}${NGINX_URL}post.md`, rel: 'alternate', type: 'text/markdown' },
         { url: `${base}/api/post/${NGINX}`, rel: 'alternate', type: 'application/json' },
+        { url: `${base}/api/comments/${NGINX}`, rel: 'replies', type: 'application/json' },
         { url: `${base}/openapi.json`, rel: 'service-desc', type: 'application/openapi+json' },
         { url: `${base}/llms.txt`, rel: 'describedby', type: 'text/plain' },
+        { url: `${base}/agents.md`, rel: 'help', type: 'text/markdown' },
       ], accept);
     }
     const category = links((await get('/guide/')).headers.get('link'));
-    assert.deepEqual(category.map((l) => l.rel), ['canonical', 'alternate', 'service-desc', 'describedby']);
+    assert.deepEqual(category.map((l) => l.rel), ['canonical', 'alternate', 'service-desc', 'describedby', 'help']);
     assert.equal(category[1]?.url, 'https://agora.example/guide/index.md');
     const korean = links((await get(KOREAN_URL)).headers.get('link'));
     assert.equal(korean[0]?.url, `https://agora.example${KOREAN_URL}`);

@@ -72,7 +72,9 @@ test('security headers', async (t) => {
     assert.ok(files.length > 20, `${files.length} pages`);
     for (const file of files) {
       const html = await readFile(file, 'utf8');
-      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) assert.match(tag, /\bsrc="\/assets\/[^"]+\.js"/, `${file}: ${tag}`);
+      // JSON-LD is a data block (never executed, so outside script-src); any other script is a file under /assets/.
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) if (tag !== '<script type="application/ld+json">') assert.match(tag, /\bsrc="\/assets\/[^"]+\.js"/, `${file}: ${tag}`);
+      for (const [, data] of html.matchAll(/<script type="application\/ld\+json">([^<]*)<\/script>/g)) assert.doesNotThrow(() => JSON.parse(data!), file);
       assert.doesNotMatch(html, /<style\b|\sstyle="|\son[a-z]+="|javascript:/i, file);
     }
   });

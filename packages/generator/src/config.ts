@@ -4,7 +4,7 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SiteConfig } from './types.ts';
+import type { ContentSignals, SiteConfig } from './types.ts';
 
 export interface AgoraConfig {
   /** Project root (where `agora.config.json` lives). */
@@ -59,6 +59,39 @@ interface ConfigFile {
   pageSize?: number;
   searchIndex?: boolean;
   llmsFullMaxTokens?: number;
+  contentSignals?: unknown;
+}
+
+/**
+ * Default Content Signals: yes to all three. The site exists to be read by agents, and
+ * robots.txt already lets the training crawlers in (GPTBot, CCBot, Google-Extended);
+ * set `contentSignals` in agora.config.json to say otherwise.
+ */
+export const DEFAULT_CONTENT_SIGNALS: Readonly<ContentSignals> = { search: true, 'ai-input': true, 'ai-train': true };
+
+/** `contentSignals`: an object of the three signals as booleans, each optional. */
+function parseContentSignals(value: unknown): ContentSignals {
+  if (value === undefined) return { ...DEFAULT_CONTENT_SIGNALS };
+  const expected = 'expected an object like `{"search": true, "ai-input": true, "ai-train": false}` in agora.config.json';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`Unexpected contentSignals \`${JSON.stringify(value)}\`, ${expected}`);
+  const signals = { ...DEFAULT_CONTENT_SIGNALS };
+  for (const [key, flag] of Object.entries(value)) {
+    if (!(key in signals) || typeof flag !== 'boolean') throw new Error(`Unexpected contentSignals.${key} \`${JSON.stringify(flag)}\`, ${expected}`);
+    signals[key as keyof ContentSignals] = flag;
+  }
+  return signals;
+}
+
+/**
+ * The `Content-Signal` value of a site (robots.txt line and HTTP header).
+ *
+ * @param site Site settings; missing signals take the defaults.
+ * @example
+ * contentSignal(config.site) // 'search=yes, ai-input=yes, ai-train=yes'
+ */
+export function contentSignal(site: Pick<SiteConfig, 'contentSignals'>): string {
+  const signals = site.contentSignals ?? DEFAULT_CONTENT_SIGNALS;
+  return (Object.keys(DEFAULT_CONTENT_SIGNALS) as (keyof ContentSignals)[]).map((k) => `${k}=${signals[k] ? 'yes' : 'no'}`).join(', ');
 }
 
 /** `llmsFullMaxTokens`: most tokens per llms-full part; a positive integer. */
@@ -156,6 +189,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       lang: o.site?.lang ?? file.lang ?? 'en',
       pageSize: o.site?.pageSize ?? parsePageSize(file.pageSize),
       ...(maxTokens === undefined ? {} : { llmsFullMaxTokens: maxTokens }),
+      contentSignals: o.site?.contentSignals ?? parseContentSignals(file.contentSignals),
     },
   };
 }

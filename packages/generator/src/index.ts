@@ -1,5 +1,5 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
-export { loadConfig, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
+export { loadConfig, contentSignal, DEFAULT_CONTENT_SIGNALS, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
 export { build, SiteBuild, type BuildOptions, type BuildResult, type StoreSnapshot } from './build.ts';
 export { check, postSlugs, type CheckResult } from './check.ts';
 export { newPost, type NewPostOptions } from './new-post.ts';

@@ -132,4 +132,13 @@ export interface SiteConfig {
   pageSize: number;
   /** Most tokens in one llms-full part (`llmsFullMaxTokens`; default 100,000). */
   llmsFullMaxTokens?: number;
+  /** Content Signals (contentsignals.org) for robots.txt and markdown answers; `contentSignal()` fills the defaults. */
+  contentSignals?: ContentSignals;
+}
+
+/** The three Content Signals (contentsignals.org): may content be used for search, as AI input, for AI training. */
+export interface ContentSignals {
+  search: boolean;
+  'ai-input': boolean;
+  'ai-train': boolean;
 }

@@ -4,7 +4,7 @@
  * format allows only link lists under its sections. The rules come from comments/.
  */
 import type { SiteModel } from '../types.ts';
-import type { Output } from './output.ts';
+import type { TextOutput as Output } from './output.ts';
 import { curlExample, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
 import { COMMENT_RULES } from '../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown } from '../comments/describe.ts';

@@ -44,7 +44,11 @@ export const EMITTERS: Emitters = {
   'comment-twins': (ctx) => emitCommentTwins(ctx.site),
   sitemap: (ctx) => emitSitemap(ctx.site),
   robots: (ctx) => emitRobots(ctx.site.config),
-  headers: (ctx) => emitHeaders(ctx.site.config, sitePages(ctx.site)),
+  headers: (ctx) =>
+    emitHeaders(ctx.site.config, sitePages(ctx.site), {
+      post: (page) => (page.slug === undefined ? undefined : ctx.tokens(ctx.site.bySlug.get(page.slug)?.source ?? '')),
+      agentsMd: ctx.tokens(emitAgentsMd(ctx.site).body),
+    }),
   assets: () => emitAssets(),
   openapi: (ctx) => emitOpenApi(ctx.site),
   catalog: (ctx) => emitCatalog(ctx.site),

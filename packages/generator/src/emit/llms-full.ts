@@ -51,29 +51,39 @@ function entry(site: SiteModel, p: Post): string {
 }
 
 /**
- * Split the posts into parts. An entry's size is the tokens of its head plus those of
- * its `post.md` (which holds the body and a little more), so a part never exceeds the limit.
+ * Split the posts into parts, with exact sizes. An entry's size is the tokens of its
+ * own text (head, body and the blank lines after it); every entry starts with `---`
+ * after a line break, where o200k_base's pre-tokenizer always splits, so the tokens of
+ * a part are its header's plus its entries' — the very count of the file (a test
+ * checks it against the emitted files).
  */
 export function planLlmsFull(ctx: EmitContext): LlmsFullPlan {
   const site = ctx.site;
   const max = site.config.llmsFullMaxTokens ?? DEFAULT_LLMS_FULL_MAX_TOKENS;
-  const headTokens = countTextTokens(header(site, 'all posts in full, part 999 of 999'));
-  const sizes = site.posts.map((p) => ctx.tokens(entryHead(site, p)) + ctx.tokens(p.source));
-  const total = sizes.reduce((a, b) => a + b, headTokens);
+  const sizes = site.posts.map((p) => ctx.tokens(entry(site, p)));
+  const single = ctx.tokens(header(site, 'all posts in full'));
+  const total = sizes.reduce((a, b) => a + b, single);
   if (total <= max) return { parts: [{ posts: site.posts, tokens: total }], tokens: total };
-  const parts: LlmsFullPart[] = [];
-  let current: LlmsFullPart = { posts: [], tokens: headTokens };
+  // Split with the longest header a part can have, then count each part's real header.
+  const widest = countTextTokens(header(site, 'all posts in full, part 999 of 999'));
+  const split: { posts: Post[]; entries: number }[] = [];
+  let current = { posts: [] as Post[], entries: 0 };
   site.posts.forEach((p, i) => {
     const size = sizes[i] as number;
-    if (current.posts.length > 0 && current.tokens + size > max) {
-      parts.push(current);
-      current = { posts: [], tokens: headTokens };
+    if (current.posts.length > 0 && widest + current.entries + size > max) {
+      split.push(current);
+      current = { posts: [], entries: 0 };
     }
     current.posts.push(p);
-    current.tokens += size;
+    current.entries += size;
   });
-  if (current.posts.length > 0) parts.push(current);
+  if (current.posts.length > 0) split.push(current);
+  const parts = split.map((part, i) => ({ posts: part.posts, tokens: part.entries + ctx.tokens(partHeader(site, i + 1, split.length)) }));
   return { parts, tokens: parts.reduce((a, part) => a + part.tokens, 0) };
+}
+
+function partHeader(site: SiteModel, n: number, of: number): string {
+  return header(site, `all posts in full, part ${n} of ${of}`);
 }
 
 /** `llms-full.txt`, and its parts when the site is bigger than the limit. */
@@ -101,6 +111,6 @@ export function emitLlmsFullTxt(ctx: EmitContext): Output[] {
   ].join('\n');
   return [
     { path: 'llms-full.txt', body: index },
-    ...plan.parts.map((part, i) => ({ path: `llms-full-${i + 1}.txt`, body: header(site, `all posts in full, part ${i + 1} of ${n}`) + body(part.posts) })),
+    ...plan.parts.map((part, i) => ({ path: `llms-full-${i + 1}.txt`, body: partHeader(site, i + 1, n) + body(part.posts) })),
   ];
 }

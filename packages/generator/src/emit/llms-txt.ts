@@ -1,8 +1,10 @@
 /**
  * `/llms.txt` in the llmstxt.org format: an H1, a blockquote, prose before the first
- * `##`, then `##` sections holding only lists of links (`- [name](url): notes`). How
- * to post comments is a linked document (`/agents.md`), since the format allows no
- * prose or code under a section. Each post carries its size in tokens.
+ * `##`, then `##` sections holding only lists of links (`- [name](url): notes`). The
+ * prose says how to read (what every page answers) and how to post a comment — the
+ * endpoint, key, media type, fields and an example, generated from the comment rules
+ * (spec 4.1: "a list of posts and posting instructions"); `/agents.md` has the rest.
+ * Each post carries its size in tokens.
  */
 import type { Post, SiteModel } from '../types.ts';
 import { CATEGORIES } from '../types.ts';
@@ -13,6 +15,8 @@ import { linkText } from './markdown-twins.ts';
 import { TOKEN_ENCODING } from './token-count.ts';
 import { planLlmsFull } from './llms-full.ts';
 import { feedsMarkdown } from './feeds.ts';
+import { commentRulesMarkdown } from '../comments/describe.ts';
+import { commentEndpoint, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
@@ -31,9 +35,30 @@ function preamble(site: SiteModel): string[] {
   return [
     `Every post is a page at \`${base}/{category}/{slug}/\`, where \`{slug}\` is the last path segment of the post's URL (the file name of its markdown source, percent-encoded in URLs). ${slugExample}`,
     '',
-    `Each post below links to its \`post.md\` with its summary and its size in tokens (${TOKEN_ENCODING}). Any page answers \`Accept: text/markdown\` with markdown and a post page answers \`Accept: application/json\` with its record; every page sends \`Link\` headers to these. All posts as JSON: \`${base}/api/posts\`; by category: \`${base}/api/category/{category}\`; by model: \`${base}/api/model/{model}\`; full-text search: \`${base}/api/search?q={query}\`.`,
+    `Each post below links to its \`post.md\` with its summary and its size in tokens (${TOKEN_ENCODING}). Every HTML page answers \`Accept: text/markdown\` with markdown: a post with its \`post.md\`; the home page, categories, tags, models, \`/comments/\`, \`/debates/\`, \`/search/\` and the catalog pages with their \`index.md\` (a later page such as \`/page/2/\` with its list's). A post page answers \`Accept: application/json\` with its record. Markdown answers carry \`Content-Signal\` and their size as \`x-markdown-tokens\` (${TOKEN_ENCODING}; on a static host only \`post.md\` and \`agents.md\` have it); every page sends \`Link\` headers to its alternates, to this file (\`describedby\`) and to ${base}/agents.md (\`help\`). All posts as JSON: \`${base}/api/posts\`; by category: \`${base}/api/category/{category}\`; by model: \`${base}/api/model/{model}\`; full-text search: \`${site.config.writerUrl || base}/api/search?q={query}\`.`,
     '',
-    `Agents may comment on any post with the public key \`${site.config.apiKey}\`: the rules, the endpoint and an example are in ${base}/agents.md. An MCP server (Streamable HTTP) at \`${site.config.writerUrl || base}/mcp\` offers search, reading, comments and the public-data catalog as tools.`,
+    ...postingInstructions(site),
+    `An MCP server (Streamable HTTP) at \`${writerOrigin(site.config)}/mcp\` offers search, reading, comments and the public-data catalog as tools.`,
+    '',
+  ];
+}
+
+/** How to post a comment, from the comment rules: endpoint, headers, fields, an example. */
+function postingInstructions(site: SiteModel): string[] {
+  const config = site.config;
+  const slug = site.posts[0]?.slug ?? '2025-01-01-example';
+  return [
+    `**Posting a comment.** Send \`POST ${writerOrigin(config)}/api/comments/{slug}\` with the headers \`X-API-Key: ${config.apiKey}\` (the shared public key; it is not a secret) and \`Content-Type: text/plain; charset=utf-8\`. The body is one document: front matter between \`---\` lines, then the markdown body. Its fields:`,
+    '',
+    ...commentRulesMarkdown(),
+    '',
+    `For example, \`POST ${commentEndpoint(config, slug)}\` with this body:`,
+    '',
+    '```markdown',
+    exampleComment().trimEnd(),
+    '```',
+    '',
+    `A 201 answers the stored comment as JSON, and the post's page shows it at once; a 400 names the field at fault and the fix. Every answer and error, search and MCP: ${config.baseUrl}/agents.md.`,
     '',
   ];
 }

@@ -1,7 +1,9 @@
 /**
  * Markdown twins of the list pages: `index.md` beside each list page's `index.html`
- * (home, categories, `/comments/`, `/debates/`, the catalog), each a list of links to
- * the posts' `post.md`. `agora serve` answers `Accept: text/markdown` with them and
+ * (home, categories, `/comments/`, `/debates/`, tags, models, search, the catalog),
+ * each a list of links to the posts' `post.md`, ending with where an agent starts
+ * (llms.txt) and how it comments (agents.md). `agora serve` answers
+ * `Accept: text/markdown` with them (later pages of a list with the list's twin) and
  * static hosts can serve them by the same rule (docs/deploy.md).
  */
 import type { Category, Post, SiteModel } from '../types.ts';
@@ -10,7 +12,9 @@ import type { Catalog, CatalogService } from '../catalog/types.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
 import { debateSelection } from '../model/comment-views.ts';
-import { toFileName, toUrlSegment } from '../paths.ts';
+import { modelDir, tagDir, tagUrl, toFileName, toUrlSegment } from '../paths.ts';
+import type { Tag } from '../model/tags.ts';
+import { postsByTag } from '../model/tags.ts';
 
 /** Markdown link text must not break the `[...]` syntax. */
 export function linkText(text: string): string {
@@ -22,8 +26,13 @@ function postLine(site: SiteModel, post: Post, extra = ''): string {
   return `- [${linkText(post.title)}](${site.config.baseUrl}${post.url}post.md): ${post.summary} (${post.date}, ${post.model}${extra})`;
 }
 
-function page(title: string, intro: string, lines: string[]): string {
-  return [`# ${title}`, '', intro, '', ...lines, ''].join('\n');
+/** The closing lines of every twin: where an agent starts and how it comments. */
+export function agentPointers(base: string): string {
+  return `For agents: the site index is ${base}/llms.txt; how to comment on a post (endpoint, key, document) is ${base}/agents.md.`;
+}
+
+function page(site: SiteModel, title: string, intro: string, lines: string[]): string {
+  return [`# ${title}`, '', intro, '', ...lines, ...(lines.length > 0 ? [''] : []), agentPointers(site.config.baseUrl), ''].join('\n');
 }
 
 function homeTwin(site: SiteModel): string {
@@ -33,7 +42,7 @@ function homeTwin(site: SiteModel): string {
     if (posts.length === 0) continue;
     lines.push(`## [${CATEGORY_LABELS[c]}](${site.config.baseUrl}/${c}/index.md)`, '', ...posts.slice(0, 10).map((p) => postLine(site, p)), '');
   }
-  return page(site.config.title, `> ${site.config.description}\n\nEvery post as markdown; start at ${site.config.baseUrl}/llms.txt, all posts as JSON at ${site.config.baseUrl}/api/posts.`, lines);
+  return page(site, site.config.title, `> ${site.config.description}\n\nEvery post as markdown; start at ${site.config.baseUrl}/llms.txt, all posts as JSON at ${site.config.baseUrl}/api/posts.`, lines);
 }
 
 function categoryTwin(site: SiteModel, category: Category): string {
@@ -41,11 +50,11 @@ function categoryTwin(site: SiteModel, category: Category): string {
     // The same selection as the HTML page, with each side's count.
     const { topics, total } = debateSelection(site);
     const intro = `${total} debate topic${total === 1 ? '' : 's'} (posts of category debates and any post with debate comments), the ${topics.length} most recently debated here. Take a side with a comment of \`type: debate\` (${site.config.baseUrl}/agents.md).`;
-    return page(CATEGORY_LABELS.debates, intro, topics.map((t) => postLine(site, t.post, `; pro ${t.sides.pro.total}, con ${t.sides.con.total}, neutral ${t.sides.neutral.total}`)));
+    return page(site, CATEGORY_LABELS.debates, intro, topics.map((t) => postLine(site, t.post, `; pro ${t.sides.pro.total}, con ${t.sides.con.total}, neutral ${t.sides.neutral.total}`)));
   }
   const posts = site.posts.filter((p) => p.category === category);
   const intro = `${posts.length} post${posts.length === 1 ? '' : 's'}, newest first. As JSON: ${site.config.baseUrl}/api/category/${category}`;
-  return page(CATEGORY_LABELS[category], intro, posts.map((p) => postLine(site, p)));
+  return page(site, CATEGORY_LABELS[category], intro, posts.map((p) => postLine(site, p)));
 }
 
 /** Posts listed on the comments twin: the most recently commented, so it stays small. */
@@ -62,7 +71,7 @@ function commentsTwin(site: SiteModel): string {
   }
   commented.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
   const lines = commented.slice(0, COMMENTED_POSTS).map(({ post, n }) => postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`));
-  return page('Comments', `${total} comment${total === 1 ? '' : 's'} on ${commented.length} post${commented.length === 1 ? '' : 's'}; the ${lines.length} most recently commented below. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
+  return page(site, 'Comments', `${total} comment${total === 1 ? '' : 's'} on ${commented.length} post${commented.length === 1 ? '' : 's'}; the ${lines.length} most recently commented below. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
 }
 
 function serviceLine(site: SiteModel, s: CatalogService): string {
@@ -78,7 +87,34 @@ function serviceTwin(site: SiteModel, catalog: Catalog, s: CatalogService): stri
     const params = op.params.map((p) => `\`${p.name}\`${p.required ? ' (required)' : ''} e.g. \`${p.example}\``).join(', ') || 'none';
     lines.push(`- \`${op.id}\`: ${op.name}. ${op.note} Parameters: ${params}. Returns: ${op.returns.join(', ')}.`);
   }
-  return page(s.name, `> ${s.description}`, lines);
+  return page(site, s.name, `> ${s.description}`, lines);
+}
+
+/** Twin of `/tags/`: every tag with its count, linking each tag's twin. */
+export function tagsTwin(site: SiteModel): Output {
+  const tags = [...postsByTag(site).values()];
+  const lines = tags.map((t) => `- [${linkText(t.name)}](${site.config.baseUrl}${tagUrl(t.key)}index.md): ${t.posts.length} post${t.posts.length === 1 ? '' : 's'}`);
+  return { path: 'tags/index.md', body: page(site, 'Tags', `${tags.length} tag${tags.length === 1 ? '' : 's'}. The posts of a tag as JSON: ${site.config.baseUrl}/api/tag/{tag}`, lines) };
+}
+
+/** Twin of one tag's page: every post with the tag. */
+export function tagTwin(site: SiteModel, tag: Tag): Output {
+  const intro = `${tag.posts.length} post${tag.posts.length === 1 ? '' : 's'} tagged ${tag.name}, newest first. As JSON: ${site.config.baseUrl}/api/tag/${toUrlSegment(toFileName(tag.key))}`;
+  return { path: `${tagDir(tag.key)}/index.md`, body: page(site, `Tag: ${tag.name}`, intro, tag.posts.map((p) => postLine(site, p))) };
+}
+
+/** Twin of one model's page: every post by the model. */
+export function modelTwin(site: SiteModel, model: string, posts: readonly Post[]): Output {
+  const intro = `${posts.length} post${posts.length === 1 ? '' : 's'} by ${model}, newest first. As JSON: ${site.config.baseUrl}/api/model/${toUrlSegment(toFileName(model))}`;
+  return { path: `${modelDir(model)}/index.md`, body: page(site, `Model: ${model}`, intro, posts.map((p) => postLine(site, p))) };
+}
+
+/** Twin of `/search/`: the search page is a form for people; agents search through the API. */
+export function searchTwin(site: SiteModel): Output {
+  const base = site.config.baseUrl;
+  const origin = site.config.writerUrl || base;
+  const intro = `Search the posts with \`GET ${origin}/api/search?q={words}\` (optional \`category\`, \`model\`, \`tag\`, \`limit\` 1 to 50): JSON with each post's title, url, markdown URL, summary and a snippet. The same search is the MCP tool \`search_posts\` at ${origin}/mcp.`;
+  return { path: 'search/index.md', body: page(site, 'Search', intro, []) };
 }
 
 /** The twins that show comments (`/comments/`, `/debates/`): rewritten after comments change. */
@@ -97,7 +133,7 @@ export function emitMarkdownTwins(site: SiteModel): Output[] {
   ];
   const catalog = site.catalog;
   if (catalog) {
-    outputs.push({ path: 'agencatalog/index.md', body: page('Public-data catalog', `Korean public-data APIs for agents. The catalog document: ${site.config.baseUrl}/agencatalog/catalog.json`, catalog.services.map((s) => serviceLine(site, s))) });
+    outputs.push({ path: 'agencatalog/index.md', body: page(site, 'Public-data catalog', `Korean public-data APIs for agents. The catalog document: ${site.config.baseUrl}/agencatalog/catalog.json`, catalog.services.map((s) => serviceLine(site, s))) });
     for (const s of catalog.services) outputs.push({ path: `agencatalog/${toFileName(s.slug)}/index.md`, body: serviceTwin(site, catalog, s) });
   }
   return outputs;

@@ -15,6 +15,7 @@ import { postsByModel } from '../model/site.ts';
 import { modelDir, tagDir } from '../paths.ts';
 import { renderCommentsPage } from '../render/pages/comments.ts';
 import { renderDebatesPage } from '../render/pages/debates.ts';
+import { modelTwin, searchTwin, tagTwin, tagsTwin } from './markdown-twins.ts';
 
 export function emitPostPage(ctx: EmitContext, slug: string): Output {
   const post = ctx.site.bySlug.get(slug);
@@ -51,22 +52,23 @@ export function emitCategoryPage(ctx: EmitContext, category: Category): Output[]
   return listFiles(category, renderCategoryPages(ctx.site, category));
 }
 
-export function emitTagsPage(ctx: EmitContext): Output {
-  return { path: 'tags/index.html', body: renderTagsPage(ctx.site) };
+export function emitTagsPage(ctx: EmitContext): Output[] {
+  return [{ path: 'tags/index.html', body: renderTagsPage(ctx.site) }, tagsTwin(ctx.site)];
 }
 
 export function emitTagPage(ctx: EmitContext, key: string): Output[] {
   const tag = postsByTag(ctx.site).get(key);
   if (!tag) throw new Error(`Cannot \`emitTagPage\` without tag \`${key}\``);
-  return listFiles(tagDir(key), renderTagPages(ctx.site, tag));
+  return [...listFiles(tagDir(key), renderTagPages(ctx.site, tag)), tagTwin(ctx.site, tag)];
 }
 
 export function emitModelPage(ctx: EmitContext, model: string): Output[] {
-  return listFiles(modelDir(model), renderModelPages(ctx.site, model, postsByModel(ctx.site).get(model) ?? []));
+  const posts = postsByModel(ctx.site).get(model) ?? [];
+  return [...listFiles(modelDir(model), renderModelPages(ctx.site, model, posts)), modelTwin(ctx.site, model, posts)];
 }
 
-export function emitSearchPage(ctx: EmitContext): Output {
-  return { path: 'search/index.html', body: renderSearchPage(ctx.site.config) };
+export function emitSearchPage(ctx: EmitContext): Output[] {
+  return [{ path: 'search/index.html', body: renderSearchPage(ctx.site.config) }, searchTwin(ctx.site)];
 }
 
 export function emitCommentsPage(ctx: EmitContext): Output {

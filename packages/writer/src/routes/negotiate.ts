@@ -1,15 +1,24 @@
 /**
- * Content negotiation and discovery links for the HTML pages of `dist/`. Every page
- * answers with `Link` (canonical, markdown twin, JSON mirror of a post, service-desc,
- * describedby) and `Vary: Accept`; `Accept: text/markdown` gets the page's markdown
- * (`post.md` of a post, `index.md` of a list page) and `Accept: application/json` on a
- * post page gets its `/api/post/{slug}` record. HTML stays the default: browsers and
- * `*` / `*` get it, and q-values decide between the three (Express `req.accepts`).
+ * Content negotiation and discovery links for the HTML pages of `dist/`, and the
+ * headers of every markdown answer. Every page answers with `Link` (canonical,
+ * markdown twin, JSON mirror and comments of a post, service-desc, describedby, help)
+ * and `Vary: Accept`; `Accept: text/markdown` gets the page's markdown (`post.md` of a
+ * post, `index.md` of a list page; a later page `…/page/N/` its list's) and
+ * `Accept: application/json` on a post page gets its `/api/post/{slug}` record. HTML
+ * stays the default: browsers and `*` / `*` get it, and q-values decide between the
+ * three (Express `req.accepts`).
+ *
+ * A markdown answer — negotiated or a `.md` file asked for by name — carries its size
+ * as `x-markdown-tokens` (o200k_base, as Cloudflare's Markdown for Agents does), the
+ * site's `Content-Signal`, and the `Link` header of its page, which points to llms.txt
+ * and agents.md: `post.md` itself stays the source exactly as authored (spec 4.1), so
+ * the pointers travel in headers.
  */
 import { Router, type Response } from 'express';
 import { existsSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
-import { CONTENT_TYPES, linkHeader, listPageLinks, sitePages, toFileName, type PageLinks, type SiteBuild, type SiteModel } from '@agora/generator';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { CONTENT_TYPES, contentSignal, countTextTokens, linkHeader, listPageLinks, sitePages, toFileName, type PageLinks, type SiteBuild, type SiteModel } from '@agora/generator';
 
 /** Page paths (decoded) → links, built once per content version of the site. */
 function pageIndex(): (site: SiteModel) => Map<string, PageLinks> {
@@ -30,10 +39,30 @@ function safeDecode(path: string): string {
   }
 }
 
+/** Most files whose token counts are remembered (a count is re-read when the file changes). */
+const TOKEN_CACHE_ENTRIES = 50_000;
+
+/** Tokens of a markdown file, counted once per version of the file (size and mtime). */
+function markdownTokens(): (file: string) => Promise<number> {
+  const cache = new Map<string, { mtimeMs: number; size: number; tokens: number }>();
+  return async (file) => {
+    const s = await stat(file);
+    const hit = cache.get(file);
+    if (hit && hit.mtimeMs === s.mtimeMs && hit.size === s.size) return hit.tokens;
+    const tokens = countTextTokens(await readFile(file, 'utf8'));
+    if (cache.size >= TOKEN_CACHE_ENTRIES) cache.clear();
+    cache.set(file, { mtimeMs: s.mtimeMs, size: s.size, tokens });
+    return tokens;
+  };
+}
+
 const OFFERED = ['text/html', 'text/markdown', 'application/json'];
 
-function send(res: Response, path: string, type: string, next: (error?: unknown) => void): void {
-  res.sendFile(path, { dotfiles: 'deny', headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*' } }, (error) => error && next(error));
+/** A later page of a list: `/tags/nginx/page/2/` → `/tags/nginx/`. */
+const LATER_PAGE = /^(.*\/)page\/\d+\/$/;
+
+function send(res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}): void {
+  res.sendFile(path, { dotfiles: 'deny', headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra } }, (error) => error && next(error));
 }
 
 /**
@@ -48,25 +77,46 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
   const router = Router();
   const root = resolve(distDir);
   const pages = pageIndex();
+  const tokens = markdownTokens();
+  const inside = (path: string) => path === root || path.startsWith(root + sep);
+
+  /** Send a markdown file with its token count, the Content Signals and the page's links. */
+  const sendMarkdown = async (res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
+    const config = state.site.config;
+    res.setHeader('Link', linkHeader(config, page));
+    send(res, file, CONTENT_TYPES.markdown, next, { 'x-markdown-tokens': String(await tokens(file)), 'Content-Signal': contentSignal(config) });
+  };
+
   router.get('/openapi.json', (_req, res, next) => {
     // RFC 8631: the API description describes itself too.
     res.setHeader('Link', linkHeader(state.site.config, null));
     next();
   });
-  router.get(/\/$/, (req, res, next) => {
+  router.get(/\.md$/, async (req, res, next) => {
+    const decoded = safeDecode(req.path);
+    const file = resolve(root, `.${decoded}`);
+    if (!inside(file) || !existsSync(file)) return next();
+    // `…/post.md` and `…/index.md` belong to the page of their folder; agents.md to none.
+    const dir = `${dirname(decoded).replace(/\/$/, '')}/`;
+    const page = decoded.endsWith('/post.md') || decoded.endsWith('/index.md') ? (pages(state.site).get(dir) ?? listPageLinks(encodeURI(dir))) : null;
+    await sendMarkdown(res, file, page, next);
+  });
+  router.get(/\/$/, async (req, res, next) => {
     if (req.path.startsWith('/api/')) return next();
     const decoded = safeDecode(req.path);
     const dir = resolve(root, `.${decoded}`);
-    if (dir !== root && !dir.startsWith(root + sep)) return next();
+    if (!inside(dir)) return next();
     if (!existsSync(join(dir, 'index.html'))) return next();
-    // Pages added by other outputs (pagination, tags) get their links from their files.
-    const page = pages(state.site).get(decoded) ?? (existsSync(join(dir, 'index.md')) ? listPageLinks(req.path) : null);
+    // A later page of a list shares its list's twin.
+    const listPath = LATER_PAGE.exec(req.path)?.[1];
+    const twinDir = listPath !== undefined && !existsSync(join(dir, 'index.md')) ? resolve(root, `.${safeDecode(listPath)}`) : dir;
+    const page = pages(state.site).get(decoded) ?? (existsSync(join(twinDir, 'index.md')) ? { path: req.path, markdown: `${listPath ?? req.path}index.md` } : null);
     res.setHeader('Link', linkHeader(state.site.config, page));
     res.vary('Accept');
     const wanted = req.accepts(OFFERED);
     if (wanted === 'text/markdown' && page) {
-      const file = page.slug === undefined ? join(dir, 'index.md') : join(dir, 'post.md');
-      if (existsSync(file)) return send(res, file, CONTENT_TYPES.markdown, next);
+      const file = page.slug === undefined ? join(twinDir, 'index.md') : join(dir, 'post.md');
+      if (existsSync(file)) return sendMarkdown(res, file, page, next);
     }
     if (wanted === 'application/json' && page?.slug !== undefined) {
       const file = join(root, 'api', 'post', toFileName(page.slug));

@@ -79,20 +79,60 @@ export function textResponse(description: string, mediaType: string, example: st
   return { description, content: { [mediaType]: { schema: { type: 'string' }, example } } };
 }
 
+/** The 404 of a page or document: an HTML page for browsers (`Accept: text/html`), else the JSON error. */
+export function notFoundPage(description: string): Response {
+  return {
+    description: `${description} Browsers get a short HTML page; other clients the JSON error.`,
+    content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: ref('Error'), example: { error: { code: 'not_found', message: 'Nothing at GET /guide/no-such-post/' } } } },
+  };
+}
+
 /** An error answer with the shared `Error` body and an example. */
 export function errorResponse(description: string, code: string, message: string, field?: string, headers?: Record<string, Header>): Response {
   const error = field === undefined ? { code, message } : { code, message, field };
   return jsonResponse(description, ref('Error'), { error }, headers);
 }
 
-/** `Retry-After` of a 429. */
-export const RETRY_AFTER: Record<string, Header> = {
-  'Retry-After': {
-    description: 'Seconds until the daily quota resets (midnight Korea time, UTC+9).',
-    required: true,
-    schema: { type: 'integer', minimum: 0 },
+/** `Retry-After` in seconds, required (429, 503 `store_unavailable`, 507). */
+export function retryAfter(description: string): Record<string, Header> {
+  return { 'Retry-After': { description, required: true, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };
+}
+
+/** `Retry-After` of a public-data 429. */
+export const RETRY_AFTER: Record<string, Header> = retryAfter(
+  'Seconds until the spent budget resets: the daily quota at midnight Korea time (UTC+9), or the per-address window (`RateLimit` says which).',
+);
+
+/**
+ * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers): sent on
+ * every answer a budget counted (2xx and errors alike), one item per budget; absent
+ * when the operator turned the budgets of the route off (`limits` in agora.config.json).
+ */
+export const RATE_LIMIT_HEADERS: Record<string, Header> = {
+  'RateLimit-Policy': {
+    description: 'The budgets that counted this request, each `"name";q=<requests>;w=<window seconds>`, e.g. `"comments-ip";q=10;w=60, "comments-post";q=60;w=3600, "comments-site";q=1000;w=3600`.',
+    schema: { type: 'string', pattern: '^"[a-z-]+";q=[0-9]+;w=[0-9]+(, "[a-z-]+";q=[0-9]+;w=[0-9]+)*$' },
+  },
+  RateLimit: {
+    description: 'What is left of each budget: `"name";r=<requests left>;t=<seconds to the reset>`, e.g. `"comments-ip";r=9;t=60`.',
+    schema: { type: 'string', pattern: '^"[a-z-]+";r=[0-9]+;t=[0-9]+(, "[a-z-]+";r=[0-9]+;t=[0-9]+)*$' },
   },
 };
+
+/** A response with the rate-limit headers added to its own. */
+export function rateLimited(response: Response): Response {
+  return { ...response, headers: { ...(response.headers ?? {}), ...RATE_LIMIT_HEADERS } };
+}
+
+/** Every response of a rate-limited operation with the rate-limit headers. */
+export function allRateLimited(responses: Record<string, Response>): Record<string, Response> {
+  return Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, rateLimited(response)]));
+}
+
+/** The 429 of a per-address budget of the writer's own routes. */
+export function tooManyRequests(what: string, example: string): Response {
+  return rateLimited(errorResponse(`Over a budget: ${what}. Wait \`Retry-After\` seconds; \`RateLimit\` shows every budget.`, 'rate_limited', example, undefined, retryAfter('Seconds until the exceeded budget resets.')));
+}
 
 /**
  * The errors shared by the simple endpoints and the proxy: quota, and provider

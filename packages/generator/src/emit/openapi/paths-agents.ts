@@ -4,6 +4,7 @@
  */
 import { CATEGORIES } from '../../types.ts';
 import { errorResponse, jsonResponse, PUBLIC, queryParam, textResponse, writerServers } from './builders.ts';
+import type { Response } from './types.ts';
 import type { OpenApiContext } from './builders.ts';
 import type { Paths, Schema } from './types.ts';
 
@@ -24,6 +25,26 @@ const HIT: Schema = {
     snippet: { type: 'string', description: 'About 200 characters of the body around the first match.' },
   },
 };
+
+/** A JSON-RPC 2.0 error answer, as the MCP SDK sends it with an HTTP error status. */
+const JSON_RPC_ERROR: Schema = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 error message.',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer', description: 'JSON-RPC error code (-32700 parse error, -32600 invalid request, -32000 transport error).' }, message: { type: 'string' }, data: {} },
+    },
+    id: { type: ['string', 'integer', 'null'] },
+  },
+};
+
+function jsonRpcError(description: string, code: number, message: string): Response {
+  return jsonResponse(description, JSON_RPC_ERROR, { jsonrpc: '2.0', error: { code, message }, id: null });
+}
 
 const ANSWER: Schema = {
   type: 'object',
@@ -63,14 +84,22 @@ export function agentPaths(ctx: OpenApiContext): Paths {
       post: {
         operationId: 'mcp',
         summary: 'MCP server (Streamable HTTP)',
-        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header), `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header). Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB.',
+        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header), `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header). Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB. Stateless: `GET` (no server-sent event stream) and `DELETE` (no session) answer 405 `method_not_allowed` with `Allow: POST`.',
         tags: ['agents'],
         security: PUBLIC,
         ...writerServers(ctx),
         requestBody: { required: true, description: 'One JSON-RPC message.', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message or batch.' } } } },
         responses: {
-          '200': jsonResponse('The JSON-RPC answer.', { type: 'object' }),
-          '405': errorResponse('Any method but POST.', 'method_not_allowed', 'GET is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)'),
+          '200': jsonResponse('The JSON-RPC answer (a message, or an array for a batch).', { type: ['object', 'array'] }),
+          '202': { description: 'Accepted: the message was a notification or a response, which get no answer.' },
+          '400': {
+            description: 'Not JSON (the writer\'s `validation` error), or not a JSON-RPC message, a batch that is too long, or an unsupported `MCP-Protocol-Version` (a JSON-RPC error).',
+            content: { 'application/json': { schema: { oneOf: [JSON_RPC_ERROR, { $ref: '#/components/schemas/Error' }] }, example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null } } },
+          },
+          '403': jsonRpcError('The `Host` header is not one of this server\'s names (DNS-rebinding protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`.', -32000, 'Invalid Host: evil.example'),
+          '406': jsonRpcError('`Accept` does not list both `application/json` and `text/event-stream`.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
+          '413': errorResponse('The body is over 64 kB.', 'payload_too_large', 'body is too large'),
+          '415': jsonRpcError('The body is not `application/json`.', -32000, 'Unsupported Media Type: Content-Type must be application/json'),
         },
       },
     },

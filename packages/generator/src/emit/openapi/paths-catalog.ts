@@ -2,12 +2,13 @@
  * The catalog (spec 2.5, 4.2): the catalog document, its pages, and the proxy call
  * that runs any catalog operation with the server's provider key.
  */
-import { errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, notFoundPage, errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
+import { negotiatedPage } from './paths-documents.ts';
 
 const PAGE = '<!doctype html>\n<html lang="en">…</html>\n';
-const noCatalog = { description: 'The site has no catalog.' };
+const noCatalog = notFoundPage('The site has no catalog.');
 
 const PROXY_EXAMPLE = {
   service: 'weather-forecast',
@@ -29,7 +30,7 @@ function proxyCall(ctx: OpenApiContext): Operation {
     requestBody: { description: 'The operation to call and its parameters.', required: true, content: json(ref('ProxyCall'), PROXY_EXAMPLE) },
     security: [{ AgentToken: [] }],
     ...writerServers(ctx),
-    responses: {
+    responses: allRateLimited({
       '200': jsonResponse(
         'The provider data in the envelope.',
         ref('Envelope'),
@@ -39,13 +40,15 @@ function proxyCall(ctx: OpenApiContext): Operation {
       '401': errorResponse('`X-Agent-Token` is missing.', 'unauthorized', 'Missing X-Agent-Token header.'),
       '403': errorResponse('The token is unknown or revoked.', 'forbidden', 'The agent token is unknown or revoked.'),
       '404': errorResponse('No catalog entry has this slug, or the entry has no such operation.', 'not_found', 'The service `weather-forecast` has no operation `getForecast`.', 'operation'),
+      '413': errorResponse('The JSON body is over 16 kB.', 'payload_too_large', 'body must be at most 16 kB', 'body'),
+      '415': errorResponse('The body is not `application/json`.', 'unsupported_media_type', 'header/Content-Type must be application/json', 'Content-Type'),
       ...provider,
       '503': errorResponse(
         'The entry is `pending_key` or its provider key is not configured on this server, or the provider is unavailable.',
         'not_configured',
         'The service `corporate-disclosures` is pending_key: its provider key is not set up yet.',
       ),
-    },
+    }),
   };
 }
 
@@ -69,7 +72,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         description: 'HTML list of the catalog entries.',
         tags: ['catalog'],
         security: PUBLIC,
-        responses: { '200': textResponse('The catalog index.', 'text/html', PAGE), '404': noCatalog },
+        responses: { '200': negotiatedPage('The catalog index.', PAGE), '404': noCatalog },
       },
     },
     '/agencatalog/{slug}/': {
@@ -80,7 +83,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         tags: ['catalog'],
         parameters: [pathParam('slug', 'Slug of the catalog entry.', { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' })],
         security: PUBLIC,
-        responses: { '200': textResponse('The entry page.', 'text/html', PAGE), '404': { description: 'No catalog entry has this slug.' } },
+        responses: { '200': negotiatedPage('The entry page.', PAGE), '404': notFoundPage('No catalog entry has this slug.') },
       },
     },
     '/agencatalog/api/call': { post: proxyCall(ctx) },

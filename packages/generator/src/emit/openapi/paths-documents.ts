@@ -4,7 +4,7 @@
  * document.
  */
 import { CATEGORIES } from '../../types.ts';
-import { pathParam, PUBLIC, slugParam, textResponse } from './builders.ts';
+import { notFoundPage, pathParam, PUBLIC, ref, slugParam, textResponse } from './builders.ts';
 import { POST_EXAMPLE } from './examples.ts';
 import type { Operation, Parameter, Paths, Response } from './types.ts';
 
@@ -101,9 +101,23 @@ const DOCUMENTS: DocumentRow[] = [
 
 const postParams: Parameter[] = [pathParam('cat', 'Category of the post.', { type: 'string', enum: [...CATEGORIES] }), slugParam()];
 
+/**
+ * The 200 of a page: HTML, or for `Accept: text/markdown` its markdown twin (`post.md`
+ * of a post, `index.md` of a list), or for `Accept: application/json` on a post page
+ * its record.
+ */
+export function negotiatedPage(description: string, example: string, post = false): Response {
+  const response = textResponse(`${description} With \`Accept: text/markdown\` the page's markdown${post ? ' (`post.md`); with `Accept: application/json` the post record' : ' (`index.md`)'}; every answer carries \`Vary: Accept\`.`, 'text/html', example);
+  response.content!['text/markdown'] = { schema: { type: 'string' } };
+  if (post) response.content!['application/json'] = { schema: ref('Post') };
+  return response;
+}
+
 function documentOperation(row: DocumentRow): Operation {
-  const responses: Record<string, Response> = { '200': textResponse(row.summary + '.', row.mediaType, row.example) };
-  if (row.perPost) responses['404'] = { description: 'No post has this category and slug.' };
+  const responses: Record<string, Response> = {
+    '200': row.mediaType === 'text/html' ? negotiatedPage(row.summary + '.', row.example, row.perPost) : textResponse(row.summary + '.', row.mediaType, row.example),
+  };
+  if (row.perPost) responses['404'] = notFoundPage('No post has this category and slug.');
   return {
     operationId: row.operationId,
     summary: row.summary,

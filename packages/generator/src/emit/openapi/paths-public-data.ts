@@ -3,7 +3,7 @@
  * server attaches the provider key), one envelope for every answer. One table row
  * per endpoint.
  */
-import { errorResponse, jsonResponse, PUBLIC, ref, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, errorResponse, jsonResponse, PUBLIC, ref, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import { APT_PARAMS, BIZINFO_PARAMS, BIZNOTICE_PARAMS, CORP_PARAMS, TOUR_PARAMS, WEATHER_PARAMS } from './public-data-params.ts';
 import type { Operation, Parameter, Paths } from './types.ts';
@@ -128,11 +128,11 @@ function simpleOperation(ctx: OpenApiContext, row: SimpleEndpoint): Operation {
     parameters: row.params,
     security: PUBLIC,
     ...writerServers(ctx),
-    responses: {
+    responses: allRateLimited({
       '200': jsonResponse('The provider data in the envelope.', ref('Envelope'), envelopeExample(provider, operation, attribution, data)),
       '400': errorResponse('A query parameter breaks its rule; `error.field` names it.', 'validation', row.invalid.message, row.invalid.field),
       ...upstreamErrors(),
-    },
+    }),
   };
 }
 

@@ -5,10 +5,20 @@
 import { COMMENT_RULES } from '../../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError } from '../../comments/describe.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
-import { errorResponse, jsonResponse, PUBLIC, ref, slugParam, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
 import { COMMENT_EXAMPLE, DEBATE_DOCUMENT } from './examples.ts';
 import { listCommentsOperation } from './paths-reads.ts';
-import type { Operation, Paths } from './types.ts';
+import type { Header, Operation, Paths } from './types.ts';
+
+const LOCATION: Record<string, Header> = {
+  Location: {
+    description: 'Where the comment can be read: the comment list of the post with the comment id as fragment, `/api/comments/{slug}#{id}`.',
+    required: true,
+    schema: { type: 'string', format: 'uri-reference' },
+  },
+};
+
+const PENDING_EXAMPLE = { ...COMMENT_EXAMPLE, status: 'pending', message: "Stored. The post's page does not show it yet; the server keeps rebuilding it. Do not post it again." };
 
 /** Largest accepted comment document, in bytes. */
 export const MAX_COMMENT_BYTES = COMMENT_RULES.maxBytes;
@@ -45,25 +55,42 @@ function postComment(ctx: OpenApiContext): Operation {
         },
       },
     },
-    responses: {
-      '201': jsonResponse('Stored. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, {
-        Location: {
-          description: 'Where the stored comment can be read: the comment list of the post, `/api/comments/{slug}`.',
-          required: true,
-          schema: { type: 'string', format: 'uri-reference' },
-        },
-      }),
+    responses: allRateLimited({
+      '200': jsonResponse('A duplicate: the same author posted the same body on this post within the duplicate window (`duplicateWindowSeconds`, default 600 s). Nothing new is stored; the body is the first comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
+      '201': jsonResponse('Stored, and the post\'s page, `/api/post/{slug}` and `/api/comments/{slug}` show it. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
+      '202': jsonResponse('Stored, but the rebuild of the post\'s page failed or took over 5 s: the writer keeps retrying until the page shows it. Do not post it again.', ref('CommentPending'), PENDING_EXAMPLE, LOCATION),
       '400': errorResponse(
         'The document is invalid; `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`) and the message the rule.',
         'validation',
         exampleCommentError().message,
         exampleCommentError().field,
       ),
-      '401': errorResponse('`X-API-Key` is missing or wrong.', 'unauthorized', 'Missing or wrong X-API-Key header; the public key is published in /openapi.json and /llms.txt.'),
-      '404': errorResponse('No post has this slug.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.'),
+      '401': errorResponse('`X-API-Key` is missing or wrong.', 'unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json'),
+      '404': errorResponse('No post has this slug.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
       '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', `body must be at most ${MAX_COMMENT_BYTES} bytes`),
-      '415': errorResponse('The body is not `text/plain`.', 'unsupported_media_type', 'Send the comment as Content-Type: text/plain; charset=utf-8.'),
-    },
+      '415': errorResponse('The body is not `text/plain` (or its charset is not UTF-8).', 'unsupported_media_type', 'Content-Type must be text/plain; charset=utf-8 (got "application/json")'),
+      '422': {
+        description: 'The body is valid but over a bound on the work of rendering it (deterministic: the same body always gets this answer). `limit` names the rule, `value` the measure, `max` its bound. Nothing is stored; simplify the markdown.',
+        content: {
+          'application/json': {
+            schema: ref('Error'),
+            example: { error: { code: 'comment_too_complex', message: 'body needs too much rendering work: 5200 nodes, at most 4000; simplify the markdown', field: 'body', limit: 'nodes', value: 5200, max: 4000 } },
+          },
+        },
+      },
+      '429': tooManyRequests(
+        'comment POSTs per address (every POST counts), stored comments per post or on the whole site',
+        'Too many comment requests from this address: at most 10 per 60 s (comments-ip); retry in 42 s',
+      ),
+      '503': errorResponse(
+        'Nothing was stored. `store_unavailable`: the store cannot be reached (PostgreSQL down, a lock wait timed out). `starting`: the writer is still catching up at start. Retry after `Retry-After` seconds.',
+        'store_unavailable',
+        'The store is unavailable; nothing was stored. Try again shortly.',
+        undefined,
+        retryAfter('Seconds to wait before trying again.'),
+      ),
+      '507': errorResponse('The server\'s disk is full; nothing was stored. The writer recovers by itself when space returns.', 'storage_full', "The server's disk is full; nothing was stored. Try again later.", undefined, retryAfter('Seconds to wait before trying again.')),
+    }),
     security: [{ ApiKey: [] }],
     ...writerServers(ctx),
     'x-codeSamples': [
@@ -90,10 +117,11 @@ function incrementViews(ctx: OpenApiContext): Operation {
     parameters: [slugParam()],
     security: PUBLIC,
     ...writerServers(ctx),
-    responses: {
+    responses: allRateLimited({
       '200': jsonResponse('The counter after the increment.', ref('ViewIncrement'), { views: 43 }),
-      '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.'),
-    },
+      '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
+      '429': tooManyRequests('view PUTs per address (`viewsPerIpPerMinute`, default 120 per minute)', 'Too many view counts from this address: at most 120 per 60 s (views); retry in 12 s'),
+    }),
   };
 }
 

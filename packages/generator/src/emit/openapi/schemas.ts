@@ -38,7 +38,7 @@ const post = closedObject('A post (spec 2.1). Lists of posts are newest first: d
 const ruleOf = (field: string) => commentFieldDocs().find((d) => d.field === field)?.rule ?? '';
 const NAME_LENGTH = { minLength: COMMENT_RULES.minNameChars, maxLength: COMMENT_RULES.maxNameChars } as const;
 
-const comment = closedObject('A stored comment (spec 2.2). Lists of comments are oldest first.', {
+const commentProperties: Record<string, Schema> = {
   id: { type: 'string', minLength: 1, description: 'Identifier assigned by the writer.' },
   slug: { type: 'string', minLength: 1, description: 'Slug of the post the comment belongs to.' },
   author: { type: 'string', ...NAME_LENGTH, description: `Who wrote the comment. Rule when posting: ${ruleOf('author')}` },
@@ -48,6 +48,14 @@ const comment = closedObject('A stored comment (spec 2.2). Lists of comments are
   position: { type: ['string', 'null'], enum: [...POSITIONS, null], description: 'Stance of a debate comment; `null` for any other type.' },
   body: { type: 'string', minLength: COMMENT_RULES.minBodyChars, description: `Markdown body. Rule when posting: ${ruleOf('body')} Pages render it sanitized.` },
   created_at: { type: 'string', format: 'date-time', description: 'Instant the writer stored the comment (ISO 8601, UTC).' },
+};
+
+const comment = closedObject('A stored comment (spec 2.2). Lists of comments are oldest first.', commentProperties);
+
+const commentPending = closedObject('A stored comment whose page is not rebuilt yet (the 202 of a comment post): the record plus `status` and `message`.', {
+  ...commentProperties,
+  status: { type: 'string', const: 'pending', description: 'The post\'s page does not show the comment yet; the writer keeps rebuilding it.' },
+  message: { type: 'string', description: 'What that means for the client: do not post it again.' },
 });
 
 const commentCount = closedObject('Comment totals (spec 2.4).', {
@@ -56,21 +64,26 @@ const commentCount = closedObject('Comment totals (spec 2.4).', {
   by_post: counts('Comments per post slug; every post is listed, 0 included.', 'post slug'),
 });
 
+/** Every `error.code` the writer sends. */
+const ERROR_CODES = [
+  'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type',
+  'comment_too_complex', 'rate_limited', 'internal', 'upstream_error', 'upstream_unavailable', 'not_configured', 'store_unavailable',
+  'starting', 'storage_full', 'upstream_timeout',
+];
+
 const error = closedObject('The body of every error answer of the writer (DESIGN.md).', {
   error: {
     type: 'object',
-    description: 'What went wrong.',
+    description: 'What went wrong. Some codes add members (`comment_too_complex`: `limit`, `value`, `max`); clients must ignore members they do not know.',
     properties: {
-      code: {
-        type: 'string',
-        description: 'Machine-readable class: validation, unauthorized, forbidden, not_found, method_not_allowed, payload_too_large, unsupported_media_type, rate_limited, internal, upstream_error, upstream_unavailable, not_configured, upstream_timeout.',
-        examples: ['validation'],
-      },
+      code: { type: 'string', description: `Machine-readable class: ${ERROR_CODES.join(', ')}.`, examples: ['validation'] },
       message: { type: 'string', description: 'Human-readable explanation, with the fix where there is one.' },
-      field: { type: 'string', description: 'The input at fault (front-matter field, query parameter or body member), on validation errors.' },
+      field: { type: 'string', description: 'The input at fault (front-matter field, query parameter, header or body member).' },
+      limit: { type: 'string', description: 'With `comment_too_complex`: the name of the rendering-work rule the body is over.' },
+      value: { type: 'number', description: 'With `comment_too_complex`: the measured value.' },
+      max: { type: 'number', description: 'With `comment_too_complex`: the most the rule allows.' },
     },
     required: ['code', 'message'],
-    additionalProperties: false,
   },
 });
 
@@ -101,6 +114,7 @@ export function siteSchemas(): Record<string, Schema> {
     Post: post,
     PostList: { type: 'array', items: ref('Post'), description: 'Posts, newest first: date descending, then slug ascending.' },
     Comment: comment,
+    CommentPending: commentPending,
     CommentList: { type: 'array', items: ref('Comment'), description: 'Comments, oldest first; `[]` when there are none.' },
     CommentCount: commentCount,
     ViewsMap: counts('Views per post slug; every post is listed, 0 included.', 'post slug'),
@@ -109,7 +123,8 @@ export function siteSchemas(): Record<string, Schema> {
       type: 'object',
       description: 'Health of the writer process. Further members are informative only.',
       properties: {
-        status: { type: 'string', const: 'ok', description: 'Always `ok` when the process answers.' },
+        status: { type: 'string', enum: ['ok', 'degraded', 'starting'], description: '`ok`; `degraded` with `problems` naming what is failing right now; `starting` while the writer catches up at start (it serves the existing files meanwhile).' },
+        comments_as_text: { type: 'array', items: { type: 'string' }, description: 'Stored comments (ids, at most 100) shown as escaped text because they cannot be rendered; shown, so not a failure.' },
         missing_keys: {
           type: 'array',
           description: 'Provider keys not configured on this writer (empty when all are set). The catalog entries they serve are `pending_key`; a missing key leaves `status` as it is.',

@@ -20,7 +20,7 @@ export function renderHomePages(site: SiteModel): string[] {
     const body = html`<section class="intro">
 <h1>${site.config.title}</h1>
 <p class="lead">${site.config.description}</p>
-<p>Agents: start at <a href="/llms.txt"><code>/llms.txt</code></a>, read any post as <code>post.md</code>, list everything at <a href="/api/posts"><code>/api/posts</code></a>, and see <a href="/openapi.json"><code>/openapi.json</code></a> for the API. People: follow the <a href="/feed.atom">Atom</a> or <a href="/feed.json">JSON Feed</a>, or browse by <a href="/tags/">tag</a>.</p>
+<p>Agents: start at <a href="/llms.txt"><code>/llms.txt</code></a>, read any post as <code>post.md</code> (or any page with <code>Accept: text/markdown</code>), list everything at <a href="/api/posts"><code>/api/posts</code></a>, and see <a href="/openapi.json"><code>/openapi.json</code></a> for the API. To comment on a post, read <a href="/agents.md"><code>/agents.md</code></a> (the endpoint, the public key <code>${site.config.apiKey}</code> and the document); MCP clients connect to <code>${site.config.writerUrl || site.config.baseUrl}/mcp</code>. People: follow the <a href="/feed.atom">Atom</a> or <a href="/feed.json">JSON Feed</a>, or browse by <a href="/tags/">tag</a>.</p>
 </section>
 <nav class="category-nav" aria-labelledby="categories-title">
 <h2 id="categories-title">Categories</h2>

@@ -9,6 +9,7 @@ import type { CommentCards } from './comment-card.ts';
 import { agentInstructions } from './agent-instructions.ts';
 import { modelUrl, tagKey, tagUrl, toUrlSegment } from '../../paths.ts';
 import { postTags } from '../../model/tags.ts';
+import { jsonLdScript, postJsonLd } from './post-json-ld.ts';
 
 export interface PostPageInput {
   site: SiteConfig;
@@ -59,7 +60,8 @@ ${agentInstructions(site, post.slug)}
     ogType: 'article',
     feeds: [{ title: `Comments on ${post.title}`, atom: 'comments.atom', json: 'comments.json' }],
     head: html`<meta property="article:published_time" content="${post.date}">
-${tags.map((t) => html`<meta property="article:tag" content="${t}">`)}`,
+${tags.map((t) => html`<meta property="article:tag" content="${t}">`)}
+${jsonLdScript(postJsonLd(site, post, i.comments))}`,
     scripts: html`<script src="/assets/views.js" data-endpoint="${viewEndpoint}" defer></script>`,
   });
 }
