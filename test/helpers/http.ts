@@ -5,12 +5,12 @@ export function createPool(maxSockets = 64): Agent {
   return new Agent({ keepAlive: true, maxSockets });
 }
 
-export function send(agent: Agent, url: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+export function send(agent: Agent, url: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, agent, headers: { ...headers, ...(body !== undefined ? { 'Content-Length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', reject);
     });
     req.on('error', reject);

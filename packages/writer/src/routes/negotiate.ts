@@ -14,7 +14,8 @@
  * and agents.md: `post.md` itself stays the source exactly as authored (spec 4.1), so
  * the pointers travel in headers.
  */
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
+import { sendWholeFile } from '../http/send-file.ts';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -61,8 +62,11 @@ const OFFERED = ['text/html', 'text/markdown', 'application/json'];
 /** A later page of a list: `/tags/nginx/page/2/` → `/tags/nginx/`. */
 const LATER_PAGE = /^(.*\/)page\/\d+\/$/;
 
-function send(res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}): void {
-  res.sendFile(path, { dotfiles: 'deny', headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra } }, (error) => error && next(error));
+function send(req: Request, res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}): void {
+  const headers = (r: Response) => {
+    for (const [k, v] of Object.entries({ 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra })) r.setHeader(k, v);
+  };
+  sendWholeFile(req, res, path, headers).then((outcome) => outcome !== 'sent' && next(), next);
 }
 
 /**
@@ -81,10 +85,10 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
   const inside = (path: string) => path === root || path.startsWith(root + sep);
 
   /** Send a markdown file with its token count, the Content Signals and the page's links. */
-  const sendMarkdown = async (res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
+  const sendMarkdown = async (req: Request, res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
     const config = state.site.config;
     res.setHeader('Link', linkHeader(config, page));
-    send(res, file, CONTENT_TYPES.markdown, next, { 'x-markdown-tokens': String(await tokens(file)), 'Content-Signal': contentSignal(config) });
+    send(req, res, file, CONTENT_TYPES.markdown, next, { 'x-markdown-tokens': String(await tokens(file)), 'Content-Signal': contentSignal(config) });
   };
 
   router.get('/openapi.json', (_req, res, next) => {
@@ -99,7 +103,7 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
     // `…/post.md` and `…/index.md` belong to the page of their folder; agents.md to none.
     const dir = `${dirname(decoded).replace(/\/$/, '')}/`;
     const page = decoded.endsWith('/post.md') || decoded.endsWith('/index.md') ? (pages(state.site).get(dir) ?? listPageLinks(encodeURI(dir))) : null;
-    await sendMarkdown(res, file, page, next);
+    await sendMarkdown(req, res, file, page, next);
   });
   router.get(/\/$/, async (req, res, next) => {
     if (req.path.startsWith('/api/')) return next();
@@ -116,11 +120,11 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
     const wanted = req.accepts(OFFERED);
     if (wanted === 'text/markdown' && page) {
       const file = page.slug === undefined ? join(twinDir, 'index.md') : join(dir, 'post.md');
-      if (existsSync(file)) return sendMarkdown(res, file, page, next);
+      if (existsSync(file)) return sendMarkdown(req, res, file, page, next);
     }
     if (wanted === 'application/json' && page?.slug !== undefined) {
       const file = join(root, 'api', 'post', toFileName(page.slug));
-      if (existsSync(file)) return send(res, file, CONTENT_TYPES.json, next);
+      if (existsSync(file)) return send(req, res, file, CONTENT_TYPES.json, next);
     }
     next();
   });

@@ -1,14 +1,16 @@
 /**
  * Serve `dist/` with the right content type for every output (the extensionless
- * `/api/*` mirrors are JSON), ETag and Cache-Control. Names in `/api/post|model|comments/`
+ * `/api/*` mirrors are JSON), ETag and Cache-Control, each file whole even while a
+ * rebuild replaces it (`http/send-file.ts`). Names in `/api/post|model|comments/`
  * are looked up through the same file-name encoding the generator uses, so both
- * `/api/model/meta%2Fllama` and `/api/model/meta%252Fllama` find the file.
+ * `/api/model/meta%2Fllama` and `/api/model/meta%252Fllama` find the file. Hidden
+ * files (a leading `.` in any segment: temporary files of a write) are never served.
  */
-import express, { Router, type Response } from 'express';
-import { existsSync } from 'node:fs';
+import { Router, type Request, type Response } from 'express';
 import { join } from 'node:path';
 import { CONTENT_TYPES, toFileName } from '@agora/generator';
 import { AppError } from '../errors.ts';
+import { sendWholeFile } from '../http/send-file.ts';
 
 function contentType(path: string): string | null {
   const p = path.replace(/\\/g, '/');
@@ -32,23 +34,49 @@ function setHeaders(res: Response, path: string): void {
 
 const NAMED = ['post', 'model', 'comments', 'tag'] as const;
 
+const jsonHeaders = (res: Response) => {
+  res.setHeader('Content-Type', CONTENT_TYPES.json);
+  res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
+  res.setHeader('Access-Control-Allow-Origin', '*');
+};
+
+/** The file path of a request under `distDir`, or null when it may not be served. Throws 403 for `..`. */
+function fileOf(distDir: string, req: Request): string | null {
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path);
+  } catch {
+    throw new AppError('validation', 'The path is not valid percent-encoding');
+  }
+  if (path.includes('\0')) throw new AppError('validation', 'The path contains a NUL byte');
+  const segments = path.split('/');
+  if (segments.includes('..')) throw new AppError('forbidden', 'Forbidden path');
+  if (segments.some((s) => s.startsWith('.'))) return null;
+  return join(distDir, ...segments);
+}
+
 export function staticRoutes(distDir: string): Router {
   const router = Router();
-  const serve = express.static(distDir, { setHeaders, dotfiles: 'ignore', index: ['index.html'], redirect: true, fallthrough: true });
   for (const kind of NAMED) {
-    router.get(`/api/${kind}/:name`, (req, res, next) => {
+    router.get(`/api/${kind}/:name`, async (req, res, next) => {
       const name = req.params.name as string;
       for (const candidate of [toFileName(name), name]) {
         if (candidate.includes('/') || candidate.startsWith('.') || candidate === '') continue;
-        const path = join(distDir, 'api', kind, candidate);
-        if (existsSync(path)) {
-          return res.sendFile(path, { dotfiles: 'deny', headers: { 'Content-Type': CONTENT_TYPES.json, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*' } }, (error) => error && next(error));
-        }
+        if ((await sendWholeFile(req, res, join(distDir, 'api', kind, candidate), jsonHeaders)) === 'sent') return;
       }
       const what = kind === 'model' ? 'No posts by model' : kind === 'tag' ? 'No post has the tag' : 'No post with slug';
       next(new AppError('not_found', `${what} ${JSON.stringify(name)}`, { field: kind === 'model' || kind === 'tag' ? kind : 'slug' }));
     });
   }
-  router.use(serve);
+  router.use(async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const path = fileOf(distDir, req);
+    if (path === null) return next();
+    const outcome = await sendWholeFile(req, res, req.path.endsWith('/') ? join(path, 'index.html') : path, setHeaders);
+    if (outcome !== 'directory') return outcome === 'sent' ? undefined : next();
+    // A folder named without its slash: redirect, as static servers do (relative links then resolve).
+    const query = req.originalUrl.slice(req.originalUrl.indexOf('?') >= 0 ? req.originalUrl.indexOf('?') : req.originalUrl.length);
+    res.redirect(301, `${req.baseUrl}${req.path}/${query}`);
+  });
   return router;
 }
