@@ -5,10 +5,10 @@
  * - a word's own term counts 1;
  * - a Latin word of 4+ letters also matches longer terms by prefix, at 0.375 scaled by
  *   how much longer (`websock` → websocket), MiniSearch's prefix weighting;
- * - a Latin word of 4+ letters with neither an exact nor a prefix match (a typo, about
- *   never a real word) matches terms one edit away (an adjacent swap counts as one:
- *   `ngnix` → nginx), two from 8 letters (`pgbouncr` → pgbouncer), at 0.25 scaled by
- *   distance; at most the 8 nearest, most frequent terms;
+ * - a Latin word of 4+ letters, without digits, that no document holds even as the start
+ *   of a longer term (most likely a typo) matches terms one edit away (an adjacent swap
+ *   counts as one: `ngnix` → nginx), two from 8 letters (`pgbouncr` → pgbouncer), at
+ *   0.25 scaled by distance; at most the 8 nearest, most frequent terms;
  * - a Korean word matches its syllable bigrams, each counting 1/n of the word, and the
  *   English terms of its entries in the synonym table (synonyms.ts) at 1;
  * - English function words (`how`, `the`, `with` …) are dropped unless the query has
@@ -35,7 +35,7 @@ const STOPWORDS = new Set(
   ('a an the and or but of to in on at for with by from into about as is are was were be been being do does did ' +
     'how what which why when where who whom i me my we our you your it its this that these those there here ' +
     'can could should would will shall may might must not no so if then than too very just any some all ' +
-    'has have had get got use using one keeps keep').split(' '),
+    'has have had').split(' '),
 );
 
 /** One index term standing for a query word. */
