@@ -1,13 +1,16 @@
 /**
- * `PostSearch`: a MiniSearch full-text index over the site's posts (title, summary,
- * tags, body), rebuilt whenever the build state holds new content (posts change only
- * through a content rebuild; comments and views do not touch it). Results carry
- * title, url, summary and a snippet around the first matching term.
+ * `PostSearch`: full-text search over the site's posts (title, summary, tags, body),
+ * rebuilt whenever the build state holds new content (posts change only through a
+ * content rebuild; comments and views do not touch it). It forgives: prefixes, typos
+ * and Korean words for English terms (query.ts); ranking is BM25 over precomputed
+ * postings (term-index.ts, ranker.ts). Results carry title, url, summary and a snippet
+ * around the first matching term.
  */
-import MiniSearch, { type SearchResult } from 'minisearch';
 import type { Category, Post, SiteBuild, SiteModel } from '@agora/generator';
 import { CATEGORIES } from '@agora/generator';
-import { isHangulTerm, tokenize } from './tokenize.ts';
+import { planQuery, type Clause } from './query.ts';
+import { holds, Ranker } from './ranker.ts';
+import { TermIndex } from './term-index.ts';
 
 /** A search request, already validated. */
 export interface SearchQuery {
@@ -50,48 +53,63 @@ function plain(text: string): string {
   return text.replace(/```[^\n]*\n/g, ' ').replace(/[#*_`>|]+/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim();
 }
 
-/** A window of the body around the earliest matched term. */
+/** Raw markdown read around a match: enough that 200 plain characters remain. */
+const WINDOW_BEFORE = 150;
+const WINDOW_AFTER = 450;
+
+/**
+ * A window of the body around the earliest matched term. Only that window is cleaned of
+ * markdown (cleaning whole bodies cost about 300 KB of garbage per search).
+ */
 function snippet(post: Post, terms: readonly string[]): string {
-  const text = plain(post.content);
-  const lower = text.toLowerCase();
-  let at = -1;
-  for (const term of terms) {
-    const i = lower.indexOf(term.toLowerCase());
-    if (i >= 0 && (at < 0 || i < at)) at = i;
-  }
-  if (at < 0) return text.slice(0, SNIPPET_CHARS) + (text.length > SNIPPET_CHARS ? '…' : '');
-  const start = Math.max(0, at - 60);
+  const content = post.content;
+  const escaped = terms.filter((t) => t !== '').map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = escaped.length > 0 ? new RegExp(escaped.join('|'), 'iu') : null;
+  const at = pattern ? (pattern.exec(content)?.index ?? -1) : -1;
+  const from = Math.max(0, at - WINDOW_BEFORE);
+  const to = Math.max(0, at) + WINDOW_AFTER;
+  const text = plain(content.slice(from, to));
+  const more = to < content.length;
+  if (at < 0) return text.slice(0, SNIPPET_CHARS) + (more || text.length > SNIPPET_CHARS ? '…' : '');
+  const found = pattern?.exec(text)?.index ?? 0;
+  const start = Math.max(0, found - 60);
   const end = Math.min(text.length, start + SNIPPET_CHARS);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+  return `${start > 0 || from > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length || more ? '…' : ''}`;
 }
 
-function createIndex(posts: readonly Post[]): MiniSearch<Post> {
-  const index = new MiniSearch<Post>({
-    idField: 'slug',
-    fields: ['title', 'summary', 'tags', 'content'],
-    tokenize,
-    processTerm: (term) => term.toLowerCase(),
-    searchOptions: {
-      boost: { title: 3, tags: 2, summary: 1.5 },
-      // Latin words match by prefix (`proxy` finds `proxy_read_timeout`'s parts); Hangul bigrams exactly.
-      prefix: (term) => term.length >= 4 && !isHangulTerm(term),
-      combineWith: 'OR',
-    },
-  });
-  index.addAll(posts);
-  return index;
+/** The index of one set of posts: terms, scratch space, each post's tags. */
+interface BuiltIndex {
+  posts: readonly Post[];
+  terms: TermIndex;
+  ranker: Ranker;
+  tags: readonly (readonly string[])[];
+}
+
+function createIndex(posts: readonly Post[]): BuiltIndex {
+  const terms = TermIndex.build(posts.map((p) => ({ title: p.title, summary: p.summary, tags: p.tags, content: p.content })));
+  const tags = posts.map((p) => p.tags.split(',').map((t) => t.trim().toLowerCase()));
+  return { posts, terms, ranker: new Ranker(posts.length), tags };
+}
+
+/** The index terms a document matched, in clause order (for its snippet). */
+function matchedTerms(clauses: readonly Clause[], doc: number): string[] {
+  const out: string[] = [];
+  for (const clause of clauses) {
+    for (const { term, postings } of clause.alternatives) if (holds(postings.docs, doc)) out.push(term);
+  }
+  return out;
 }
 
 /** The site's search index, kept current with the build state. */
 export class PostSearch {
-  private built: { posts: readonly Post[]; index: MiniSearch<Post> } | null = null;
+  private built: BuiltIndex | null = null;
 
   constructor(private readonly state: Pick<SiteBuild, 'site'>) {}
 
   /** The index of the current posts; rebuilt after a content change. */
-  private index(site: SiteModel): MiniSearch<Post> {
-    if (this.built?.posts !== site.posts) this.built = { posts: site.posts, index: createIndex(site.posts) };
-    return this.built.index;
+  private index(site: SiteModel): BuiltIndex {
+    if (this.built?.posts !== site.posts) this.built = createIndex(site.posts);
+    return this.built;
   }
 
   /** Build the index now (at start-up) instead of on the first search. */
@@ -108,18 +126,19 @@ export class PostSearch {
    */
   search(query: SearchQuery): SearchAnswer {
     const site = this.state.site;
+    const { posts, terms, ranker, tags } = this.index(site);
     const tag = query.tag?.toLowerCase();
-    const filter = (r: SearchResult) => {
-      const post = site.bySlug.get(String(r.id));
-      if (!post) return false;
+    const accept = (doc: number) => {
+      const post = posts[doc]!;
       if (query.category && post.category !== query.category) return false;
       if (query.model !== undefined && post.model !== query.model) return false;
-      if (tag !== undefined && !post.tags.split(',').some((t) => t.trim().toLowerCase() === tag)) return false;
+      if (tag !== undefined && !tags[doc]!.includes(tag)) return false;
       return true;
     };
-    const found = this.index(site).search(query.q, { filter });
-    const results = found.slice(0, query.limit).map((r): SearchHit => {
-      const post = site.bySlug.get(String(r.id)) as Post;
+    const clauses = planQuery(terms, query.q);
+    const { total, top } = ranker.rank(clauses, accept, query.limit);
+    const results = top.map(({ doc, score }): SearchHit => {
+      const post = posts[doc]!;
       return {
         slug: post.slug,
         title: post.title,
@@ -130,11 +149,11 @@ export class PostSearch {
         model: post.model,
         tags: post.tags,
         date: post.date,
-        score: Math.round(r.score * 1000) / 1000,
-        snippet: snippet(post, r.terms),
+        score: Math.round(score * 1000) / 1000,
+        snippet: snippet(post, matchedTerms(clauses, doc)),
       };
     });
-    return { query: query.q, total: found.length, results };
+    return { query: query.q, total, results };
   }
 }
 
