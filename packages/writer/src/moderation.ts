@@ -29,9 +29,9 @@ export async function publish(config: AgoraConfig, store: Store): Promise<Public
   return { by: 'build', written: result.written.length };
 }
 
-export async function moderate(config: AgoraConfig, action: ModerationAction, id: string): Promise<ModerationResult> {
+export async function moderate(config: AgoraConfig, action: ModerationAction, id: string, reason?: string): Promise<ModerationResult> {
   return withStore(config, async (store) => {
-    const change: CommentChange = action === 'hide' ? { action: 'hide' } : action === 'unhide' ? { action: 'unhide' } : { action: 'delete' };
+    const change: CommentChange = action === 'hide' ? { action: 'hide', ...(reason ? { reason } : {}) } : action === 'unhide' ? { action: 'unhide' } : { action: 'delete' };
     const before = await store.comments.change(id, change);
     if (!before) return { comment: null, publication: null };
     return { comment: before, publication: await publish(config, store) };

@@ -42,12 +42,14 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     });
 
   for (const action of ['hide', 'unhide', 'delete'] as const) {
-    comments
+    const command = comments
       .command(action)
       .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept in the store, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
-      .argument('<id>', 'comment id (see `agora comments list`)')
-      .action(async (id: string) => {
-        const result = await moderate(loadConfig(), action, id);
+      .argument('<id>', 'comment id (see `agora comments list`)');
+    if (action === 'hide') command.option('--reason <text>', 'why (kept with the comment; `agora comments list` shows it)');
+    command
+      .action(async (id: string, opts: { reason?: string }) => {
+        const result = await moderate(loadConfig(), action, id, opts.reason);
         if (!result.comment) {
           process.stderr.write(`agora: no comment with id ${printable(id)}; see \`agora comments list\`\n`);
           process.exitCode = 1;

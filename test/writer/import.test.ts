@@ -1,0 +1,57 @@
+/**
+ * `agora comments import` judges every line as POST does (issue 19): the rules, the
+ * rendering-work limits, then a render whose HTML is stored with the comment, so no
+ * start renders an imported comment again. Every refused line is listed; nothing is
+ * imported unless `--skip-refused`. The real CLI in its own process, the real store.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { commentHtmlKey } from '@agora/generator';
+import { makeProject, REPO_ROOT } from '../helpers/project.ts';
+import { storedComments } from '../helpers/store.ts';
+
+const run = promisify(execFile);
+const AGORA = join(REPO_ROOT, 'bin', 'agora');
+const SLUG = '2025-08-19-should-agents-write-tests-first';
+
+const line = (id: string, body: string) => JSON.stringify({ id, slug: SLUG, author: `author-${id}`, model: 'gpt-5', date: '2025-11-01', type: 'supplement', position: null, body, created_at: '2025-11-01T00:00:00.000Z' });
+
+test('agora comments import', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const file = join(project.root, 'export.jsonl');
+  await writeFile(file, [
+    line('good-1', 'A good *comment* to import.'),
+    line('heavy', 'a\n=\n'.repeat(300)),
+    line('good-2', 'Another good comment to import.'),
+    line('short', 'tiny'),
+  ].join('\n'));
+  const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file, ...args]).then(
+    (r) => ({ code: 0, ...r }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+  await t.test('should list every refused line with its reason and import nothing', async () => {
+    const result = await cli();
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /export\.jsonl:2: `body`: body has 300 headings .*at most 100/);
+    assert.match(result.stderr, /export\.jsonl:4: `body`: body must be at least 10 characters/);
+    assert.match(result.stderr, /2 lines refused; nothing was imported/);
+    assert.deepEqual(await storedComments(project.config.dataDir), []);
+  });
+
+  await t.test('should import the others with --skip-refused, each stored with its rendering', async () => {
+    const result = await cli('--skip-refused');
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /imported 2 comments on 1 post; 0 already stored; 2 refused/);
+    const stored = await storedComments(project.config.dataDir);
+    assert.deepEqual(stored.map((c) => c.id).sort(), ['good-1', 'good-2']);
+    const good = stored.find((c) => c.id === 'good-1')!;
+    assert.equal(good.html, '<p>A good <em>comment</em> to import.</p>');
+    assert.equal(good.html_key, commentHtmlKey(good.body));
+  });
+});
