@@ -90,7 +90,13 @@ export function agentPaths(ctx: OpenApiContext): Paths {
         ...writerServers(ctx),
         requestBody: { required: true, description: 'One JSON-RPC message.', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message or batch.' } } } },
         responses: {
-          '200': jsonResponse('The JSON-RPC answer (a message, or an array for a batch).', { type: ['object', 'array'] }),
+          '200': {
+            description: 'The JSON-RPC answer (a message, or an array for a batch): as JSON, or as a server-sent event stream whose `message` events carry it (the SDK streams when the client accepts it).',
+            content: {
+              'application/json': { schema: { type: ['object', 'array'] } },
+              'text/event-stream': { schema: { type: 'string', description: '`event: message` lines with the JSON-RPC answer as `data`.' } },
+            },
+          },
           '202': { description: 'Accepted: the message was a notification or a response, which get no answer.' },
           '400': {
             description: 'Not JSON (the writer\'s `validation` error), or not a JSON-RPC message, a batch that is too long, or an unsupported `MCP-Protocol-Version` (a JSON-RPC error).',
