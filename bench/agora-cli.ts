@@ -24,7 +24,9 @@ export interface CliRun {
 export function productEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('AGORA_') && k !== 'DATABASE_URL') env[k] = v;
-  return { ...env, LOG_LEVEL: 'warn', ...extra };
+  // The base URL the bench's writer nodes use (server-child.ts): a CLI build with another
+  // one would make every page differ, and each writer start re-emit the whole site.
+  return { ...env, LOG_LEVEL: 'warn', AGORA_BASE_URL: 'https://agora.example', ...extra };
 }
 
 export async function runAgora(root: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
