@@ -159,3 +159,22 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     },
   };
 }
+
+/**
+ * What is missing for `config.root` to be a site that `build`, `dev`, `serve` and
+ * `start` can work on, as a message naming it and the fix; `null` when it is one.
+ * A site is a folder with `<contentDir>/posts/` (the posts); `agora.config.json` is
+ * optional. Without this check a build in any folder would "succeed" with 0 posts and
+ * create `dist/`, `data/` and `.cache/` there.
+ *
+ * @param config The loaded configuration.
+ */
+export function missingSite(config: AgoraConfig): string | null {
+  const posts = resolve(config.contentDir, 'posts');
+  if (existsSync(posts)) return null;
+  const shown = posts.startsWith(config.root + '/') ? posts.slice(config.root.length + 1) : posts;
+  if (!existsSync(resolve(config.root, 'agora.config.json'))) {
+    return `Cannot find an Agora site in \`${config.root}\`: neither \`agora.config.json\` nor \`${shown}/\` exists. Create one with \`agora init\` (here, if the folder is empty) or \`agora init <dir>\`, or point at an existing site with \`-C <dir>\``;
+  }
+  return `Cannot find the posts of the site in \`${config.root}\`: \`${shown}/\` does not exist (\`contentDir\` of agora.config.json). Create it with \`mkdir -p ${shown}\` and add a post with \`agora new\``;
+}

@@ -67,7 +67,7 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   if (options.lazySave) manifest.scheduleSave(1000);
   await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
   const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
-  const built = { ...result, messages, posts: state.site.posts.length, rendered };
+  const built = { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
   return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built)) } : built;
 }
 

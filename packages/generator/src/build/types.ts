@@ -44,6 +44,8 @@ export interface BuildResult extends SinkResult {
   posts: number;
   /** Bodies rendered (cache misses). */
   rendered: number;
+  /** Bodies the build showed that came from the render cache or memory (not rendered again). */
+  fromCache: number;
   /** The Pagefind index, when this build rewrote it (pages changed, or it was missing). */
   search?: SearchIndexResult;
   ms: number;
