@@ -150,22 +150,30 @@ for (const name of ['serve', 'start']) {
 
 program
   .command('dev')
-  .description('serve, and rebuild on every change under content/')
+  .description('serve, rebuild on every change under content/, and reload the open page (live reload)')
   .option('-p, --port <port>', 'port (default $PORT or 8080)')
   .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
   .action(
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
       const { startServer, createLogger } = await import('@agora/writer');
-      const { watch, describeBuild } = await generator();
-      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }) });
+      const { watch, describeBuild, LiveReload } = await generator();
+      // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
+      const live = new LiveReload(cfg.distDir);
+      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
+      // Before the server's own handler closes it: open event streams would hold the close.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);
       await watch(cfg, {
         state: server.state,
         onBuild: (result, changed) => {
+          live.built(result.written);
           void printMessages(result.messages).then(() => console.log(describeBuild(result, `rebuilt after ${changed.length} changed file${changed.length === 1 ? '' : 's'}`)));
         },
-        onError: (error) => void fail(error),
+        onError: (error, messages) => {
+          live.failed(messages, error);
+          void fail(error);
+        },
       });
     }),
   );

@@ -22,3 +22,4 @@ export { toFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './p
 export { loadCatalog, type Catalog, type CatalogService, type Operation } from './catalog/index.ts';
 export * from './comments/index.ts';
 export * from './types.ts';
+export { LiveReload, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_EVENTS, LIVE_RELOAD_TAG, type DevHandler } from './dev/live-reload.ts';

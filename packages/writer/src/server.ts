@@ -7,6 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
+import { Router, type RequestHandler } from 'express';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type Comment, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
 import type { AgentDeps } from './mcp/deps.ts';
@@ -29,6 +30,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Install SIGTERM/SIGINT handlers (default true; tests pass false). */
   handleSignals?: boolean;
+  /** Mounted before the other routers and the static site (`agora dev`: live reload). */
+  handlers?: RequestHandler[];
 }
 
 export interface RunningServer {
@@ -136,7 +139,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     mcpHosts: settings.mcpHosts,
-    routers: publicData ? [publicData.router] : [],
+    routers: [...(options.handlers ?? []).map((handler) => Router().use(handler)), ...(publicData ? [publicData.router] : [])],
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
   });
