@@ -157,13 +157,15 @@ program
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
       const { startServer, createLogger } = await import('@agora/writer');
-      const { watch, describeBuild, LiveReload } = await generator();
+      const { watch, describeBuild, describeSearchRun, LiveReload } = await generator();
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
       const live = new LiveReload(cfg.distDir);
       const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
       // Before the server's own handler closes it: open event streams would hold the close.
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);
+      // The search index follows edits in the background: say when it has caught up, and how far behind it was.
+      server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
         state: server.state,
         onBuild: (result, changed) => {

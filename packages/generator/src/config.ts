@@ -20,6 +20,8 @@ export interface AgoraConfig {
   store: StoreConfig;
   /** Whether content builds write the Pagefind search index to `dist/pagefind/` (default true). */
   searchIndex: boolean;
+  /** Most post pages per shard of the search index (default 1000): what one Pagefind process holds. */
+  searchShardPages: number;
   /** The parsed `agora.config.json` (`{}` when absent), for settings other packages read and check (`limits`). */
   file: Readonly<Record<string, unknown>>;
 }
@@ -58,7 +60,16 @@ interface ConfigFile {
   databaseUrl?: string;
   pageSize?: number;
   searchIndex?: boolean;
+  searchShardPages?: number;
   llmsFullMaxTokens?: number;
+}
+
+/** `searchShardPages`: a positive integer. */
+function searchShardPages(value: unknown): number {
+  if (value === undefined || value === '') return 1000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Unexpected searchShardPages \`${JSON.stringify(value)}\`, expected a positive integer (post pages per search index shard; default 1000) in agora.config.json or \`AGORA_SEARCH_SHARD_PAGES\``);
+  return n;
 }
 
 /** `llmsFullMaxTokens`: most tokens per llms-full part; a positive integer. */
@@ -143,6 +154,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     host,
     store: storeConfig(env, file, o),
     searchIndex: o.searchIndex ?? (env.AGORA_SEARCH_INDEX !== undefined ? !/^(0|false|no|off)$/i.test(env.AGORA_SEARCH_INDEX) : (file.searchIndex ?? true)),
+    searchShardPages: o.searchShardPages ?? searchShardPages(env.AGORA_SEARCH_SHARD_PAGES ?? file.searchShardPages),
     file,
     site: {
       title: o.site?.title ?? file.title ?? 'Agora',

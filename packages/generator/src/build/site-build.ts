@@ -20,6 +20,7 @@ import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
+import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
 import type { BuildOptions, BuildResult } from './types.ts';
 
 export type { BuildOptions, BuildResult, StoreSnapshot } from './types.ts';
@@ -31,10 +32,15 @@ export class SiteBuild {
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
 
+  /** The static search index, kept up to date beside the builds. */
+  private readonly search: SearchIndexer;
+
   private constructor(
     readonly config: AgoraConfig,
     private readonly state: BuildState,
-  ) {}
+  ) {
+    this.search = new SearchIndexer(config.distDir, config.searchIndex, { shardPages: config.searchShardPages });
+  }
 
   /** Build the whole site into `config.distDir`; the state stays usable for rebuilds. */
   static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
@@ -50,8 +56,11 @@ export class SiteBuild {
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: content.catalog });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onFailed: options.onCommentFailed, longLived: options.longLived });
       const built = new SiteBuild(config, state);
-      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
-      return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
+      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
+      // The first index is written before the build returns (a one-off build exits next).
+      built.search.note(postPages(state.site), [...result.written, ...result.removed]);
+      const indexed = await built.search.runNow();
+      return { state: built, result: { ...result, ...(indexed.search ? { search: indexed.search } : {}), messages: [...result.messages, ...indexed.messages], ms: Math.round(performance.now() - started) } };
     } finally {
       await pool?.close();
     }
@@ -104,7 +113,10 @@ export class SiteBuild {
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
       this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
-      const result = await runFull(this.state, this.prepare, messages, { lazySave: true, searchIndex: this.config.searchIndex });
+      const result = await runFull(this.state, this.prepare, messages, { lazySave: true });
+      // The edit does not wait for the search index: it follows in the background.
+      this.search.note(postPages(this.state.site), [...result.written, ...result.removed]);
+      this.search.schedule();
       return { ...result, ms: Math.round(performance.now() - started) };
     });
   }
@@ -167,9 +179,24 @@ export class SiteBuild {
     });
   }
 
-  /** Persist pending state (the manifest) before the process exits. */
+  /** How stale the static search index is (`/api/health`, the dev log). */
+  get searchIndex(): SearchIndexStatus {
+    return this.search.status;
+  }
+
+  /** Be told when a background run of the search index finishes or fails (the dev log). */
+  onSearchIndexed(listener: SearchIndexListener): void {
+    this.search.listener = listener;
+  }
+
+  /** Resolves when the search index has caught up with every edit so far (tests, benches). */
+  searchIndexIdle(): Promise<void> {
+    return this.search.idle();
+  }
+
+  /** Persist pending state (the manifest) before the process exits; stop indexing. */
   close(): Promise<void> {
-    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close()]).then(() => {}));
+    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

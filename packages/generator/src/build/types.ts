@@ -46,7 +46,7 @@ export interface BuildResult extends SinkResult {
   rendered: number;
   /** Bodies the build showed that came from the render cache or memory (not rendered again). */
   fromCache: number;
-  /** The Pagefind index, when this build rewrote it (pages changed, or it was missing). */
+  /** The Pagefind index, when this build rewrote it before returning (pages changed, or it was missing); `agora dev`'s rebuilds index in the background. */
   search?: SearchIndexResult;
   ms: number;
 }
