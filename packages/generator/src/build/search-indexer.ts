@@ -11,7 +11,7 @@ import { CATEGORIES } from '../types.ts';
 import type { Message } from '../messages.ts';
 import { postDir } from '../paths.ts';
 import type { SiteModel } from '../types.ts';
-import { readSearchShards, shardCount, shardFolder, shardOf, writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
+import { readSearchShards, shardCount, shardOf, writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
 
 /** How stale the static search index is. */
 export interface SearchIndexStatus {
@@ -141,7 +141,7 @@ export class SearchIndexer {
   private async index(): Promise<SearchIndexResult | null> {
     const count = shardCount(this.pages.length, this.options.shardPages);
     const onDisk = await readSearchShards(this.distDir);
-    const everything = this.all || onDisk?.count !== count || !Array.from({ length: count }, (_, k) => k).every((k) => existsSync(join(this.distDir, shardFolder(k), 'pagefind-entry.json')));
+    const everything = this.all || onDisk?.count !== count || !onDisk.bundles.every((bundle) => existsSync(join(this.distDir, bundle, 'pagefind-entry.json')));
     if (!everything && this.dirty.size === 0) {
       this.staleSince = null;
       return null;

@@ -48,8 +48,9 @@ export const SHARD_PAGES = 1000;
 export const SEARCH_SHARDS_FILE = 'search-shards.json';
 
 export interface SearchShards {
-  /** Shards of the index; bundle k is `bundles[k]`. */
+  /** Shards of the index. */
   count: number;
+  /** The bundles the search page loads (the first) and merges (the others): one per shard that has pages. */
   bundles: string[];
 }
 
@@ -106,10 +107,16 @@ export async function writeSearchIndex(distDir: string, pages: readonly string[]
   for (let k = 0; k < count; k++) {
     if (shards && !shards.has(k)) continue;
     signal?.throwIfAborted();
+    // A shard the hash left empty (a small site split small) has no bundle: Pagefind cannot merge an empty index.
+    if (count > 1 && members[k]!.length === 0) {
+      await rm(join(distDir, shardFolder(k)), { recursive: true, force: true });
+      continue;
+    }
     indexed += await indexShard(distDir, k, count === 1 ? null : members[k]!);
     rewritten++;
   }
-  const list: SearchShards = { count, bundles: Array.from({ length: count }, (_, k) => `/${shardFolder(k)}/`) };
+  const bundles = Array.from({ length: count }, (_, k) => k).filter((k) => count === 1 || members[k]!.length > 0).map((k) => `/${shardFolder(k)}/`);
+  const list: SearchShards = { count, bundles };
   await writeFileAtomic(join(distDir, SEARCH_SHARDS_FILE), `${JSON.stringify(list)}\n`);
   // Shards of a bigger index before (the site shrank past a power of two).
   for (const name of await readdir(distDir)) {

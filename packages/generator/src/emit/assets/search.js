@@ -10,9 +10,10 @@ let pagefind = null;
 // A big site's index is split into shards (/search-shards.json lists them): the first
 // bundle loads, the others are merged into it.
 async function loadPagefind() {
-  const first = await import('/pagefind/pagefind.js');
   const shards = await fetch('/search-shards.json').then((res) => (res.ok ? res.json() : null), () => null);
-  for (const bundle of shards?.bundles?.slice(1) ?? []) await first.mergeIndex(bundle);
+  const bundles = shards?.bundles?.length ? shards.bundles : ['/pagefind/'];
+  const first = await import(`${bundles[0]}pagefind.js`);
+  for (const bundle of bundles.slice(1)) await first.mergeIndex(bundle);
   return first;
 }
 async function fromPagefind(q) {
