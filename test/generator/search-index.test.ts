@@ -9,7 +9,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from '@agora/generator';
-import { SEARCH_PAGES_GLOB } from '../../packages/generator/src/emit/search-index.ts';
+import { SEARCH_PAGES_GLOB, shardCount, shardOf } from '../../packages/generator/src/emit/search-index.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
 /** Every file of a Pagefind output folder, by relative path. */
@@ -133,5 +133,22 @@ test('search index in shards, off the edit path', async (t) => {
     await state.searchIndexIdle();
     assert.ok(runs < 3, `three edits, ${runs} runs`);
     assert.equal(state.searchIndex.state, 'current');
+  });
+});
+
+test('shardCount', async (t) => {
+  await t.test('should pick the least power of two that keeps shards at the limit', () => {
+    assert.deepEqual([1, 1000, 1001, 4000, 4001, 10_000].map((n) => shardCount(n, 1000)), [1, 1, 2, 4, 8, 16]);
+  });
+  await t.test('should keep the current count near a boundary, so one post added or deleted does not re-index everything', () => {
+    assert.equal(shardCount(4001, 1000, 4), 4);
+    assert.equal(shardCount(3999, 1000, 4), 4);
+    assert.equal(shardCount(5001, 1000, 4), 8, 'grows past a quarter over');
+    assert.equal(shardCount(999, 1000, 4), 1, 'shrinks below a quarter');
+  });
+  await t.test('should give a page the same shard every time', () => {
+    assert.equal(shardOf('guide/a/index.html', 16), shardOf('guide/a/index.html', 16));
+    const spread = new Set(Array.from({ length: 200 }, (_, i) => shardOf(`guide/p${i}/index.html`, 8)));
+    assert.equal(spread.size, 8);
   });
 });

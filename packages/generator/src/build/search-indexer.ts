@@ -139,8 +139,8 @@ export class SearchIndexer {
 
   /** One run: the shards of the pages changed so far (all of them when the shard count changed or an index is missing). */
   private async index(): Promise<SearchIndexResult | null> {
-    const count = shardCount(this.pages.length, this.options.shardPages);
     const onDisk = await readSearchShards(this.distDir);
+    const count = shardCount(this.pages.length, this.options.shardPages, onDisk?.count);
     const everything = this.all || onDisk?.count !== count || !onDisk.bundles.every((bundle) => existsSync(join(this.distDir, bundle, 'pagefind-entry.json')));
     if (!everything && this.dirty.size === 0) {
       this.staleSince = null;
@@ -154,7 +154,7 @@ export class SearchIndexer {
     this.staleSince = null;
     try {
       const shards = everything ? null : new Set(taken.map((p) => shardOf(p, count)));
-      const result = await writeSearchIndex(this.distDir, this.pages, { shards, signal: this.abort.signal, shardPages: this.options.shardPages });
+      const result = await writeSearchIndex(this.distDir, this.pages, { shards, signal: this.abort.signal, count });
       this.last = result;
       this.lastIndexedAt = Date.now();
       this.lastLagMs = since === null ? null : this.lastIndexedAt - since;

@@ -54,8 +54,15 @@ export interface SearchShards {
   bundles: string[];
 }
 
-/** How many shards `pages` post pages are spread over: the least power of two that keeps each at ~`SHARD_PAGES` or fewer. */
-export function shardCount(pages: number, perShard = SHARD_PAGES): number {
+/**
+ * How many shards `pages` post pages are spread over: the least power of two that keeps
+ * each at ~`perShard` or fewer. With the count of the index on disk (`current`), that
+ * count is kept while shards hold between a quarter of `perShard` and a quarter more
+ * than it: a site at a power-of-two boundary (4,000 posts, one added, one deleted) must
+ * not re-index everything on every such edit.
+ */
+export function shardCount(pages: number, perShard = SHARD_PAGES, current?: number): number {
+  if (current && pages / current <= perShard * 1.25 && (current === 1 || pages / current >= perShard / 4)) return current;
   let count = 1;
   while (pages / count > perShard) count *= 2;
   return count;
@@ -93,12 +100,12 @@ const GLOB_SPECIAL = /[{}[\]*?,!\\]/;
  * @param pages Every post page (`<category>/<slug>/index.html`).
  * @param options `shards` to rewrite (all of them when null or absent); `signal` stops
  *   before the next shard (a closing `agora dev`; the shards written stay); `shardPages`,
- *   most pages per shard (default `SHARD_PAGES`).
+ *   most pages per shard (default `SHARD_PAGES`); `count`, the shard count (default from `shardCount`).
  */
-export async function writeSearchIndex(distDir: string, pages: readonly string[], options: { shards?: ReadonlySet<number> | null; signal?: AbortSignal; shardPages?: number } = {}): Promise<SearchIndexResult> {
+export async function writeSearchIndex(distDir: string, pages: readonly string[], options: { shards?: ReadonlySet<number> | null; signal?: AbortSignal; shardPages?: number; count?: number } = {}): Promise<SearchIndexResult> {
   const { shards, signal } = options;
   const started = performance.now();
-  const count = shardCount(pages.length, options.shardPages);
+  const count = options.count ?? shardCount(pages.length, options.shardPages);
   const members = Array.from({ length: count }, () => [] as string[]);
   for (const page of pages) members[shardOf(page, count)]!.push(page);
   let indexed = 0;
