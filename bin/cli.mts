@@ -168,9 +168,13 @@ program
       server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
         state: server.state,
+        // The edited page reloads as soon as its file is written; the lists when they are.
+        onPages: (pages) => live.built([...pages.written, ...pages.removed]),
         onBuild: (result, changed) => {
-          live.built(result.written);
-          void printMessages(result.messages).then(() => console.log(describeBuild(result, `rebuilt after ${changed.length} changed file${changed.length === 1 ? '' : 's'}`)));
+          const first = new Set([...(result.pages?.written ?? []), ...(result.pages?.removed ?? [])]);
+          live.built([...result.written, ...result.removed].filter((p) => !first.has(p)));
+          const page = result.pages ? `; edited pages in dist/ after ${result.pages.ms} ms` : '';
+          void printMessages(result.messages).then(() => console.log(`${describeBuild(result, `rebuilt after ${changed.length} changed file${changed.length === 1 ? '' : 's'}`)}${page}`));
         },
         onError: (error, messages) => {
           live.failed(messages, error);

@@ -1,6 +1,6 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
 export { loadConfig, missingSite, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
-export { build, SiteBuild, type BuildOptions, type BuildResult, type StoreSnapshot } from './build.ts';
+export { build, SiteBuild, type BuildOptions, type BuildResult, type PagesWritten, type StoreSnapshot } from './build.ts';
 export type { SearchIndexStatus, SearchIndexListener } from './build/search-indexer.ts';
 export type { SearchIndexResult } from './emit/search-index.ts';
 export { check, postSlugs, type CheckResult } from './check.ts';

@@ -65,11 +65,14 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
 
-/** Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved lazily. */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>): Promise<WriteResult> {
+/**
+ * Emit the jobs of a comment or views change (unkeyed) or of edited posts (keyed, and the
+ * files of deleted posts removed): fsync-free, manifest saved lazily.
+ */
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>): Promise<WriteResult & { rendered: number }> {
   let plan = planBuild(state.site, change, state.manifest);
-  if (plan.emit.length === 0) return { written: [], unchanged: 0, removed: [] };
-  const [, dropped] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
+  if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0 };
+  const [rendered, dropped] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
   // A quarantined comment of a post outside this change: rewrite that post's outputs too.
   const shown = new Set(plan.emit.flatMap(({ job }) => (job.kind === 'post-page' ? [job.slug] : [])));
   const others = [...dropped].filter((slug) => !shown.has(slug));
@@ -88,7 +91,7 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // It is saved at close; until then the dirty marker makes a build after a crash
   // emit everything once instead of trusting stale hashes.
   state.trim(false);
-  return result;
+  return { ...result, rendered };
 }
 
 /** Wait for the sink's writes, then remove what the settled plan lists. */

@@ -21,9 +21,9 @@ import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
-import type { BuildOptions, BuildResult } from './types.ts';
+import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
-export type { BuildOptions, BuildResult, StoreSnapshot } from './types.ts';
+export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
 
 export class SiteBuild {
   /** Posts whose comments or views changed since the last `flushAggregates`. */
@@ -103,21 +103,43 @@ export class SiteBuild {
   }
 
   /**
-   * Re-read the changed content files (`agora dev`), then emit what they changed.
-   * Throws `ContentError` (and keeps the previous site) when the content has errors.
+   * Re-read the changed content files (`agora dev`), then emit what they changed, in two
+   * speeds (as the writer does for comments): first the edited posts' own outputs (their
+   * pages are in `dist/` in milliseconds; a deleted post's files are gone), then the full
+   * plan (the lists, feeds and site-wide files that show them). `onPages` is told when the
+   * first half is written. Throws `ContentError` (and keeps the previous site) when the
+   * content has errors.
+   *
+   * @param changed Paths of the files that changed.
+   * @param onPages Called with the files the first half wrote or removed, and its time.
    */
-  updateSources(changed: Iterable<string>): Promise<BuildResult> {
+  updateSources(changed: Iterable<string>, onPages?: (pages: PagesWritten) => void): Promise<BuildResult> {
     return this.exclusive(async () => {
       const started = performance.now();
       const { content, posts, messages } = await readValidContent(this.config, { previous: this.state.content, changed: new Set(changed) });
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
       this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: content.catalog }), content);
+      // The posts whose source changed, appeared or went away.
+      const edited = this.state.site.posts.filter((p) => site.bySlug.get(p.slug)?.hash !== p.hash).map((p) => p.slug);
+      const deleted = site.posts.filter((p) => !this.state.site.bySlug.has(p.slug)).map((p) => p.slug);
+      let pages: PagesWritten | undefined;
+      let rendered = 0;
+      if (edited.length + deleted.length > 0) {
+        const fast = await runChange(this.state, this.prepare, { kind: 'post-sources', slugs: [...edited, ...deleted] });
+        pages = { written: fast.written, removed: fast.removed, ms: Math.round(performance.now() - started) };
+        rendered = fast.rendered;
+        onPages?.(pages);
+      }
       const result = await runFull(this.state, this.prepare, messages, { lazySave: true });
       // The edit does not wait for the search index: it follows in the background.
-      this.search.note(postPages(this.state.site), [...result.written, ...result.removed]);
+      const touched = [...(pages?.written ?? []), ...(pages?.removed ?? []), ...result.written, ...result.removed];
+      this.search.note(postPages(this.state.site), touched);
       this.search.schedule();
-      return { ...result, ms: Math.round(performance.now() - started) };
+      // One result for the whole edit: both halves' files and renderings.
+      const written = pages ? [...pages.written, ...result.written] : result.written;
+      const removed = pages ? [...pages.removed, ...result.removed] : result.removed;
+      return { ...result, written, removed, rendered: result.rendered + rendered, fromCache: Math.max(0, result.fromCache - rendered), ...(pages ? { pages } : {}), ms: Math.round(performance.now() - started) };
     });
   }
 

@@ -38,6 +38,14 @@ export interface BuildOptions {
   commentBudgetMs?: number;
 }
 
+/** The first half of an edit in `agora dev`: the edited posts' own files, written (or removed) before the rest. */
+export interface PagesWritten {
+  written: string[];
+  removed: string[];
+  /** From the start of the update until these were in `dist/`. */
+  ms: number;
+}
+
 export interface BuildResult extends SinkResult {
   /** Every message (errors would have thrown `ContentError`). */
   messages: Message[];
@@ -48,6 +56,8 @@ export interface BuildResult extends SinkResult {
   fromCache: number;
   /** The Pagefind index, when this build rewrote it before returning (pages changed, or it was missing); `agora dev`'s rebuilds index in the background. */
   search?: SearchIndexResult;
+  /** `agora dev`'s edits: the edited posts' own files, written first (see `SiteBuild.updateSources`). */
+  pages?: PagesWritten;
   ms: number;
 }
 

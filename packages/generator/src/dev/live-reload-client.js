@@ -26,7 +26,13 @@
   const events = new EventSource('/__agora/events');
   // Marks the page as listening (for a person in the inspector, and for the tests).
   events.addEventListener('open', () => (document.documentElement.dataset.agoraDev = 'listening'));
-  events.addEventListener('reload', () => location.reload());
+  // This page's file in dist/: `/guide/x/` → `guide/x/index.html`.
+  const path = decodeURIComponent(location.pathname).replace(/^\//, '');
+  const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
+  events.addEventListener('reload', (event) => {
+    const data = JSON.parse(event.data);
+    if (data.all || data.pages.includes(file)) location.reload();
+  });
   events.addEventListener('error-report', (event) => show(JSON.parse(event.data).messages));
   events.addEventListener('ok', hide);
 })();

@@ -21,6 +21,8 @@ export const LIVE_RELOAD_EVENTS = '/__agora/events';
 export const LIVE_RELOAD_TAG = `<script src="${LIVE_RELOAD_SCRIPT}" defer></script>`;
 /** A comment line to each client this often, so idle-socket timeouts never cut the stream. */
 const HEARTBEAT_MS = 15_000;
+/** Most page paths one reload event lists. */
+const MAX_LISTED = 2000;
 
 /** A Node (and Express) request handler: answers, or passes to `next`. */
 export type DevHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -44,12 +46,20 @@ export class LiveReload {
     return this.clients.size;
   }
 
-  /** A rebuild succeeded: hide any error; reload the pages when it wrote files. */
-  built(written: readonly string[]): void {
-    const wasError = this.status.kind === 'error';
+  /**
+   * Files of a rebuild are in `dist/`: hide any error, and reload each open page whose
+   * file is among them (an edited post's page after the first half of the rebuild, the
+   * lists after the second).
+   *
+   * @param changed Paths in `dist/` written or removed.
+   */
+  built(changed: readonly string[]): void {
+    if (this.status.kind === 'error') this.send('event: ok\ndata: {}\n\n');
     this.status = { kind: 'ok' };
-    if (written.length > 0) this.send(`event: reload\ndata: ${JSON.stringify({ written: written.length })}\n\n`);
-    else if (wasError) this.send('event: ok\ndata: {}\n\n');
+    const pages = changed.filter((p) => p.endsWith('.html'));
+    if (pages.length === 0) return;
+    // A burst that rewrote thousands of pages (a template change): every page reloads.
+    this.send(`event: reload\ndata: ${JSON.stringify(pages.length > MAX_LISTED ? { all: true } : { pages })}\n\n`);
   }
 
   /**
