@@ -16,7 +16,7 @@
  * of one Pagefind process) and the background runs after the edits (time, peak RSS, how
  * far behind the site the index was when it caught up).
  */
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig, build, type SearchIndexResult } from '@agora/generator';
 import { samplePagefind } from './pagefind-rss.ts';
@@ -28,6 +28,8 @@ if (!root) {
 }
 const edits = rest.includes('--edits') ? Number(rest[rest.indexOf('--edits') + 1]) : 5;
 const config = loadConfig({ root, env: { AGORA_SEARCH_INDEX: process.env.AGORA_SEARCH_INDEX }, overrides: { port: 0, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
+// The first build writes the whole index, so that its time and Pagefind's peak are measured.
+for (const name of (existsSync(config.distDir) ? readdirSync(config.distDir, { withFileTypes: true }) : []).filter((e) => /^(pagefind(-\d+)?|search-shards\.json)$/.test(e.name))) rmSync(join(config.distDir, name.name), { recursive: true, force: true });
 const fullSampler = samplePagefind();
 // Long-lived, as `agora dev` builds it: renderings and records stay in memory for the edits.
 const { state, result: first } = await build(config, { longLived: true });

@@ -98,8 +98,11 @@ export class SearchIndexer {
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.running) return;
-      this.running = this.background().finally(() => {
+      let outcome: { result: SearchIndexResult | null; error?: unknown } = { result: null };
+      this.running = this.index().then((result) => void (outcome = { result }), (error: unknown) => void (outcome = { result: null, error })).finally(() => {
         this.running = null;
+        // Told once the run is over, so the status it reads is the one after it.
+        if (!this.abort.signal.aborted) this.listener?.(outcome.result, this.status, outcome.error);
         if (this.dirty.size > 0 || this.all) this.schedule();
       });
     }, this.options.delayMs ?? 300);
@@ -125,16 +128,6 @@ export class SearchIndexer {
     const stale = this.staleSince !== null;
     const state = this.running ? 'indexing' : this.error ? 'failed' : stale ? 'stale' : 'current';
     return { state, pendingPages: this.all ? this.pages.length : this.dirty.size, staleSince: stale ? new Date(this.staleSince!).toISOString() : null, staleMs: stale ? Date.now() - this.staleSince! : 0, ...base };
-  }
-
-  private async background(): Promise<void> {
-    try {
-      const result = await this.index();
-      this.listener?.(result, this.status);
-    } catch (error) {
-      if (this.abort.signal.aborted) return;
-      this.listener?.(null, this.status, error);
-    }
   }
 
   /** One run: the shards of the pages changed so far (all of them when the shard count changed or an index is missing). */
