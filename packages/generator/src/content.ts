@@ -12,13 +12,15 @@ import { ContentError, sortMessages, type Message } from './messages.ts';
 import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
-import { checkSite } from './validate/site.ts';
+import { checkSite, SiteKeys } from './validate/site.ts';
 import type { ParseCache } from './parse-cache.ts';
 
 export interface Content {
   parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
   catalog: Catalog | null;
   catalogMessages: Message[];
+  /** Names the site checks derived, kept from read to read (`agora dev`). */
+  keys: SiteKeys;
 }
 
 export interface ReadContentOptions {
@@ -50,7 +52,7 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
     }
   }
   const catalogResult = await catalog;
-  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages, keys: previous?.keys ?? new SiteKeys() };
 }
 
 /**
@@ -83,7 +85,7 @@ export function contentMessages(content: Content): { posts: Post[]; messages: Me
     messages.push(...result.messages);
     if (result.post) posts.push(result.post);
   }
-  messages.push(...checkSite(sources, posts));
+  messages.push(...checkSite(sources, posts, content.keys));
   return { posts, messages };
 }
 
