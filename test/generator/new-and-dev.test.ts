@@ -85,6 +85,13 @@ test('agora dev: an edit in two speeds', async (t) => {
     assert.ok(result.written.includes('knowhow/2025-05-02-two/index.html'), 'the result counts both halves');
   });
 
+  await t.test('should check an edited post against the rest of the site again (names remembered between reads)', async () => {
+    await writeFile(path('2025-05-02-two.md'), postSource({ title: 'Two', date: '2025-05-02', model: 'GPT-5' }));
+    await assert.rejects(state.updateSources([path('2025-05-02-two.md')]), (error: Error & { messages?: { ruleId: string }[] }) => error.messages?.some((m) => m.ruleId === 'model-collision') === true);
+    await writeFile(path('2025-05-02-two.md'), postSource({ title: 'Two', date: '2025-05-02' }));
+    await state.updateSources([path('2025-05-02-two.md')]);
+  });
+
   await t.test("should write a new post's page, and remove a deleted post's files, in the first half", async () => {
     await writeFile(path('2025-05-03-three.md'), postSource({ title: 'Three', date: '2025-05-03' }));
     let first: string[] = [];
