@@ -69,12 +69,29 @@ export interface SizeFigures {
   devEdit: DevEditRun;
 }
 
+export interface DevEditKind {
+  /** Edit → the post's own files in `dist/` (the first half of the rebuild): median and max of the timed edits, ms. */
+  pageMedianMs: number;
+  pageMaxMs: number;
+  /** Edit → every output written (lists, feeds, site-wide files), ms. */
+  medianMs: number;
+  maxMs: number;
+  written: number;
+}
+
 export interface DevEditRun {
-  /** Median of the timed edits (the first one warms the JIT and is left out), ms. */
+  /** Median of the timed body edits (the first one warms the JIT and is left out), ms: until every output is written. */
   medianMs: number;
   maxMs: number;
   written: number;
   rendered: number;
+  /** Issue 21: each kind of edit. */
+  kinds: Record<'body' | 'frontMatter' | 'newPost' | 'deletedPost', DevEditKind>;
+  /** Pagefind: the first build's full index and the background runs after the edits. */
+  search: {
+    full: { ms: number; shards: number; pages: number; peakMB: number } | null;
+    edits: { runs: number; medianMs: number; shardsPerRun: number[]; maxLagMs: number; peakMB: number };
+  };
 }
 
 /** Edits in a long-lived `SiteBuild`, as `agora dev` does them, in a child process. */
@@ -83,7 +100,8 @@ export async function runDevEdit(root: string): Promise<DevEditRun> {
   await waitForQuiet();
   const run = await runChild<DevEditRun & { ok: boolean }>('dev-edit-child.ts', [root]);
   if (!run.json?.ok) throw new Error(`dev edit of ${root} failed: ${run.stderr}`);
-  return { medianMs: round(run.json.medianMs, 0), maxMs: round(run.json.maxMs, 0), written: run.json.written, rendered: run.json.rendered };
+  const kinds = Object.fromEntries(Object.entries(run.json.kinds).map(([k, v]) => [k, { pageMedianMs: round(v.pageMedianMs, 0), pageMaxMs: round(v.pageMaxMs, 0), medianMs: round(v.medianMs, 0), maxMs: round(v.maxMs, 0), written: v.written }])) as DevEditRun['kinds'];
+  return { medianMs: round(run.json.medianMs, 0), maxMs: round(run.json.maxMs, 0), written: run.json.written, rendered: run.json.rendered, kinds, search: run.json.search };
 }
 
 /** Cold, warm and one-post-edited builds of a generated corpus. */

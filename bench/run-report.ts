@@ -38,6 +38,7 @@ export function printResults(r: BenchResults): void {
       [`one post edited ${n}, new process: wall / build()`, `${s(b.edit.wallMs)} / ${ms(b.edit.buildMs)}`],
       [`one post edited ${n}: files rewritten`, String(b.edit.written)],
       [`one post edited ${n} in agora dev (in-process), median / max`, `${ms(b.devEdit.medianMs)} / ${ms(b.devEdit.maxMs)}, ${b.devEdit.written} files`, '≤ 300 ms'],
+      ...devEditRows(n, b.devEdit),
     );
   }
   if ('cold' in r.ramDisk) {
@@ -52,6 +53,19 @@ export function printResults(r: BenchResults): void {
   rows.push([`other processes' CPU: builds (max) / latency empty, full, PUT base, PUT, POST`,
     `${builds.length ? Math.max(...builds.map((b) => b.foreignCpuPct)) : '-'}% / ${w.empty.latency.foreignCpuPct}%, ${w.full.latency.foreignCpuPct}%, ${w.full.baselinePut.foreignCpuPct}%, ${w.full.viewsPut.foreignCpuPct}%, ${w.full.commentsPost.foreignCpuPct}%`, '~0%']);
   printTable('Results', rows);
+}
+
+/** Issue 21: each kind of edit in `agora dev` (edit → page in dist/, then every output), and Pagefind. */
+function devEditRows(n: string, d: SizeFigures['devEdit']): Row[] {
+  const names = { body: 'body edit', frontMatter: 'front-matter edit (title, tags, category)', newPost: 'new post', deletedPost: 'deleted post' } as const;
+  const rows: Row[] = (Object.keys(names) as (keyof typeof names)[]).map((k) => {
+    const e = d.kinds[k];
+    return [`agora dev ${n}, ${names[k]}: edit → page in dist/, median / max (all outputs)`, `${ms(e.pageMedianMs)} / ${ms(e.pageMaxMs)} (${ms(e.medianMs)}, ${e.written} files)`, '≤ 100 ms'];
+  });
+  const { full, edits } = d.search;
+  if (full) rows.push([`search index ${n}: full, ${full.shards} shards: time / peak RSS of one Pagefind process`, `${s(full.ms)} / ${mb(full.peakMB)}`, '≤ 500 MB']);
+  if (edits.runs > 0) rows.push([`search index ${n}: background runs after edits: median / shards / caught up within / peak RSS`, `${s(edits.medianMs)} / ${edits.shardsPerRun.join(',')} / ${s(edits.maxLagMs)} / ${mb(edits.peakMB)}`, '≤ 10 s, ≤ 500 MB']);
+  return rows;
 }
 
 /** The writer-at-scale rows, with the targets of issue 8. */

@@ -14,7 +14,7 @@
  */
 import { Command, Option } from 'commander';
 import { resolve } from 'node:path';
-import { loadConfig } from '@agora/generator/config';
+import { loadConfig, missingSite } from '@agora/generator/config';
 import { CATEGORIES } from '@agora/generator/types';
 import { addWriterCommands, missingKeysOf, withStoreSnapshot } from '@agora/writer/commands';
 import type { AgoraConfig, Message, Category } from '@agora/generator';
@@ -24,10 +24,51 @@ const generator = () => import('@agora/generator');
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
   .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())
+  .option('-v, --version', 'print the version of agora and exit')
   .showHelpAfterError();
+
+// Read only when asked: `agora --help` stays three files.
+program.on('option:version', () => {
+  console.log(agoraVersion());
+  process.exit(0);
+});
+
+/**
+ * The `version` of the package that holds this CLI: the first package.json named `agora`
+ * above the script Node ran (bin/agora, through any npm link or npx symlink).
+ */
+function agoraVersion(): string {
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  let dir = path.dirname(fs.realpathSync(process.argv[1] ?? '.'));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'agora' && pkg.version) return `agora ${pkg.version} (Node.js ${process.versions.node})`;
+    } catch {
+      // no package.json here: go up
+    }
+    const up = path.dirname(dir);
+    if (up === dir) return `agora (version unknown) (Node.js ${process.versions.node})`;
+    dir = up;
+  }
+}
 
 function config(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
   return loadConfig({ root: resolve(program.opts().root as string), overrides });
+}
+
+/** The configuration of a folder that must hold a site (build, dev, serve, start); else stop with what is missing and the fix. */
+function siteConfig(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
+  const cfg = config(overrides);
+  const missing = missingSite(cfg);
+  if (missing) throw new Error(missing);
+  return cfg;
+}
+
+/** `-p/--port` and `-H/--host` as configuration overrides. */
+function listenOverrides(opts: { port?: string; host?: string }): Partial<AgoraConfig> {
+  return { ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) };
 }
 
 async function printMessages(messages: readonly Message[]): Promise<void> {
@@ -66,8 +107,8 @@ program
   .option('--force', 'ignore caches: render and write everything into a clean dist/')
   .action(
     guarded(async (opts: { force?: boolean }) => {
-      const cfg = config();
-      const { build, printable } = await generator();
+      const cfg = siteConfig();
+      const { build, printable, describeBuild } = await generator();
       // Entries whose provider key this environment lacks are built as pending_key.
       const missingKeys = await missingKeysOf(process.env);
       // The comments and views to show come from the store the writer uses.
@@ -78,7 +119,7 @@ program
         onCommentPlain: (c, reason) => console.warn(`warning: comment ${c.id} on ${printable(c.slug)} cannot be rendered (${reason}); it is shown as plain text. Edit it in the store, or hide it: agora comments hide ${c.id}`),
       }));
       await printMessages(result.messages);
-      console.log(`built ${result.posts} posts in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} files written, ${result.unchanged} unchanged, ${result.removed.length} removed${result.search ? `; search index: ${result.search.pages} post pages indexed by Pagefind in ${result.search.ms} ms` : ''}`);
+      console.log(describeBuild(result, `built ${result.posts} post${result.posts === 1 ? '' : 's'}`));
     }),
   );
 
@@ -104,7 +145,7 @@ for (const name of ['serve', 'start']) {
     .action(
       guarded(async (opts: { port?: string; host?: string }) => {
         const { startServer, createLogger } = await import('@agora/writer');
-        const running = await startServer({ config: config({ ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) }), logger: createLogger({ level: process.env.LOG_LEVEL }) });
+        const running = await startServer({ config: siteConfig(listenOverrides(opts)), logger: createLogger({ level: process.env.LOG_LEVEL }) });
         announce(running);
       }),
     );
@@ -112,22 +153,51 @@ for (const name of ['serve', 'start']) {
 
 program
   .command('dev')
-  .description('serve, and rebuild on every change under content/')
+  .description('serve, rebuild on every change under content/, and reload the open page (live reload)')
   .option('-p, --port <port>', 'port (default $PORT or 8080)')
+  .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
   .action(
-    guarded(async (opts: { port?: string }) => {
-      const cfg = config(opts.port ? { port: Number(opts.port) } : {});
+    guarded(async (opts: { port?: string; host?: string }) => {
+      const cfg = siteConfig(listenOverrides(opts));
       const { startServer, createLogger } = await import('@agora/writer');
-      const { watch } = await generator();
-      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }) });
+      const { watch, describeBuild, describeSearchRun, LiveReload } = await generator();
+      // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
+      const live = new LiveReload(cfg.distDir);
+      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
+      // Before the server's own handler closes it: open event streams would hold the close.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);
+      // The search index follows edits in the background: say when it has caught up, and how far behind it was.
+      server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
         state: server.state,
+        // The edited page reloads as soon as its file is written; the lists when they are.
+        onPages: (pages) => live.built([...pages.written, ...pages.removed]),
         onBuild: (result, changed) => {
-          void printMessages(result.messages).then(() => console.log(`rebuilt (${changed.length} changed) in ${result.ms} ms: ${result.rendered} rendered, ${result.written.length} written`));
+          const first = new Set([...(result.pages?.written ?? []), ...(result.pages?.removed ?? [])]);
+          live.built([...result.written, ...result.removed].filter((p) => !first.has(p)));
+          const page = result.pages ? `; edited pages in dist/ after ${result.pages.ms} ms` : '';
+          void printMessages(result.messages).then(() => console.log(`${describeBuild(result, `rebuilt after ${changed.length} changed file${changed.length === 1 ? '' : 's'}`)}${page}`));
         },
-        onError: (error) => void fail(error),
+        onError: (error, messages) => {
+          live.failed(messages, error);
+          void fail(error);
+        },
       });
+    }),
+  );
+
+program
+  .command('init')
+  .description('create a new site (config, one example post, README) in an empty or new folder')
+  .argument('[dir]', 'folder to create the site in (default: the current folder, which must be empty)')
+  .action(
+    guarded(async (dir: string | undefined) => {
+      const { initSite } = await generator();
+      const site = await initSite({ dir: resolve(program.opts().root as string, dir ?? '.') });
+      console.log(`created a site in ${site.root}: ${site.files.join(', ')}`);
+      const cd = dir ? `cd ${dir} && ` : '';
+      console.log(`next: ${cd}agora dev   (serves it and rebuilds on every edit)`);
     }),
   );
 

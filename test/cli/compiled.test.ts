@@ -36,7 +36,7 @@ async function node(args: string[], options: { cwd?: string; env?: NodeJS.Proces
 }
 
 const STALE = /changed since the last `npm run compile`; running the sources through tsx/;
-const EVERY_COMMAND = ['build', 'check', 'serve', 'start', 'dev', 'new', 'comments', 'token', 'db', 'store', 'mcp', 'help'];
+const EVERY_COMMAND = ['build', 'check', 'serve', 'start', 'dev', 'init', 'new', 'comments', 'token', 'db', 'store', 'mcp', 'help'];
 
 let copy: string;
 const agora = (args: string[], env: NodeJS.ProcessEnv = {}) => node([join(copy, 'bin', 'agora'), ...args], { env: { AGORA_BASE_URL: 'https://agora.example', ...env } });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newPost, check, watch, build } from '@agora/generator';
 import { makeProject, postSource } from '../helpers/project.ts';
@@ -57,6 +58,50 @@ test('agora dev', async (t) => {
     const deadline = Date.now() + 5000;
     while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     assert.equal(errors.length, 1);
+  });
+});
+
+test('agora dev: an edit in two speeds', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }), 'content/posts/2025-05-02-two.md': postSource({ title: 'Two', date: '2025-05-02' }) } });
+  t.after(() => project.remove());
+  const { state } = await build(project.config, { longLived: true });
+  t.after(() => state.close());
+  const path = (name: string) => join(project.root, 'content/posts', name);
+
+  await t.test("should write the edited post's own files first, then the lists", async () => {
+    await writeFile(path('2025-05-02-two.md'), postSource({ title: 'Two, retitled', date: '2025-05-02', category: 'knowhow' }));
+    let first: string[] = [];
+    let homeAtFirst = '';
+    const result = await state.updateSources([path('2025-05-02-two.md')], (pages) => {
+      first = pages.written;
+      homeAtFirst = readFileSync(join(project.config.distDir, 'index.html'), 'utf8');
+    });
+    assert.ok(first.includes('knowhow/2025-05-02-two/index.html'), `first half: ${first.join(', ')}`);
+    assert.ok(first.every((p) => p.includes('2025-05-02-two')), 'only the post\'s own files');
+    assert.doesNotMatch(homeAtFirst, /Two, retitled/, 'the home list follows later');
+    assert.ok(!existsSync(join(project.config.distDir, 'guide/2025-05-02-two/index.html')), 'the page under the old category is gone');
+    assert.match(await readFile(join(project.config.distDir, 'index.html'), 'utf8'), /Two, retitled/);
+    assert.ok(result.pages && result.pages.ms <= result.ms);
+    assert.ok(result.written.includes('knowhow/2025-05-02-two/index.html'), 'the result counts both halves');
+  });
+
+  await t.test('should check an edited post against the rest of the site again (names remembered between reads)', async () => {
+    await writeFile(path('2025-05-02-two.md'), postSource({ title: 'Two', date: '2025-05-02', model: 'GPT-5' }));
+    await assert.rejects(state.updateSources([path('2025-05-02-two.md')]), (error: Error & { messages?: { ruleId: string }[] }) => error.messages?.some((m) => m.ruleId === 'model-collision') === true);
+    await writeFile(path('2025-05-02-two.md'), postSource({ title: 'Two', date: '2025-05-02' }));
+    await state.updateSources([path('2025-05-02-two.md')]);
+  });
+
+  await t.test("should write a new post's page, and remove a deleted post's files, in the first half", async () => {
+    await writeFile(path('2025-05-03-three.md'), postSource({ title: 'Three', date: '2025-05-03' }));
+    let first: string[] = [];
+    await state.updateSources([path('2025-05-03-three.md')], (pages) => void (first = pages.written));
+    assert.ok(first.includes('guide/2025-05-03-three/index.html'));
+    await rm(path('2025-05-03-three.md'));
+    let removed: string[] = [];
+    await state.updateSources([path('2025-05-03-three.md')], (pages) => void (removed = pages.removed));
+    assert.ok(removed.includes('guide/2025-05-03-three/index.html'), `removed: ${removed.join(', ')}`);
+    assert.ok(!existsSync(join(project.config.distDir, 'guide/2025-05-03-three/index.html')));
   });
 });
 

@@ -96,6 +96,27 @@ test('planBuild', async (t) => {
     assert.deepEqual([plan.skip, plan.remove, plan.gone], [[], [], []]);
   });
 
+  await t.test("should plan an edit's fast half: the post's own outputs, keyed, so the full plan after it skips them", () => {
+    const manifest = built(site());
+    const edited = site({ ...SOURCES, two: SOURCES.two!.replace('two.', 'two, edited.') });
+    const plan = planBuild(edited, { kind: 'post-sources', slugs: ['two'] }, manifest, { fingerprint: FINGERPRINT });
+    assert.deepEqual(emitted(plan), ['api-comments:two (source changed)', 'api-post:two (source changed)', 'post-comments-feed:two (source changed)', 'post-md:two (source changed)', 'post-page:two (source changed)']);
+    assert.deepEqual(rendered(plan), ['two (page emitted)']);
+    record(manifest, plan);
+    const after = full(edited, manifest);
+    assert.ok(!after.emit.some((e) => e.id.endsWith(':two') && !e.id.startsWith('api-tag')), `the post's own jobs are skipped: ${after.emit.map((e) => e.id).join(', ')}`);
+    assert.ok(after.emit.some((e) => e.id === 'category-page:guide'), 'the lists follow in the full plan');
+  });
+
+  await t.test("should plan a deleted post's fast half: its own files removed, its jobs gone", () => {
+    const manifest = built(site());
+    const { three: _, ...rest } = SOURCES;
+    const plan = planBuild(site(rest), { kind: 'post-sources', slugs: ['three'] }, manifest, { fingerprint: FINGERPRINT });
+    assert.deepEqual(plan.emit, []);
+    assert.deepEqual([...plan.gone].sort(), ['api-comments:three', 'api-post:three', 'post-comments-feed:three', 'post-md:three', 'post-page:three']);
+    assert.deepEqual(plan.remove.map((r) => r.path).sort(), plan.gone.map((id) => `${id}.out`).sort());
+  });
+
   await t.test('should plan a comment in a full build: what shows it or counts it, not the post feeds or post.md', () => {
     const manifest = built(site());
     const plan = full(site(SOURCES, { comments: [comment('two', 'c1')] }), manifest);

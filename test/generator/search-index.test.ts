@@ -9,7 +9,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { build } from '@agora/generator';
-import { SEARCH_PAGES_GLOB } from '../../packages/generator/src/emit/search-index.ts';
+import { SEARCH_PAGES_GLOB, shardCount, shardOf } from '../../packages/generator/src/emit/search-index.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
 /** Every file of a Pagefind output folder, by relative path. */
@@ -75,5 +75,80 @@ test('search index', async (t) => {
     const { result } = await build(project.config);
     assert.equal(result.search, undefined);
     assert.equal((await stat(join(distDir, 'pagefind', 'pagefind-entry.json'))).mtimeMs, before);
+  });
+});
+
+/** The shard folders of `dist/` and each one's entry mtime. */
+async function shardEntries(distDir: string): Promise<Map<string, number>> {
+  const names = (await readdir(distDir)).filter((n) => /^pagefind(-\d+)?$/.test(n));
+  return new Map(await Promise.all(names.map(async (n) => [n, (await stat(join(distDir, n, 'pagefind-entry.json'))).mtimeMs] as [string, number])));
+}
+
+test('search index in shards, off the edit path', async (t) => {
+  const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`content/posts/2025-06-${String(i + 1).padStart(2, '0')}-p${i}.md`, postSource({ title: `Post ${i}`, date: `2025-06-${String(i + 1).padStart(2, '0')}` }, `Word${i}marker opens post ${i}.\n`)]));
+  const project = await makeProject({ files, searchIndex: true, searchShardPages: 4 });
+  t.after(() => project.remove());
+  const { distDir } = project.config;
+  const { state, result } = await build(project.config, { longLived: true });
+  t.after(() => state.close());
+
+  await t.test('should split the index into shards listed for the search page', async () => {
+    const list = JSON.parse(await readFile(join(distDir, 'search-shards.json'), 'utf8')) as { count: number; bundles: string[] };
+    assert.equal(list.count, 4);
+    assert.ok(list.bundles.length >= 2, `pages spread over shards (${list.bundles.join(', ')})`);
+    // A shard the hash left empty has no bundle (Pagefind cannot merge an empty index).
+    assert.deepEqual(list.bundles.map((b) => b.slice(1, -1)).sort(), [...(await shardEntries(distDir)).keys()].sort());
+    assert.deepEqual({ shards: result.search?.shards, of: result.search?.of, pages: result.search?.pages }, { shards: list.bundles.length, of: 4, pages: 12 });
+    assert.equal(state.searchIndex.state, 'current');
+  });
+
+  await t.test('should return from an edit before the index, then re-index only its shard in the background', async () => {
+    const before = await shardEntries(distDir);
+    await project.write('content/posts/2025-06-06-p5.md', postSource({ title: 'Post 5', date: '2025-06-06' }, 'Glimmerquartz opens post 5 now.\n'));
+    const edit = await state.updateSources([join(project.root, 'content/posts/2025-06-06-p5.md')]);
+    assert.equal(edit.search, undefined, 'the edit did not index');
+    assert.ok(['stale', 'indexing'].includes(state.searchIndex.state), `stale right after the edit (${state.searchIndex.state})`);
+    assert.ok(state.searchIndex.pendingPages >= 1);
+    assert.ok(state.searchIndex.staleSince !== null);
+    await state.searchIndexIdle();
+    const status = state.searchIndex;
+    assert.equal(status.state, 'current');
+    assert.equal(status.pendingPages, 0);
+    assert.equal(status.last?.of, 4);
+    assert.ok(status.last!.shards < before.size, `a bounded part re-indexed (${status.last!.shards} of ${before.size} shards)`);
+    const after = await shardEntries(distDir);
+    const rewritten = [...after].filter(([name, mtime]) => before.get(name) !== mtime).map(([name]) => name);
+    assert.equal(rewritten.length, status.last!.shards);
+    const text = (await Promise.all(rewritten.map((name) => readdir(join(distDir, name, 'fragment')).then((ns) => Promise.all(ns.map(async (n) => gunzipSync(await readFile(join(distDir, name, 'fragment', n))).toString('utf8'))))))).flat().join('\n');
+    assert.match(text, /Glimmerquartz/);
+  });
+
+  await t.test('should coalesce a burst of edits into one background run', async () => {
+    let runs = 0;
+    state.onSearchIndexed(() => void runs++);
+    for (const i of [1, 2, 3]) {
+      await project.write(`content/posts/2025-06-0${i + 1}-p${i}.md`, postSource({ title: `Post ${i}`, date: `2025-06-0${i + 1}` }, `Burst${i}word opens post ${i}.\n`));
+      await state.updateSources([join(project.root, `content/posts/2025-06-0${i + 1}-p${i}.md`)]);
+    }
+    await state.searchIndexIdle();
+    assert.ok(runs < 3, `three edits, ${runs} runs`);
+    assert.equal(state.searchIndex.state, 'current');
+  });
+});
+
+test('shardCount', async (t) => {
+  await t.test('should pick the least power of two that keeps shards at the limit', () => {
+    assert.deepEqual([1, 1000, 1001, 4000, 4001, 10_000].map((n) => shardCount(n, 1000)), [1, 1, 2, 4, 8, 16]);
+  });
+  await t.test('should keep the current count near a boundary, so one post added or deleted does not re-index everything', () => {
+    assert.equal(shardCount(4001, 1000, 4), 4);
+    assert.equal(shardCount(3999, 1000, 4), 4);
+    assert.equal(shardCount(5001, 1000, 4), 8, 'grows past a quarter over');
+    assert.equal(shardCount(999, 1000, 4), 1, 'shrinks below a quarter');
+  });
+  await t.test('should give a page the same shard every time', () => {
+    assert.equal(shardOf('guide/a/index.html', 16), shardOf('guide/a/index.html', 16));
+    const spread = new Set(Array.from({ length: 200 }, (_, i) => shardOf(`guide/p${i}/index.html`, 8)));
+    assert.equal(spread.size, 8);
   });
 });

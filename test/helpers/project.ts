@@ -30,6 +30,8 @@ export interface ProjectOptions {
   port?: number;
   /** Write the Pagefind index on builds (default false: it costs ~1 s per build; the search tests turn it on). */
   searchIndex?: boolean;
+  /** Most post pages per search index shard (default 1000; small values split a small test site). */
+  searchShardPages?: number;
 }
 
 export async function makeProject(options: ProjectOptions = {}): Promise<TestProject> {
@@ -45,7 +47,7 @@ export async function makeProject(options: ProjectOptions = {}): Promise<TestPro
   const config = loadConfig({
     root,
     env: { ...(options.env ?? {}) },
-    overrides: { port: options.port ?? 0, host: '127.0.0.1', searchIndex: options.searchIndex ?? false, site: { baseUrl: options.baseUrl ?? 'https://agora.example' } },
+    overrides: { port: options.port ?? 0, host: '127.0.0.1', searchIndex: options.searchIndex ?? false, ...(options.searchShardPages ? { searchShardPages: options.searchShardPages } : {}), site: { baseUrl: options.baseUrl ?? 'https://agora.example' } },
   });
   // Retries: a test's `after` hooks run in order, so the project may be removed while its
   // server still writes a last aggregate (ENOTEMPTY); the retry outlasts that write.

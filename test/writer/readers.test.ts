@@ -1,5 +1,6 @@
 /** What the writer adds for readers: tag mirrors by name, the port check, the search index kept off comment rebuilds. */
 import { test } from 'node:test';
+import { eventually } from '../helpers/store.ts';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { stat } from 'node:fs/promises';
@@ -29,7 +30,8 @@ test('writer for readers', async (t) => {
 
   await t.test('should not rebuild the search index after a comment', async () => {
     const entry = join(project.config.distDir, 'pagefind', 'pagefind-entry.json');
-    const before = (await stat(entry)).mtimeMs;
+    // The writer writes the index in the background after its start-up build.
+    const before = (await eventually(() => stat(entry), 60_000)).mtimeMs;
     const slug = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
     assert.equal((await postComment(server.url, slug, commentDoc({ author: 'feed-reader' }))).status, 201);
     await server.flushAggregates();

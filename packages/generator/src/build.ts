@@ -9,7 +9,7 @@
 import type { AgoraConfig } from './config.ts';
 import { SiteBuild, type BuildOptions, type BuildResult } from './build/site-build.ts';
 
-export { SiteBuild, type BuildOptions, type BuildResult, type StoreSnapshot } from './build/site-build.ts';
+export { SiteBuild, type BuildOptions, type BuildResult, type PagesWritten, type StoreSnapshot } from './build/site-build.ts';
 /** `agora check` lives in `check.ts`; re-exported for callers of the old path. */
 export { checkContent } from './check.ts';
 

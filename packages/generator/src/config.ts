@@ -20,6 +20,8 @@ export interface AgoraConfig {
   store: StoreConfig;
   /** Whether content builds write the Pagefind search index to `dist/pagefind/` (default true). */
   searchIndex: boolean;
+  /** Most post pages per shard of the search index (default 1000): what one Pagefind process holds. */
+  searchShardPages: number;
   /** The parsed `agora.config.json` (`{}` when absent), for settings other packages read and check (`limits`). */
   file: Readonly<Record<string, unknown>>;
 }
@@ -58,6 +60,7 @@ interface ConfigFile {
   databaseUrl?: string;
   pageSize?: number;
   searchIndex?: boolean;
+  searchShardPages?: number;
   llmsFullMaxTokens?: number;
   contentSignals?: unknown;
 }
@@ -92,6 +95,14 @@ function parseContentSignals(value: unknown): ContentSignals {
 export function contentSignal(site: Pick<SiteConfig, 'contentSignals'>): string {
   const signals = site.contentSignals ?? DEFAULT_CONTENT_SIGNALS;
   return (Object.keys(DEFAULT_CONTENT_SIGNALS) as (keyof ContentSignals)[]).map((k) => `${k}=${signals[k] ? 'yes' : 'no'}`).join(', ');
+}
+
+/** `searchShardPages`: a positive integer. */
+function searchShardPages(value: unknown): number {
+  if (value === undefined || value === '') return 1000;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Unexpected searchShardPages \`${JSON.stringify(value)}\`, expected a positive integer (post pages per search index shard; default 1000) in agora.config.json or \`AGORA_SEARCH_SHARD_PAGES\``);
+  return n;
 }
 
 /** `llmsFullMaxTokens`: most tokens per llms-full part; a positive integer. */
@@ -176,6 +187,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     host,
     store: storeConfig(env, file, o),
     searchIndex: o.searchIndex ?? (env.AGORA_SEARCH_INDEX !== undefined ? !/^(0|false|no|off)$/i.test(env.AGORA_SEARCH_INDEX) : (file.searchIndex ?? true)),
+    searchShardPages: o.searchShardPages ?? searchShardPages(env.AGORA_SEARCH_SHARD_PAGES ?? file.searchShardPages),
     file,
     site: {
       title: o.site?.title ?? file.title ?? 'Agora',
@@ -192,4 +204,23 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       contentSignals: o.site?.contentSignals ?? parseContentSignals(file.contentSignals),
     },
   };
+}
+
+/**
+ * What is missing for `config.root` to be a site that `build`, `dev`, `serve` and
+ * `start` can work on, as a message naming it and the fix; `null` when it is one.
+ * A site is a folder with `<contentDir>/posts/` (the posts); `agora.config.json` is
+ * optional. Without this check a build in any folder would "succeed" with 0 posts and
+ * create `dist/`, `data/` and `.cache/` there.
+ *
+ * @param config The loaded configuration.
+ */
+export function missingSite(config: AgoraConfig): string | null {
+  const posts = resolve(config.contentDir, 'posts');
+  if (existsSync(posts)) return null;
+  const shown = posts.startsWith(config.root + '/') ? posts.slice(config.root.length + 1) : posts;
+  if (!existsSync(resolve(config.root, 'agora.config.json'))) {
+    return `Cannot find an Agora site in \`${config.root}\`: neither \`agora.config.json\` nor \`${shown}/\` exists. Create one with \`agora init\` (here, if the folder is empty) or \`agora init <dir>\`, or point at an existing site with \`-C <dir>\``;
+  }
+  return `Cannot find the posts of the site in \`${config.root}\`: \`${shown}/\` does not exist (\`contentDir\` of agora.config.json). Create it with \`mkdir -p ${shown}\` and add a post with \`agora new\``;
 }

@@ -1,8 +1,12 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
-export { loadConfig, contentSignal, DEFAULT_CONTENT_SIGNALS, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
-export { build, SiteBuild, type BuildOptions, type BuildResult, type StoreSnapshot } from './build.ts';
+export { loadConfig, contentSignal, DEFAULT_CONTENT_SIGNALS, missingSite, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
+export { build, SiteBuild, type BuildOptions, type BuildResult, type PagesWritten, type StoreSnapshot } from './build.ts';
+export type { SearchIndexStatus, SearchIndexListener } from './build/search-indexer.ts';
+export type { SearchIndexResult } from './emit/search-index.ts';
 export { check, postSlugs, type CheckResult } from './check.ts';
-export { newPost, type NewPostOptions } from './new-post.ts';
+export { newPost, assertSlug, type NewPostOptions } from './new-post.ts';
+export { initSite, type InitSiteOptions, type InitSiteResult } from './init-site.ts';
+export { describeBuild, describeSearch, describeSearchRun } from './build-summary.ts';
 export { watch, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
@@ -22,3 +26,4 @@ export { toFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './p
 export { loadCatalog, withKeyStatus, type Catalog, type CatalogService, type Operation, type MissingKeys } from './catalog/index.ts';
 export * from './comments/index.ts';
 export * from './types.ts';
+export { LiveReload, LIVE_RELOAD_SCRIPT, LIVE_RELOAD_EVENTS, LIVE_RELOAD_TAG, type DevHandler } from './dev/live-reload.ts';

@@ -3,7 +3,7 @@
  * date, named `<date>-<title words>.md`. Never overwrites a file.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { stringify } from 'yaml';
 import { CATEGORIES, type AuthorType, type Category } from './types.ts';
 
@@ -37,12 +37,31 @@ function line(key: string, value: string): string {
   return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
 
+/**
+ * Refuse a `--slug` that is not one file name inside `content/posts/`: a path separator,
+ * `..`, a leading dot (a hidden file the build skips), an empty name or a control
+ * character. The slug comes from a person, but it becomes a path.
+ *
+ * @param slug The requested slug (file name without `.md`).
+ */
+export function assertSlug(slug: string): void {
+  const problem =
+    slug.trim() === '' ? 'it is empty'
+      : /[/\\]/.test(slug) ? 'it contains a path separator'
+        : slug.includes('..') ? 'it contains `..`'
+          : slug.startsWith('.') ? 'it starts with a dot'
+            : /\p{Cc}/u.test(slug) ? 'it contains a control character'
+              : null;
+  if (problem) throw new Error(`Unexpected slug \`${slug}\` (${problem}), expected one file name such as \`2025-09-14-nginx-timeouts\`; posts are written to \`content/posts/<slug>.md\``);
+}
+
 export async function newPost(o: NewPostOptions): Promise<string> {
   if (!CATEGORIES.includes(o.category)) {
     throw new Error(`Unexpected category \`${o.category}\`, expected one of ${CATEGORIES.join(', ')}`);
   }
+  if (o.slug !== undefined) assertSlug(o.slug);
   const date = o.date ?? new Date().toISOString().slice(0, 10);
-  const slug = o.slug ?? `${date}-${slugify(o.title) || 'post'}`;
+  const slug = (o.slug ?? `${date}-${slugify(o.title) || 'post'}`).replace(/\.md$/, '');
   const lines = [
     '---',
     line('title', o.title),
@@ -67,6 +86,9 @@ export async function newPost(o: NewPostOptions): Promise<string> {
   const dir = join(o.contentDir, 'posts');
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${slug}.md`);
+  // Belt and braces: whatever the slug, the file lies directly in content/posts/.
+  const inside = relative(resolve(dir), resolve(path));
+  if (inside.includes(sep) || inside.startsWith('..')) throw new Error(`Cannot create \`${path}\`: it is outside \`${dir}\``);
   try {
     await writeFile(path, lines.join('\n'), { flag: 'wx' });
   } catch (error) {

@@ -6,13 +6,15 @@
  */
 import { watch as chokidarWatch } from 'chokidar';
 import type { AgoraConfig } from './config.ts';
-import { build, type BuildResult, type SiteBuild } from './build.ts';
+import { build, type BuildResult, type PagesWritten, type SiteBuild } from './build.ts';
 import { ContentError, type Message } from './messages.ts';
 
 export interface WatchOptions {
   /** The state to update (e.g. the running server's); built first when absent. */
   state?: SiteBuild;
   onBuild?: (result: BuildResult, changed: string[]) => void | Promise<void>;
+  /** The edited posts' own files are in `dist/` (the first half of a rebuild; the lists follow). */
+  onPages?: (pages: PagesWritten, changed: string[]) => void;
   onError?: (error: unknown, messages: Message[]) => void;
   /** Quiet period before a rebuild starts (ms, default 50). */
   debounceMs?: number;
@@ -35,7 +37,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     const batch = [...changed];
     changed.clear();
     try {
-      await options.onBuild?.(await state.updateSources(batch), batch);
+      await options.onBuild?.(await state.updateSources(batch, (pages) => options.onPages?.(pages, batch)), batch);
     } catch (error) {
       options.onError?.(error, error instanceof ContentError ? error.messages : []);
     }

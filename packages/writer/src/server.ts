@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
+import { Router, type RequestHandler } from 'express';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
 import type { AgentDeps } from './mcp/deps.ts';
@@ -38,6 +39,8 @@ export interface StartOptions {
   handleSignals?: boolean;
   /** Called once the port is open, before the start-up build (the CLI prints it). */
   onListening?: (url: string) => void;
+  /** Mounted before the other routers and the static site (`agora dev`: live reload). */
+  handlers?: RequestHandler[];
 }
 
 export interface RunningServer {
@@ -124,6 +127,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ({ result, state } = await build(config, {
       store: await loadSnapshot(store, views.totals()),
       longLived: true,
+      searchIndexInBackground: true,
       missingKeys: keys.catalog,
       onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
       onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
@@ -151,7 +155,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     mcpHosts: settings.mcpHosts,
-    routers: publicData ? [publicData.router] : [],
+    routers: [...(options.handlers ?? []).map((handler) => Router().use(handler)), ...(publicData ? [publicData.router] : [])],
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
   });

@@ -73,7 +73,33 @@ const PART_REASON: Record<KeyPart, EmitReason> = { template: 'template changed',
 
 /** The plan of a change against what the manifest remembers. */
 export function planBuild(site: SiteModel, change: Change, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions = {}): BuildPlan {
-  return change.kind === 'full' ? planFull(site, manifest, options) : planRebuild(site, change, options);
+  if (change.kind === 'full') return planFull(site, manifest, options);
+  return change.kind === 'post-sources' ? planSources(site, change, manifest, options) : planRebuild(site, change, options);
+}
+
+/**
+ * Edited posts' own outputs, keyed (so the full plan that follows skips them), and the
+ * files of posts that are gone: the fast half of an edit in `agora dev`.
+ */
+function planSources(site: SiteModel, change: Extract<Change, { kind: 'post-sources' }>, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
+  const keyOf = createJobKeyer(site, options.fingerprint);
+  const emit: PlannedJob[] = listJobs(site, change).map((job) => {
+    const id = jobId(job);
+    const previous = manifest.jobs.get(id);
+    return { job, id, key: keyOf(job), reason: previous ? 'source changed' : 'new job' };
+  });
+  const plan: BuildPlan = { change, render: bodiesShown(site, emit), emit, skip: [], remove: [], gone: [] };
+  for (const slug of change.slugs) {
+    if (site.bySlug.has(slug)) continue;
+    for (const kind of ['post-page', 'post-md', 'api-post', 'api-comments', 'post-comments-feed'] as const) {
+      const id = jobId({ kind, slug });
+      const record = manifest.jobs.get(id);
+      if (!record) continue;
+      plan.gone.push(id);
+      for (const path of record.paths) plan.remove.push({ path, reason: 'job gone' });
+    }
+  }
+  return plan;
 }
 
 function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
@@ -124,7 +150,7 @@ function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' |
  * keyed as a full build would key it, so the next start finds it unchanged instead of
  * emitting every post that ever got a comment again.
  */
-function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' }>, options: PlanOptions): BuildPlan {
+function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' | 'post-sources' }>, options: PlanOptions): BuildPlan {
   const keyOf = createJobKeyer(site, options.fingerprint);
   const reasons = new Map<string, { job: Job; reason: EmitReason }>();
   const add = (jobs: Job[], reason: EmitReason) => {

@@ -3,14 +3,11 @@
  * those without stored HTML), render and emit it
  * (`schedule.ts`), settle and apply its removals, save what must be saved.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Message, sortMessages } from '../messages.ts';
 import { styleWarnings } from '../render/cache.ts';
 import type { RenderPool } from '../render/pool.ts';
 import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
-import { writeSearchIndex, type SearchIndexResult } from '../emit/search-index.ts';
 import { startWriting } from '../emit/interrupted-writes.ts';
 import { planBuild, settleRemovals, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
@@ -32,13 +29,11 @@ export interface FullOptions {
   workers?: number;
   /** A long-lived process (agora dev): write asynchronously, save the manifest lazily. */
   lazySave?: boolean;
-  /** Write the Pagefind index when pages changed (`config.searchIndex`). */
-  searchIndex?: boolean;
 }
 
 /**
- * Plan the whole site against the manifest, emit what changed, remove what is gone,
- * then rewrite the search index if pages changed.
+ * Plan the whole site against the manifest, emit what changed, remove what is gone.
+ * The search index follows apart (`search-indexer.ts`).
  */
 export async function runFull(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions = {}): Promise<Omit<BuildResult, 'ms'>> {
   // Before the plan clears `manifest.lost`: a crash marker also means a sweep.
@@ -66,19 +61,19 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   if (options.lazySave) manifest.scheduleSave(1000);
   await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
   const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
-  const built = { ...result, messages, posts: state.site.posts.length, rendered };
-  return options.searchIndex ? { ...built, ...(await indexForSearch(manifest.distDir, built)) } : built;
+  return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
 
 /**
- * Emit the jobs of a comment or views change: no keys, fsync-free, manifest saved
- * lazily. `between` runs after each job (a site-wide flush lets post rebuilds that
- * arrived meanwhile go first: `SiteBuild.flushAggregates`).
+ * Emit the jobs of a comment or views change or of edited posts (keyed, and the files
+ * of deleted posts removed): fsync-free, manifest saved lazily. `between` runs after
+ * each job (a site-wide flush lets post rebuilds that arrived meanwhile go first:
+ * `SiteBuild.flushAggregates`).
  */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>): Promise<WriteResult> {
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>): Promise<WriteResult & { rendered: number }> {
   const plan = planBuild(state.site, change, state.manifest);
-  if (plan.emit.length === 0) return { written: [], unchanged: 0, removed: [] };
-  await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
+  if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0 };
+  const [rendered] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
@@ -89,7 +84,7 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // It is saved at close; until then the dirty marker makes a build after a crash
   // emit everything once instead of trusting stale hashes.
   state.trim(false);
-  return result;
+  return { ...result, rendered };
 }
 
 /** Wait for the sink's writes, then remove what the settled plan lists. */
@@ -97,21 +92,4 @@ async function finish(sink: OutputSink, plan: BuildPlan): Promise<SinkResult> {
   await sink.finish();
   await sink.remove(settleRemovals(plan, sink.produced, sink.dropped), plan.gone);
   return sink.result;
-}
-
-/**
- * Rewrite the Pagefind index after a content build that changed pages (or when it is
- * missing), reading the pages from `distDir`. Comment and view rebuilds never call
- * this. A failure is a warning: the site is whole without search.
- */
-async function indexForSearch(distDir: string, result: Omit<BuildResult, 'ms'>): Promise<{ search?: SearchIndexResult; messages: Message[] }> {
-  const { messages } = result;
-  const pagesChanged = [...result.written, ...result.removed].some((p) => p.endsWith('.html'));
-  if (!pagesChanged && existsSync(join(distDir, 'pagefind', 'pagefind-entry.json'))) return { messages };
-  try {
-    return { search: await writeSearchIndex(distDir), messages };
-  } catch (error) {
-    const warning: Message = { file: 'dist/pagefind/', line: 1, column: 1, severity: 'warning', ruleId: 'search-index', message: `Unexpected failure of the search index: ${(error as Error).message}`, fix: 'the site works without it; reinstall `pagefind` (npm ci) or set `AGORA_SEARCH_INDEX=0`' };
-    return { messages: [...messages, warning] };
-  }
 }

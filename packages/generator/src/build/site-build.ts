@@ -21,9 +21,10 @@ import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
-import type { BuildOptions, BuildResult } from './types.ts';
+import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
+import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
-export type { BuildOptions, BuildResult, StoreSnapshot } from './types.ts';
+export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
 
 export class SiteBuild {
   /** Posts whose comments or views changed since the last `flushAggregates`. */
@@ -39,12 +40,17 @@ export class SiteBuild {
   private readonly urgent: (() => Promise<void>)[] = [];
   private flushes = 0;
 
+  /** The static search index, kept up to date beside the builds. */
+  private readonly search: SearchIndexer;
+
   private constructor(
     readonly config: AgoraConfig,
     private readonly state: BuildState,
     /** Entries shown as `pending_key` because this process lacks their key (fixed for its life). */
     private readonly missingKeys: MissingKeys | undefined,
-  ) {}
+  ) {
+    this.search = new SearchIndexer(config.distDir, config.searchIndex, { shardPages: config.searchShardPages });
+  }
 
   /** Build the whole site into `config.distDir`; the state stays usable for rebuilds. */
   static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
@@ -60,8 +66,16 @@ export class SiteBuild {
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived });
       const built = new SiteBuild(config, state, options.missingKeys);
-      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers, searchIndex: config.searchIndex });
-      return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
+      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
+      built.search.note(postPages(state.site), [...result.written, ...result.removed]);
+      if (options.searchIndexInBackground) {
+        // The writer: caught up without waiting for Pagefind; the index follows.
+        built.search.schedule();
+        return { state: built, result: { ...result, ms: Math.round(performance.now() - started) } };
+      }
+      // The first index is written before the build returns (a one-off build exits next).
+      const indexed = await built.search.runNow();
+      return { state: built, result: { ...result, ...(indexed.search ? { search: indexed.search } : {}), messages: [...result.messages, ...indexed.messages], ms: Math.round(performance.now() - started) } };
     } finally {
       await pool?.close();
     }
@@ -104,18 +118,43 @@ export class SiteBuild {
   }
 
   /**
-   * Re-read the changed content files (`agora dev`), then emit what they changed.
-   * Throws `ContentError` (and keeps the previous site) when the content has errors.
+   * Re-read the changed content files (`agora dev`), then emit what they changed, in two
+   * speeds (as the writer does for comments): first the edited posts' own outputs (their
+   * pages are in `dist/` in milliseconds; a deleted post's files are gone), then the full
+   * plan (the lists, feeds and site-wide files that show them). `onPages` is told when the
+   * first half is written. Throws `ContentError` (and keeps the previous site) when the
+   * content has errors.
+   *
+   * @param changed Paths of the files that changed.
+   * @param onPages Called with the files the first half wrote or removed, and its time.
    */
-  updateSources(changed: Iterable<string>): Promise<BuildResult> {
+  updateSources(changed: Iterable<string>, onPages?: (pages: PagesWritten) => void): Promise<BuildResult> {
     return this.exclusive(async () => {
       const started = performance.now();
       const { content, posts, messages } = await readValidContent(this.config, { previous: this.state.content, changed: new Set(changed) });
       const { site } = this.state;
       const comments = [...site.comments.values()].flat();
       this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: withKeyStatus(content.catalog, this.missingKeys) }), content);
-      const result = await runFull(this.state, this.prepare, messages, { lazySave: true, searchIndex: this.config.searchIndex });
-      return { ...result, ms: Math.round(performance.now() - started) };
+      // The posts whose source changed, appeared or went away.
+      const edited = this.state.site.posts.filter((p) => site.bySlug.get(p.slug)?.hash !== p.hash).map((p) => p.slug);
+      const deleted = site.posts.filter((p) => !this.state.site.bySlug.has(p.slug)).map((p) => p.slug);
+      let pages: PagesWritten | undefined;
+      let rendered = 0;
+      if (edited.length + deleted.length > 0) {
+        const fast = await runChange(this.state, this.prepare, { kind: 'post-sources', slugs: [...edited, ...deleted] });
+        pages = { written: fast.written, removed: fast.removed, ms: Math.round(performance.now() - started) };
+        rendered = fast.rendered;
+        onPages?.(pages);
+      }
+      const result = await runFull(this.state, this.prepare, messages, { lazySave: true });
+      // The edit does not wait for the search index: it follows in the background.
+      const touched = [...(pages?.written ?? []), ...(pages?.removed ?? []), ...result.written, ...result.removed];
+      this.search.note(postPages(this.state.site), touched);
+      this.search.schedule();
+      // One result for the whole edit: both halves' files and renderings.
+      const written = pages ? [...pages.written, ...result.written] : result.written;
+      const removed = pages ? [...pages.removed, ...result.removed] : result.removed;
+      return { ...result, written, removed, rendered: result.rendered + rendered, fromCache: Math.max(0, result.fromCache - rendered), ...(pages ? { pages } : {}), ms: Math.round(performance.now() - started) };
     });
   }
 
@@ -189,9 +228,24 @@ export class SiteBuild {
     });
   }
 
-  /** Persist pending state (the manifest) before the process exits. */
+  /** How stale the static search index is (`/api/health`, the dev log). */
+  get searchIndex(): SearchIndexStatus {
+    return this.search.status;
+  }
+
+  /** Be told when a background run of the search index finishes or fails (the dev log). */
+  onSearchIndexed(listener: SearchIndexListener): void {
+    this.search.listener = listener;
+  }
+
+  /** Resolves when the search index has caught up with every edit so far (tests, benches). */
+  searchIndexIdle(): Promise<void> {
+    return this.search.idle();
+  }
+
+  /** Persist pending state (the manifest) before the process exits; stop indexing. */
   close(): Promise<void> {
-    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close()]).then(() => {}));
+    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

@@ -40,6 +40,11 @@ export interface BuildOptions {
    * a renderer failure): it is shown as escaped text. Never hidden.
    */
   onCommentPlain?: CommentPlainHandler;
+  /**
+   * Write the search index in the background instead of before `build` returns (the
+   * writer: it is caught up without waiting for Pagefind).
+   */
+  searchIndexInBackground?: boolean;
   /** Longest one comment may take to render, in ms (default 1000); over it, escaped text. */
   commentBudgetMs?: number;
   /**
@@ -51,14 +56,26 @@ export interface BuildOptions {
   missingKeys?: MissingKeys;
 }
 
+/** The first half of an edit in `agora dev`: the edited posts' own files, written (or removed) before the rest. */
+export interface PagesWritten {
+  written: string[];
+  removed: string[];
+  /** From the start of the update until these were in `dist/`. */
+  ms: number;
+}
+
 export interface BuildResult extends SinkResult {
   /** Every message (errors would have thrown `ContentError`). */
   messages: Message[];
   posts: number;
   /** Bodies rendered (cache misses). */
   rendered: number;
-  /** The Pagefind index, when this build rewrote it (pages changed, or it was missing). */
+  /** Bodies the build showed that came from the render cache or memory (not rendered again). */
+  fromCache: number;
+  /** The Pagefind index, when this build rewrote it before returning (pages changed, or it was missing); `agora dev`'s rebuilds index in the background. */
   search?: SearchIndexResult;
+  /** `agora dev`'s edits: the edited posts' own files, written first (see `SiteBuild.updateSources`). */
+  pages?: PagesWritten;
   ms: number;
 }
 

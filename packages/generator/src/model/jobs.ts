@@ -59,7 +59,14 @@ export type Change =
    * posts whose view counts changed. Post feeds and HTML lists show neither comments
    * nor views, so they are left to content builds.
    */
-  | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] };
+  | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] }
+  /**
+   * Posts whose source changed (`agora dev`): their own outputs (page, `post.md`, record,
+   * comment list, comment feed), written at once so the edited page is in `dist/` in
+   * milliseconds; the lists that show them follow in the full plan that comes next.
+   * A slug that is no longer a post lists nothing: its files go through the plan's removals.
+   */
+  | { kind: 'post-sources'; slugs: readonly string[] };
 
 /** Jobs for a change, without duplicates. */
 export function listJobs(site: SiteModel, change: Change): Job[] {
@@ -67,6 +74,16 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
   const jobs = new Map<string, Job>();
   const add = (job: Job) => jobs.set(JSON.stringify(job), job);
   const posts = (slugs: readonly string[]) => slugs.map((s) => site.bySlug.get(s)).filter((p) => p !== undefined);
+  if (change.kind === 'post-sources') {
+    for (const post of posts(change.slugs)) {
+      add({ kind: 'post-page', slug: post.slug });
+      add({ kind: 'post-md', slug: post.slug });
+      add({ kind: 'api-post', slug: post.slug });
+      add({ kind: 'api-comments', slug: post.slug });
+      add({ kind: 'post-comments-feed', slug: post.slug });
+    }
+    return [...jobs.values()];
+  }
   if (change.kind === 'post-comments') {
     for (const post of posts(change.slugs)) {
       add({ kind: 'post-page', slug: post.slug });

@@ -16,12 +16,65 @@ export const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['index.html', 'the category page `/{category}/index.html`'],
 ]);
 
-/** Check slug uniqueness and collisions over every source, and model names over posts. */
-export function checkSite(sources: readonly SourceFile[], posts: readonly Post[]): Message[] {
+/** A tag of a post as the checks need it: its name, page key, whether that makes a file name, and its collision key. */
+interface TagKeys {
+  name: string;
+  key: string;
+  storable: boolean;
+  fileKey: string;
+}
+
+/**
+ * The names each check derives from a file or post (NFC, lower case, file-name checks),
+ * remembered per object: `agora dev` re-checks the whole site on every edit, and at
+ * 10,000 posts deriving them again was most of an edit's first half. Unchanged files keep
+ * their objects between reads, so only an edited post's names are derived again. Owned by
+ * the content of one process (`Content.keys`), never shared at module level.
+ */
+export class SiteKeys {
+  private readonly slugs = new WeakMap<SourceFile, string>();
+  private readonly models = new WeakMap<Post, { storable: boolean; key: string }>();
+  private readonly tags = new WeakMap<Post, TagKeys[]>();
+
+  slug(source: SourceFile): string {
+    let key = this.slugs.get(source);
+    if (key === undefined) this.slugs.set(source, (key = collisionKey(source.slug)));
+    return key;
+  }
+
+  model(post: Post): { storable: boolean; key: string } {
+    let keys = this.models.get(post);
+    if (!keys) {
+      const storable = isStorableName(post.model);
+      this.models.set(post, (keys = { storable, key: storable ? collisionKey(post.model) : '' }));
+    }
+    return keys;
+  }
+
+  postTags(post: Post): TagKeys[] {
+    let list = this.tags.get(post);
+    if (!list) {
+      list = post.tags.split(',').map((t) => t.trim()).filter((t) => t !== '').map((name) => {
+        const key = tagKey(name);
+        const storable = isStorableName(key);
+        return { name, key, storable, fileKey: storable ? collisionKey(key) : '' };
+      });
+      this.tags.set(post, list);
+    }
+    return list;
+  }
+}
+
+/**
+ * Check slug uniqueness and collisions over every source, and model names over posts.
+ *
+ * @param keys Names derived before (a long-lived process passes the same object to each check).
+ */
+export function checkSite(sources: readonly SourceFile[], posts: readonly Post[], keys: SiteKeys = new SiteKeys()): Message[] {
   const messages: Message[] = [];
   const bySlug = new Map<string, SourceFile>();
   for (const source of sources) {
-    const key = collisionKey(source.slug);
+    const key = keys.slug(source);
     const first = bySlug.get(key);
     if (first) {
       const same = first.slug === source.slug;
@@ -45,12 +98,13 @@ export function checkSite(sources: readonly SourceFile[], posts: readonly Post[]
   }
   const byModel = new Map<string, Post>();
   for (const post of posts) {
-    if (!isStorableName(post.model)) {
+    const model = keys.model(post);
+    if (!model.storable) {
       messages.push({ file: post.file, line: 1, column: 1, severity: 'error', ruleId: 'front-matter-model',
         message: `Unexpected model name \`${post.model}\`: too long to be a file name`, fix: 'shorten the model name' });
       continue;
     }
-    const key = collisionKey(post.model);
+    const key = model.key;
     const first = byModel.get(key);
     if (first && first.model !== post.model) {
       messages.push({
@@ -60,7 +114,7 @@ export function checkSite(sources: readonly SourceFile[], posts: readonly Post[]
       });
     } else if (!first) byModel.set(key, post);
   }
-  messages.push(...checkTags(posts));
+  messages.push(...checkTags(posts, keys));
   return messages;
 }
 
@@ -68,22 +122,20 @@ export function checkSite(sources: readonly SourceFile[], posts: readonly Post[]
  * Tags: each key must make a file name, and two spellings that share a page (`Nginx`,
  * `nginx`) are reported, since the page can show only one of them.
  */
-function checkTags(posts: readonly Post[]): Message[] {
+function checkTags(posts: readonly Post[], keys: SiteKeys): Message[] {
   const messages: Message[] = [];
-  const byKey = new Map<string, { name: string; post: Post }>();
+  const byKey = new Map<string, { name: string; key: string; post: Post }>();
   for (const post of posts) {
-    for (const name of post.tags.split(',').map((t) => t.trim()).filter((t) => t !== '')) {
-      const key = tagKey(name);
-      if (!isStorableName(key)) {
+    for (const { name, key, storable, fileKey } of keys.postTags(post)) {
+      if (!storable) {
         messages.push({ file: post.file, line: 1, column: 1, severity: 'error', ruleId: 'tag-name',
           message: `Unexpected tag \`${name.slice(0, 40)}…\`: too long to be a file name`, fix: 'shorten the tag' });
         continue;
       }
-      const fileKey = collisionKey(key);
       const first = byKey.get(fileKey);
-      if (!first) byKey.set(fileKey, { name, post });
+      if (!first) byKey.set(fileKey, { name, key, post });
       else if (first.name !== name) {
-        const same = tagKey(first.name) === key;
+        const same = first.key === key;
         messages.push({
           file: post.file, line: 1, column: 1, severity: same ? 'warning' : 'error', ruleId: 'tag-collision',
           message: `Unexpected tag \`${name}\`: it collides with \`${first.name}\` (\`${first.post.file}\`) as the page \`/tags/${key}/\``,

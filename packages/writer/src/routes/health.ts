@@ -13,6 +13,12 @@ import type { SiteBuild } from '@agora/generator';
 import type { Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 
+/** How stale the static search index is (`agora dev` re-indexes edits in the background). */
+function searchIndex(state: SiteBuild) {
+  const s = state.searchIndex;
+  return { state: s.state, pending_pages: s.pendingPages, stale_since: s.staleSince, stale_ms: s.staleMs, last_indexed_at: s.lastIndexedAt, ...(s.error ? { error: s.error } : {}) };
+}
+
 export function healthRoutes(deps: { state: SiteBuild; store: Store; health: HealthState; startedAt: Date }): Router {
   const router = Router();
   router.get('/api/health', (req, res) => {
@@ -30,6 +36,7 @@ export function healthRoutes(deps: { state: SiteBuild; store: Store; health: Hea
       comments,
       aggregates_pending: deps.state.aggregatesPending,
       ...(asText.length > 0 ? { comments_as_text: asText.slice(0, 100) } : {}),
+      search_index: searchIndex(deps.state),
       uptime_s: Math.round((Date.now() - deps.startedAt.getTime()) / 1000),
     });
   });

@@ -7,8 +7,17 @@ const status = document.querySelector('[data-search-status]');
 const list = document.querySelector('[data-search-results]');
 
 let pagefind = null;
+// A big site's index is split into shards (/search-shards.json lists them): the first
+// bundle loads, the others are merged into it.
+async function loadPagefind() {
+  const shards = await fetch('/search-shards.json').then((res) => (res.ok ? res.json() : null), () => null);
+  const bundles = shards?.bundles?.length ? shards.bundles : ['/pagefind/'];
+  const first = await import(`${bundles[0]}pagefind.js`);
+  for (const bundle of bundles.slice(1)) await first.mergeIndex(bundle);
+  return first;
+}
 async function fromPagefind(q) {
-  pagefind ??= await import('/pagefind/pagefind.js');
+  pagefind ??= await loadPagefind();
   const found = await pagefind.search(q);
   const data = await Promise.all(found.results.slice(0, 20).map((r) => r.data()));
   return data.map((d) => ({ url: d.url, title: d.meta?.title ?? d.url, excerpt: d.excerpt }));

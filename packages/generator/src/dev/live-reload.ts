@@ -1,0 +1,137 @@
+/**
+ * Live reload for `agora dev` (issue 21, item 2): a page open in the browser shows each
+ * rebuild by itself, and a post that fails validation shows its positioned messages
+ * (`file:line:column`, rule, fix) in the page until a rebuild succeeds.
+ *
+ * Server-sent events on `/__agora/events`; the script that listens is a file served at
+ * `/__agora/live-reload.js` by the dev server only, and the dev server adds one
+ * `<script src>` to each HTML page it serves. Nothing of this is in `dist/`: pages built
+ * by `agora build` (and served by `agora serve`) never carry it. The site's CSP allows
+ * it as it is (`script-src 'self'`, `connect-src 'self'`): no inline script.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join, normalize, sep } from 'node:path';
+import { formatMessage, type Message } from '../messages.ts';
+
+export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
+export const LIVE_RELOAD_EVENTS = '/__agora/events';
+/** The tag the dev server adds before `</body>` of each page it serves. */
+export const LIVE_RELOAD_TAG = `<script src="${LIVE_RELOAD_SCRIPT}" defer></script>`;
+/** A comment line to each client this often, so idle-socket timeouts never cut the stream. */
+const HEARTBEAT_MS = 15_000;
+/** Most page paths one reload event lists. */
+const MAX_LISTED = 2000;
+
+/** A Node (and Express) request handler: answers, or passes to `next`. */
+export type DevHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** What the browser shows: the site is current, or the last rebuild failed with these messages. */
+type Status = { kind: 'ok' } | { kind: 'error'; messages: string[] };
+
+export class LiveReload {
+  private readonly clients = new Set<ServerResponse>();
+  private status: Status = { kind: 'ok' };
+  private readonly heartbeat: NodeJS.Timeout;
+  private script: string | null = null;
+
+  /** @param distDir The folder whose HTML pages get the script tag. */
+  constructor(private readonly distDir: string) {
+    this.heartbeat = setInterval(() => this.send(': heartbeat\n\n'), HEARTBEAT_MS).unref();
+  }
+
+  /** Browsers connected now (tests, the dev log). */
+  get connected(): number {
+    return this.clients.size;
+  }
+
+  /**
+   * Files of a rebuild are in `dist/`: hide any error, and reload each open page whose
+   * file is among them (an edited post's page after the first half of the rebuild, the
+   * lists after the second).
+   *
+   * @param changed Paths in `dist/` written or removed.
+   */
+  built(changed: readonly string[]): void {
+    if (this.status.kind === 'error') this.send('event: ok\ndata: {}\n\n');
+    this.status = { kind: 'ok' };
+    const pages = changed.filter((p) => p.endsWith('.html'));
+    if (pages.length === 0) return;
+    // A burst that rewrote thousands of pages (a template change): every page reloads.
+    this.send(`event: reload\ndata: ${JSON.stringify(pages.length > MAX_LISTED ? { all: true } : { pages })}\n\n`);
+  }
+
+  /**
+   * A rebuild failed: show these messages in every open page (and in pages opened
+   * later) until a rebuild succeeds.
+   *
+   * @param messages The content errors (`ContentError.messages`), or none for another failure.
+   * @param error The failure, shown when there are no messages.
+   */
+  failed(messages: readonly Message[], error?: unknown): void {
+    const shown = messages.filter((m) => m.severity === 'error');
+    this.status = { kind: 'error', messages: shown.length > 0 ? shown.map(formatMessage) : [String((error as Error)?.message ?? error)] };
+    this.send(this.statusEvent());
+  }
+
+  /** The request handler the dev server mounts before the static site. */
+  readonly handler: DevHandler = (req, res, next) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (path === LIVE_RELOAD_EVENTS) return this.subscribe(res);
+    if (path === LIVE_RELOAD_SCRIPT) {
+      this.script ??= readFileSync(new URL('./live-reload-client.js', import.meta.url), 'utf8');
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      return void res.end(req.method === 'HEAD' ? undefined : this.script);
+    }
+    // Only a browser's page request: agents asking for markdown get the negotiated twin.
+    if (!/text\/html/.test(req.headers.accept ?? '')) return next();
+    this.page(path).then((html) => {
+      if (html === null) return next();
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : html);
+    }, next);
+  };
+
+  /** End every stream (before the server closes, which waits for open connections). */
+  close(): void {
+    clearInterval(this.heartbeat);
+    for (const res of this.clients) res.end();
+    this.clients.clear();
+  }
+
+  private subscribe(res: ServerResponse): void {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
+    res.write(`retry: 500\n\n${this.status.kind === 'error' ? this.statusEvent() : ''}`);
+    this.clients.add(res);
+    res.on('close', () => this.clients.delete(res));
+  }
+
+  private statusEvent(): string {
+    return this.status.kind === 'error' ? `event: error-report\ndata: ${JSON.stringify({ messages: this.status.messages })}\n\n` : 'event: ok\ndata: {}\n\n';
+  }
+
+  private send(chunk: string): void {
+    for (const res of this.clients) res.write(chunk);
+  }
+
+  /** The HTML page at a URL path with the script tag added, or null when it is not one. */
+  private async page(urlPath: string): Promise<string | null> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return null;
+    }
+    const relative = decoded.endsWith('/') ? `${decoded}index.html` : decoded.endsWith('.html') ? decoded : null;
+    if (relative === null || relative.includes('\0')) return null;
+    const file = normalize(join(this.distDir, relative));
+    if (!file.startsWith(this.distDir + sep)) return null;
+    const info = await stat(file).catch(() => null);
+    if (!info?.isFile()) return null;
+    const html = await readFile(file, 'utf8');
+    const at = html.lastIndexOf('</body>');
+    return at === -1 ? `${html}${LIVE_RELOAD_TAG}` : `${html.slice(0, at)}${LIVE_RELOAD_TAG}${html.slice(at)}`;
+  }
+}

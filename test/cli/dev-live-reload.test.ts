@@ -1,0 +1,100 @@
+/**
+ * Live reload in `agora dev` (issue 21, item 2), in Chromium under the site's CSP: an
+ * open page shows an edit by itself; a post that fails validation shows its positioned
+ * message in the page (file:line:column, rule, fix) until it is fixed; nothing of it is
+ * in `dist/`. `bin/agora dev` runs as a child process, as an author runs it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { NEEDS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
+
+declare global {
+  interface Window {
+    cspViolations: string[];
+  }
+}
+
+const FILE = 'content/posts/2025-05-01-live.md';
+
+test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
+  const project = await makeProject({ files: { [FILE]: postSource({ title: 'Live before' }), 'content/posts/2025-05-02-other.md': postSource({ title: 'Other', date: '2025-05-02' }) } });
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'dev', '-H', '127.0.0.1', '-p', '0'], {
+    cwd: project.root,
+    env: { ...process.env, AGORA_SEARCH_INDEX: '0', LOG_LEVEL: 'silent', AGORA_BASE_URL: 'https://agora.example' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const browser = await launchBrowser();
+  t.after(async () => {
+    await browser.close();
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await once(child, 'exit');
+    await project.remove();
+  });
+  const deadline = Date.now() + 60_000;
+  while (!/Agora is serving (\S+)/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+  const url = /Agora is serving (\S+)/.exec(stdout)?.[1];
+  assert.ok(url, `dev started (stderr: ${stderr})`);
+
+  const page = await browser.newPage();
+  await page.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const pageUrl = `${url}/guide/2025-05-01-live/`;
+
+  await t.test('should add the live-reload script to served pages only, never to dist/', async () => {
+    const res = await page.goto(pageUrl);
+    assert.match(res?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+    assert.equal(await page.locator('script[src="/__agora/live-reload.js"]').count(), 1);
+    const built = await readFile(join(project.config.distDir, 'guide/2025-05-01-live/index.html'), 'utf8');
+    assert.doesNotMatch(built, /__agora/);
+    await page.waitForFunction(() => document.documentElement.dataset.agoraDev === 'listening');
+  });
+
+  await t.test('should show an edit without a manual reload', async () => {
+    await writeFile(join(project.root, FILE), postSource({ title: 'Live after' }));
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live after'), undefined, { timeout: 15_000 });
+  });
+
+  await t.test('should show a positioned message in the page until the post is fixed', async () => {
+    await writeFile(join(project.root, FILE), postSource({ title: 'Live after', date: '2025-02-30' }));
+    const box = page.locator('#agora-dev-error');
+    await box.waitFor({ timeout: 15_000 });
+    const text = await box.textContent();
+    assert.match(text ?? '', /content\/posts\/2025-05-01-live\.md:3:1 error Unexpected date `2025-02-30`.*\(front-matter-date\)/);
+    assert.match(text ?? '', /fix: /);
+    // Still there on a page opened (or reloaded) while the post is broken.
+    await page.reload();
+    await box.waitFor({ timeout: 15_000 });
+    await writeFile(join(project.root, FILE), postSource({ title: 'Live fixed' }));
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live fixed') && !document.getElementById('agora-dev-error'), undefined, { timeout: 15_000 });
+  });
+
+  await t.test('should run under the CSP without a violation', async () => {
+    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+  });
+});
+
+test('agora serve: no live reload', async (t) => {
+  await t.test('should not serve the script', async () => {
+    const { startTestServer } = await import('../helpers/server.ts');
+    const project = await makeProject({ files: { [FILE]: postSource() } });
+    const server = await startTestServer(project);
+    t.after(async () => {
+      await server.close();
+      await project.remove();
+    });
+    assert.equal((await fetch(`${server.url}/__agora/live-reload.js`)).status, 404);
+    const html = await (await fetch(`${server.url}/guide/2025-05-01-live/`, { headers: { accept: 'text/html' } })).text();
+    assert.doesNotMatch(html, /__agora/);
+  });
+});
