@@ -3,9 +3,10 @@
  * name>.json` (`{"slug", "comments": [...]}`). A new comment rewrites only its post's
  * file, so a write costs what that post holds, never what the whole store holds.
  *
- * - Concurrent adds are group-committed: the comments waiting when a commit starts are
- *   written together, one file per post, under the store lock; each caller's promise
- *   settles when its own post's file is durable (a failing post never fails another).
+ * - Concurrent adds are group-committed per post: the comments of a post waiting when
+ *   its commit starts are written together, under that post's lock (`runFor`), while
+ *   other posts commit side by side; each caller's promise settles when its own post's
+ *   file is durable (a failing or slow post never fails or holds another).
  * - Every write re-reads the post's file under the lock, so a moderator's change made
  *   by another process a moment before is never overwritten.
  * - Nothing is cached here: the writer's site model holds the visible comments once.
@@ -37,8 +38,11 @@ interface Pending {
 }
 
 export class EmbeddedComments implements CommentStore {
-  private pending: Pending[] = [];
-  private committing: Promise<void> | null = null;
+  /** Comments waiting for their post's next commit, by slug. */
+  private readonly pending = new Map<string, Pending[]>();
+  /** The commit loop of each post with comments waiting or being written. */
+  private readonly committing = new Map<string, Promise<void>>();
+  private dirMade: Promise<unknown> | null = null;
 
   constructor(
     readonly dir: string,
@@ -57,38 +61,41 @@ export class EmbeddedComments implements CommentStore {
 
   add(comment: Comment): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ comment, resolve, reject });
-      this.committing ??= this.commitLoop();
+      const { slug } = comment;
+      let waiting = this.pending.get(slug);
+      if (!waiting) this.pending.set(slug, (waiting = []));
+      waiting.push({ comment, resolve, reject });
+      if (!this.committing.has(slug)) this.committing.set(slug, this.commitLoop(slug));
     });
   }
 
-  private async commitLoop(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      const bySlug = new Map<string, Pending[]>();
-      for (const p of batch) (bySlug.get(p.comment.slug) ?? bySlug.set(p.comment.slug, []).get(p.comment.slug)!).push(p);
+  /** Write the waiting comments of one post, batch after batch, until none are left. */
+  private async commitLoop(slug: string): Promise<void> {
+    for (let batch = this.take(slug); batch.length > 0; batch = this.take(slug)) {
       try {
-        await this.mutex.run(async () => {
-          await mkdir(this.dir, { recursive: true });
-          await Promise.all([...bySlug].map(async ([slug, waiting]) => {
-            try {
-              const db = this.db(slug);
-              await db.read();
-              db.data.comments.push(...waiting.map((p) => p.comment));
-              await db.write();
-              for (const p of waiting) p.resolve();
-            } catch (error) {
-              for (const p of waiting) p.reject(toStoreError(error, this.fileOf(slug)));
-            }
+        await this.mutex.runFor(slug, async () => {
+          await (this.dirMade ??= mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+            this.dirMade = null;
+            throw error;
           }));
+          const db = this.db(slug);
+          await db.read();
+          db.data.comments.push(...batch.map((p) => p.comment));
+          await db.write();
         });
+        for (const p of batch) p.resolve();
       } catch (error) {
-        // The lock itself failed: nothing of this batch was written.
-        for (const p of batch) p.reject(error);
+        // Nothing of this batch was written (the lock, the read or the write failed).
+        for (const p of batch) p.reject(toStoreError(error, this.fileOf(slug)));
       }
     }
-    this.committing = null;
+    this.committing.delete(slug);
+  }
+
+  private take(slug: string): Pending[] {
+    const batch = this.pending.get(slug) ?? [];
+    this.pending.delete(slug);
+    return batch;
   }
 
   async forSlug(slug: string): Promise<Comment[]> {
@@ -161,9 +168,8 @@ export class EmbeddedComments implements CommentStore {
     if (renderings.length === 0) return 0;
     const bySlug = new Map<string, CommentRenderingUpdate[]>();
     for (const r of renderings) (bySlug.get(r.slug) ?? bySlug.set(r.slug, []).get(r.slug)!).push(r);
-    return this.mutex.run(async () => {
-      let stored = 0;
-      for (const [slug, list] of bySlug) {
+    let stored = 0;
+    await Promise.all([...bySlug].map(([slug, list]) => this.mutex.runFor(slug, async () => {
         const db = this.db(slug);
         await db.read();
         const byId = new Map(list.map((r) => [r.id, r]));
@@ -176,15 +182,14 @@ export class EmbeddedComments implements CommentStore {
           stored++;
           return { ...c, html: r.html, html_key: r.html_key };
         });
-        if (!changed) continue;
+        if (!changed) return;
         try {
           await db.write();
         } catch (error) {
           throw toStoreError(error, this.fileOf(slug));
         }
-      }
-      return stored;
-    });
+    })));
+    return stored;
   }
 
   /**

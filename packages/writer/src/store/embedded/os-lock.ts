@@ -7,8 +7,14 @@
  * - `claimExclusive` holds a lock for the life of the process: the writer takes
  *   `data/.writer.lock`, so a second writer on the same folder is refused at once.
  * - `FileMutex` is a short lock around each write (`data/.store.lock`), shared by the
- *   writer and the CLI (moderation, import, tokens), queued within a process.
+ *   writer and the CLI (moderation, import, tokens), queued within a process. `run`
+ *   takes the whole file; `runFor(key)` takes one byte of it chosen by the key (a
+ *   post's comments), so writes of different posts run side by side and a slow write
+ *   of one post (a big file, a slow fsync) never holds another's. A whole-file run
+ *   excludes every keyed one, in this process (queues) and across processes (the
+ *   kernel: a lock on the whole file conflicts with any byte of it).
  */
+import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { tryLock, unlock } from 'fs-native-extensions';
 import { StoreError } from '../types.ts';
@@ -39,35 +45,56 @@ export async function claimExclusive(path: string, what: string): Promise<HeldLo
   };
 }
 
-/** A short exclusive lock on a file, shared across processes and queued within this one. */
+/** The byte of the lock file a key locks (never byte 0 … the whole-file lock covers all). */
+function byteOf(key: string): number {
+  return 1 + (createHash('sha1').update(key).digest().readUInt32BE(0) % 2 ** 30);
+}
+
+/** A short exclusive lock on a file (or on one key's byte of it), shared across processes and queued within this one. */
 export class FileMutex {
   private handle: FileHandle | null = null;
+  /** Whole-file runs, one after another. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** The last keyed run of each key (runs of one key go one after another). */
+  private readonly keyed = new Map<string, Promise<unknown>>();
 
   constructor(
     readonly path: string,
     private readonly timeoutMs = 10_000,
   ) {}
 
-  /** Run `fn` while holding the lock. */
+  /** Run `fn` while holding the whole lock (after every keyed run queued before it). */
   run<T>(fn: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(() => this.locked(fn));
+    const keyedBefore = [...this.keyed.values()];
+    const next = this.tail.then(() => Promise.all(keyedBefore)).then(() => this.locked(0, 0, fn));
     this.tail = next.catch(() => {});
     return next;
   }
 
+  /** Run `fn` while holding the lock of `key` only (after the whole-file runs queued before it). */
+  runFor<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.keyed.get(key) ?? Promise.resolve();
+    const next = Promise.all([previous, this.tail]).then(() => this.locked(byteOf(key), 1, fn));
+    const settled = next.then(() => {}, () => {});
+    this.keyed.set(key, settled);
+    void settled.then(() => {
+      if (this.keyed.get(key) === settled) this.keyed.delete(key);
+    });
+    return next;
+  }
+
   async close(): Promise<void> {
-    await this.tail;
+    await Promise.all([this.tail, ...this.keyed.values()]);
     await this.handle?.close();
     this.handle = null;
   }
 
-  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+  private async locked<T>(offset: number, length: number, fn: () => Promise<T>): Promise<T> {
     this.handle ??= await open(this.path, 'a+');
     const fd = this.handle.fd;
     const deadline = Date.now() + this.timeoutMs;
     // Polling tryLock keeps the thread pool free (a blocking wait would hold a thread).
-    for (let delay = 1; !tryLock(fd); delay = Math.min(delay * 2, 25)) {
+    for (let delay = 1; !tryLock(fd, offset, length); delay = Math.min(delay * 2, 25)) {
       if (Date.now() > deadline) {
         throw new StoreError('unavailable', `Cannot lock \`${this.path}\` within ${this.timeoutMs} ms: another agora process holds it for a long write; try again`);
       }
@@ -76,7 +103,7 @@ export class FileMutex {
     try {
       return await fn();
     } finally {
-      unlock(fd);
+      unlock(fd, offset, length);
     }
   }
 }
