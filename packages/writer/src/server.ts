@@ -13,6 +13,7 @@ import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
+import { KeyDirectories } from './agents/key-directory.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
@@ -151,6 +152,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     mcpHosts: settings.mcpHosts,
+    agentDirectories: new KeyDirectories({ allowLoopback: settings.agentDirectoryAllowLoopback }),
     routers: publicData ? [publicData.router] : [],
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,
