@@ -48,8 +48,12 @@ test('signed agents (Web Bot Auth)', async (t) => {
     assert.deepEqual(body.agent, { origin: agent.origin, keyid: agent.keyid });
     const mirror = (await (await fetch(url(SLUG))).json()) as Record_[];
     assert.deepEqual(mirror.find((c) => c.id === body.id)?.agent, { origin: agent.origin, keyid: agent.keyid });
-    const page = await readFile(join(project.config.distDir, 'guide', SLUG, 'index.html'), 'utf8').catch(async () => (await fetch(`${server.url}/${(server.state.site.bySlug.get(SLUG)!.url).replace(/^https?:\/\/[^/]+\//, '')}`)).text());
-    assert.match(page, new RegExp(`verified agent[^]*?${agent.origin.replace(/[.:/]/g, '\\$&')}`));
+    const post = server.state.site.bySlug.get(SLUG)!;
+    const page = await (await fetch(`${server.url}${post.url}`)).text();
+    const card = page.slice(page.indexOf(`id="comment-${body.id}"`));
+    assert.ok(card.includes(`✓ verified agent <span class="agent-origin">${agent.origin}</span>`), 'the card shows the verified agent and its origin');
+    const feed = await readFile(join(project.config.distDir, post.url, 'comments.atom'), 'utf8');
+    assert.ok(feed.includes(`verified agent ${agent.origin}`), 'the post\'s comment feed names the verified agent');
   });
 
   await t.test('an unsigned comment keeps working and records agent: null', async () => {
