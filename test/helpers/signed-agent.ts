@@ -1,7 +1,8 @@
 /**
  * A signing agent for tests (Web Bot Auth): a real Ed25519 key pair, its key directory
  * served at `http://127.0.0.1:<port>/.well-known/http-message-signatures-directory`
- * (signed by its own key, as the draft asks, unless told otherwise), and request
+ * (signed by its own key for the authority it is asked under, as the draft asks, unless
+ * told otherwise), and request
  * signatures made by the `web-bot-auth` package exactly as an agent would.
  */
 import { createServer, type Server } from 'node:http';
@@ -53,7 +54,7 @@ export async function startTestAgent(): Promise<TestAgent> {
     if (!a.unsigned) {
       const now = new Date();
       const signed = await directoryResponseHeaders(
-        { request: { method: 'GET', url: `${agent.origin}${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`, headers: {} }, response: { status: 200, headers: {} } },
+        { request: { method: 'GET', url: `http://${req.headers.host}${HTTP_MESSAGE_SIGNATURES_DIRECTORY}`, headers: {} }, response: { status: 200, headers: {} } },
         [a.badSignature ? Object.assign(other, { keyid: signer.keyid }) : signer],
         { created: now, expires: new Date(now.getTime() + 300_000) },
       );

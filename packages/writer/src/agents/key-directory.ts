@@ -210,7 +210,6 @@ export class KeyDirectories {
   private async fetchDirectory(origin: URL): Promise<{ keys: Map<string, DirectoryKey>; ttlS: number }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    timer.unref();
     try {
       const timedOut = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(new DirectoryError('directory_unreachable', `the key directory of ${origin.origin} did not answer within ${this.timeoutMs} ms`)), { once: true }));
       timedOut.catch(() => {});
