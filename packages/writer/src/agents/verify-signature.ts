@@ -27,14 +27,14 @@
 import { verify as verifyMessage } from 'http-message-sig';
 import { HTTP_MESSAGE_SIGNATURE_TAG } from 'web-bot-auth';
 import { verifierFromJWK } from 'web-bot-auth/crypto';
-import type { CommentAgent } from '@agora/generator';
+import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import type { AgentStore } from '../store/types.ts';
 import { parseSignatureInput, signatureAgentUrl } from './signature-fields.ts';
 import { DirectoryError, directoryOrigin, type KeyDirectories } from './key-directory.ts';
 
-/** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). */
-export const MAX_SIGNATURE_LIFETIME_S = 600;
+/** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
+export const MAX_SIGNATURE_LIFETIME_S = SIGNATURE_MAX_LIFETIME_S;
 /** Clock difference tolerated between the agent and this writer (s). */
 export const CLOCK_SKEW_S = 60;
 
