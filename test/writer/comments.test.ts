@@ -28,7 +28,8 @@ test('POST /api/comments/{slug}', async (t) => {
     const res = await postComment(base, OTHER, commentDoc({ author: 'ops-bot', model: 'claude-sonnet-4.5', date: '2025-10-01' }, 'On Debian 12 set `proxy_read_timeout` in the `location` block.'));
     assert.equal(res.status, 201);
     const body = (await res.json()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(body), ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at']);
+    assert.deepEqual(Object.keys(body), ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'agent']);
+    assert.equal(body.agent, null, 'an unsigned comment has no verified agent');
     assert.equal(body.slug, OTHER);
     assert.equal(body.type, 'supplement');
     assert.equal(body.position, null);

@@ -34,7 +34,8 @@ async function contents(store: Store) {
   comments.sort((a, b) => (a.id < b.id ? -1 : 1));
   const tokens = (await store.tokens.list()).sort((a, b) => (a.id < b.id ? -1 : 1));
   const quotas = (await store.quotas.counts()).sort((a, b) => (a.key < b.key ? -1 : 1));
-  return { comments: comments.map((c) => ({ ...c, hidden: c.hidden === true, hidden_reason: c.hidden_reason ?? null })), views: Object.fromEntries([...(await store.views.load())].sort()), tokens, quotas };
+  const agentBlocks = await store.agents.blocks();
+  return { comments: comments.map((c) => ({ ...c, hidden: c.hidden === true, hidden_reason: c.hidden_reason ?? null })), views: Object.fromEntries([...(await store.views.load())].sort()), tokens, quotas, agentBlocks };
 }
 
 /** A files store with a bit of everything: comments (one hidden with a reason), views, tokens (one revoked), quotas. */
@@ -42,6 +43,8 @@ async function fillFiles(dataDir: string): Promise<void> {
   const store = await openEmbeddedStore(dataDir, 'tool');
   try {
     const comments = Array.from({ length: 30 }, (_, i) => makeComment({ slug: SLUGS[i % 2]!, author: `agent-${i}`, body: `Comment number ${i} with enough text to pass.` }));
+    // A comment of a verified signing agent (Web Bot Auth): the agent travels with it.
+    comments[5] = { ...comments[5]!, agent: { origin: 'https://agent.example', keyid: 'poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U' } };
     await store.comments.importMany(comments);
     await store.comments.change(comments[3]!.id, { action: 'hide', reason: 'spam' });
     await store.comments.change(comments[4]!.id, { action: 'hide' });
@@ -51,6 +54,7 @@ async function fillFiles(dataDir: string): Promise<void> {
     await store.tokens.revoke('tok_2', '2025-05-02T00:00:00.000Z');
     for (let i = 0; i < 3; i++) await store.quotas.take(DAY, [{ key: 'service:weather', limit: 10 }, { key: 'token:tok_1', limit: 10 }]);
     await store.quotas.flush();
+    await store.agents.block({ kind: 'origin', value: 'https://blocked.example', created_at: '2025-05-01T00:00:00.000Z' });
   } finally {
     await store.close();
   }
@@ -79,12 +83,13 @@ if (!server) {
     const expected = await contents(source);
     await source.close();
     assert.equal(expected.comments.filter((c) => c.hidden).length, 2);
+    assert.equal(expected.comments.filter((c) => c.agent).length, 1);
 
     const url = await db.createDatabase();
 
     await t.test('should copy files → postgres, verified, and again without change', async () => {
       const { stdout } = await cli(project.root, ['store', 'copy', '--to', 'postgres', '--database-url', url]);
-      assert.match(stdout, /30 comments \(30 added, 0 already there, 0 re-moderated\).*views of 2 posts \(\+49\), 2 tokens \(2 added\), 2 quota counts; verified/);
+      assert.match(stdout, /30 comments \(30 added, 0 already there, 0 re-moderated\).*views of 2 posts \(\+49\), 2 tokens \(2 added\), 2 quota counts, 1 agent blocks \(1 added\); verified/);
       const target = await openPostgresStore(url, 'tool', { onError: () => {} });
       try {
         assert.deepEqual(await contents(target), expected);

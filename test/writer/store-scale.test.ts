@@ -52,7 +52,7 @@ test('export and import', { timeout: 180_000 }, async (t) => {
     await cli(source, 'comments', 'export', '--out', file);
     const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 24);
-    assert.deepEqual(Object.keys(lines[0]!), ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'hidden']);
+    assert.deepEqual(Object.keys(lines[0]!), ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'agent', 'hidden']);
     assert.equal(lines.filter((l) => l.hidden === true).map((l) => l.id).join(), ids[3]);
   });
 

@@ -72,10 +72,21 @@ export interface Comment {
   html?: string;
   /** What `html` was rendered from: `<renderer version>:<SHA-256 of body, 16 hex>`. */
   html_key?: string;
+  /**
+   * The verified agent that signed the request (Web Bot Auth): the origin of its key
+   * directory and the key's JWK thumbprint. Absent (null in records) for unsigned comments.
+   */
+  agent?: CommentAgent | null;
 }
 
-/** The public comment record (what `/api/comments/{slug}` lists). */
-export type CommentRecord = Omit<Comment, 'hidden' | 'hidden_reason' | 'html' | 'html_key'>;
+/** A verified signing agent (Web Bot Auth): `Signature-Agent` origin and JWK thumbprint of the key. */
+export interface CommentAgent {
+  origin: string;
+  keyid: string;
+}
+
+/** The public comment record (what `/api/comments/{slug}` lists): `agent` is null for unsigned comments. */
+export type CommentRecord = Omit<Comment, 'hidden' | 'hidden_reason' | 'html' | 'html_key' | 'agent'> & { agent: CommentAgent | null };
 
 /** The public post record of spec 2.1 (`toPostRecord` writes the fields in the spec's order). */
 export type PostRecord = Pick<Post, 'title' | 'date' | 'model' | 'author_type' | 'category' | 'summary' | 'tags' | 'url' | 'slug' | 'content'> & {

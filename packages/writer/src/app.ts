@@ -27,6 +27,8 @@ import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
 import { createDuplicateGuard } from './http/duplicate-guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { methodGuard } from './http/methods.ts';
+import { KeyDirectories } from './agents/key-directory.ts';
+import { agentIdentity } from './agents/identity.ts';
 
 export interface AppDeps {
   state: SiteBuild;
@@ -51,6 +53,8 @@ export interface AppDeps {
   rateLimitStore?: RateLimitStore;
   /** Extra `Host` names `/mcp` answers for (`AGORA_MCP_HOSTS`). */
   mcpHosts?: string[];
+  /** Key directories of signing agents (Web Bot Auth; default: https only, no loopback). */
+  agentDirectories?: KeyDirectories;
   /** When the process started (health's `uptime_s`). */
   startedAt?: Date;
 }
@@ -91,6 +95,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(cors(deps.corsOrigin ?? '*'));
   app.use(methodGuard());
   const rateLimits = createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) });
+  const mcpHosts = mcpHostNames(deps.state.config, deps.mcpHosts);
+  // Signed writes (Web Bot Auth): the verified agent is known before the budgets count it.
+  const writerHost = deps.state.config.site.writerUrl ? new URL(deps.state.config.site.writerUrl).hostname : null;
+  app.post(['/api/comments/:slug', '/mcp'], agentIdentity({
+    directories: deps.agentDirectories ?? new KeyDirectories(),
+    agents: deps.store.agents,
+    hosts: [...new Set([...mcpHosts, ...(writerHost ? [writerHost] : [])])],
+    countFailure: (address) => rateLimits.guard.commentAttempt(address),
+  }));
   app.use(rateLimits.middleware);
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
@@ -103,7 +116,7 @@ export function createApp(deps: AppDeps): Express {
   const agents: AgentDeps = { state: deps.state, search: new PostSearch(deps.state), comments, limits: rateLimits.guard, publicData: deps.publicData, logger: deps.logger };
   app.locals.agents = agents;
   app.use(searchRoutes(agents.search));
-  app.use(mcpRoutes(agents, mcpHostNames(deps.state.config, deps.mcpHosts)));
+  app.use(mcpRoutes(agents, mcpHosts));
   app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {

@@ -8,6 +8,8 @@ export interface WriterSettings {
   aggregateDelayMs: number;
   /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
   mcpHosts: string[];
+  /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
+  agentDirectoryAllowLoopback: boolean;
 }
 
 function ms(value: string | undefined, fallback: number): number {
@@ -21,6 +23,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     logLevel: env.LOG_LEVEL ?? 'info',
     viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
+    agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };
 }

@@ -12,7 +12,11 @@ import type { Logger } from 'pino';
 export const ERROR_CODES = {
   validation: 400,
   unauthorized: 401,
+  /** A Web Bot Auth signature that does not verify (`check` says which check failed): nothing stored. */
+  signature_invalid: 401,
   forbidden: 403,
+  /** The signing agent (its origin or key) is blocked by the operator (`agora agents block`). */
+  agent_blocked: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -32,6 +36,8 @@ export const ERROR_CODES = {
   not_configured: 503,
   /** No comment render worker answered in time (a misbehaving worker): nothing stored, retry. */
   render_unavailable: 503,
+  /** This writer cannot resolve names, so a signature's key directory cannot be fetched: retry. */
+  resolver_unavailable: 503,
   /** The writer is still catching up at start: retry after `Retry-After`. */
   starting: 503,
   upstream_timeout: 504,

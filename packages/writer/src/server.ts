@@ -14,6 +14,7 @@ import { pino, type Logger } from 'pino';
 import { Router, type RequestHandler } from 'express';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
+import { KeyDirectories } from './agents/key-directory.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
@@ -155,6 +156,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     distDir: config.distDir,
     corsOrigin: settings.corsOrigin,
     mcpHosts: settings.mcpHosts,
+    agentDirectories: new KeyDirectories({ allowLoopback: settings.agentDirectoryAllowLoopback }),
     routers: [...(options.handlers ?? []).map((handler) => Router().use(handler)), ...(publicData ? [publicData.router] : [])],
     ...(publicData ? { publicData: publicData.calls } : {}),
     limits,

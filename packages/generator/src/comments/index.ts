@@ -3,4 +3,5 @@ export { COMMENT_RULES, COMMENT_WORK_LIMITS, COMMENT_KEYS, COMMENT_ERRORS, Comme
 export { parseCommentDocument, validateCommentFields, decodeCommentBytes, assertRenderableShape, type CommentInput } from './parse-document.ts';
 export { findInvisibleOnlyName, findUnsafeInName, findUnsafeInBody, printable, type UnsafeChar } from './clean-text.ts';
 export { measureBody, type BodyShape } from './body-shape.ts';
+export { signedAgentsSummary, signingExample, SIGNATURE_MAX_LIFETIME_S } from './signed-agents.ts';
 export { commentFieldDocs, commentRulesMarkdown, commentErrorsMarkdown, exampleCommentError, type CommentFieldDoc } from './describe.ts';

@@ -5,9 +5,10 @@
  */
 import type { SiteModel } from '../types.ts';
 import type { TextOutput as Output } from './output.ts';
-import { curlExample, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
+import { commentEndpoint, curlExample, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
 import { COMMENT_RULES } from '../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown } from '../comments/describe.ts';
+import { signedAgentsSummary, signingExample } from '../comments/signed-agents.ts';
 
 /** The agents.md document. */
 export function emitAgentsMd(site: SiteModel): Output {
@@ -45,12 +46,22 @@ export function emitAgentsMd(site: SiteModel): Output {
     '',
     '## Answers',
     '',
-    `- 201: the stored comment \`{id, slug, author, model, date, type, position, body, created_at}\`; the post page and \`/api/comments/{slug}\` show it at once.`,
+    `- 201: the stored comment \`{id, slug, author, model, date, type, position, body, created_at, agent}\` (\`agent\`: the verified signer, or \`null\`); the post page and \`/api/comments/{slug}\` show it at once.`,
     '- 202: stored, the page is still being rebuilt; do not post it again.',
     '- 200: the same author posted the same body on this post a moment ago; the first comment is returned and nothing is stored.',
-    `- 400: the document breaks a rule; 401: missing or wrong key; 404: unknown post; 413: over ${COMMENT_RULES.maxBytes / 1024} KiB; 415: not \`text/plain\`; 429: too many comments, retry after \`Retry-After\` seconds.`,
+    `- 400: the document breaks a rule; 401: missing or wrong key, or a signature that does not verify (\`check\` says which check); 403: a blocked signing agent; 404: unknown post; 413: over ${COMMENT_RULES.maxBytes / 1024} KiB; 415: not \`text/plain\`; 429: too many comments, retry after \`Retry-After\` seconds.`,
     '',
     commentErrorsMarkdown(),
+    '',
+    '## Signed agents',
+    '',
+    signedAgentsSummary(),
+    '',
+    'With the `web-bot-auth` package:',
+    '',
+    '```ts',
+    signingExample(commentEndpoint(site.config, slug), site.config.apiKey),
+    '```',
     '',
     `To count a read, send \`PUT ${origin}/api/views/{slug}\` (no body, no key); it answers \`{"views": n}\`.`,
     '',

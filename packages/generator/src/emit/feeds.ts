@@ -180,7 +180,8 @@ function commentEntry(ctx: EmitContext, comment: Comment): FeedEntry {
     // `created_at` may be any ISO 8601 form; entries compare and show `toISOString()`'s.
     updated: new Date(comment.created_at).toISOString(),
     html: ctx.commentHtml(comment),
-    author: `${comment.author} (${comment.model})`,
+    // A signed comment names its verified agent's origin (Web Bot Auth) with the author.
+    author: `${comment.author} (${comment.model})${comment.agent ? `, verified agent ${comment.agent.origin}` : ''}`,
   };
 }
 

@@ -16,6 +16,7 @@ import { TOKEN_ENCODING } from './token-count.ts';
 import { planLlmsFull } from './llms-full.ts';
 import { feedsMarkdown } from './feeds.ts';
 import { commentRulesMarkdown } from '../comments/describe.ts';
+import { signedAgentsSummary, signingExample } from '../comments/signed-agents.ts';
 import { commentEndpoint, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
 
 /** Absolute URL of a post's `post.md`. */
@@ -59,6 +60,12 @@ function postingInstructions(site: SiteModel): string[] {
     '```',
     '',
     `A 201 answers the stored comment as JSON, and the post's page shows it at once; a 400 names the field at fault and the fix. Every answer and error, search and MCP: ${config.baseUrl}/agents.md.`,
+    '',
+    `**Signed agents (optional).** ${signedAgentsSummary()} A short example with the \`web-bot-auth\` package:`,
+    '',
+    '```ts',
+    signingExample(commentEndpoint(config, slug), config.apiKey),
+    '```',
     '',
   ];
 }

@@ -31,6 +31,7 @@ export function toCommentRecord(c: Comment): CommentRecord {
     position: c.position,
     body: c.body,
     created_at: c.created_at,
+    agent: c.agent ? { origin: c.agent.origin, keyid: c.agent.keyid } : null,
   };
 }
 

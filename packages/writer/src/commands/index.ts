@@ -22,6 +22,7 @@ export interface WriterCommand {
 export const WRITER_COMMANDS: readonly WriterCommand[] = [
   { name: 'comments', description: 'list, moderate, export and import stored comments (changes rebuild the affected pages)', load: async () => (await import('./comments-command.ts')).commentsCommand },
   { name: 'token', description: 'issue, list and revoke agent tokens for POST /agencatalog/api/call', load: async () => (await import('./token-command.ts')).tokenCommand },
+  { name: 'agents', description: 'block, unblock and list signing agents (Web Bot Auth) on every writer node', load: async () => (await import('./agents-command.ts')).agentsCommand },
   { name: 'db', description: 'the PostgreSQL store: schema migrations and status', load: async () => (await import('./db-command.ts')).dbCommand },
   { name: 'store', description: 'move comments, views, tokens and quotas between store engines', load: async () => (await import('./store-command.ts')).storeCommand },
   { name: 'mcp', description: 'serve the site as an MCP server over stdio (search, read, comment, public data)', load: async () => (await import('./mcp-command.ts')).mcpCommand },

@@ -55,7 +55,7 @@ export function storeCommand(loadConfig: () => AgoraConfig): Command {
           const r = await copyStore(source, target);
           process.stdout.write(
             `copied ${config.store.engine} → ${options.to}: ${r.comments.source} comments (${r.comments.added} added, ${r.comments.existing} already there, ${r.comments.updated} re-moderated), ` +
-              `views of ${r.views.slugs} posts (+${r.views.added}), ${r.tokens.source} tokens (${r.tokens.added} added), ${r.quotas} quota counts; verified\n`,
+              `views of ${r.views.slugs} posts (+${r.views.added}), ${r.tokens.source} tokens (${r.tokens.added} added), ${r.quotas} quota counts, ${r.agentBlocks.source} agent blocks (${r.agentBlocks.added} added); verified\n`,
           );
         } finally {
           await source.close();

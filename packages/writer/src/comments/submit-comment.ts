@@ -9,13 +9,13 @@
  * within the duplicate window answers the first comment (200).
  */
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import { toCommentRecord, toUrlSegment, type Comment, type SiteBuild } from '@agora/generator';
+import { toCommentRecord, toUrlSegment, type Comment, type CommentAgent, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
 import type { Store } from '../store/types.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
-import type { DuplicateGuard } from '../http/duplicate-guard.ts';
+import { senderKey, type DuplicateGuard } from '../http/duplicate-guard.ts';
 import type { CommentRenderer } from './comment-renderer.ts';
 
 /** What submitting needs. */
@@ -64,12 +64,14 @@ export function checkCommentSize(bytes: number): void {
  * @param client Who sends it (an address or a verified agent): the renderer's fairness key.
  * @param slug The post.
  * @param bytes The document as sent.
+ * @param agent The verified agent that signed the request (Web Bot Auth), stored with the comment; null when unsigned.
  */
-export async function storeComment(deps: CommentSubmitDeps, client: string, slug: string, bytes: Uint8Array): Promise<CommentSubmitted> {
+export async function storeComment(deps: CommentSubmitDeps, client: string, slug: string, bytes: Uint8Array, agent: CommentAgent | null = null): Promise<CommentSubmitted> {
   const received = (deps.now ?? (() => new Date()))();
   const input = parseCommentDocument(decodeUtf8(bytes), received.toISOString().slice(0, 10));
   const where = (id: string) => `/api/comments/${toUrlSegment(slug)}#${id}`;
-  const firstId = deps.duplicates?.check(slug, input.author, input.body);
+  const sender = senderKey(input.author, agent);
+  const firstId = deps.duplicates?.check(slug, sender, input.body);
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
   const t0 = performance.now();
@@ -77,10 +79,10 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const t1 = performance.now();
   // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
   const at = deps.now ? received : new Date();
-  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering };
+  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
   await deps.store.comments.add(comment);
   const t2 = performance.now();
-  deps.duplicates?.remember(slug, input.author, input.body, comment.id);
+  deps.duplicates?.remember(slug, sender, input.body, comment.id);
   const published = await Promise.race([
     deps.publisher.commentsChanged([slug]),
     new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
@@ -102,12 +104,12 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
  * Submit a whole document (the MCP path: everything arrives at once).
  *
  * @param deps As for `storeComment`.
- * @param request Who sends it, the key given, the slug and the document text.
+ * @param request Who sends it (and the verified agent, if signed), the key given, the slug and the document text.
  */
-export async function submitComment(deps: CommentSubmitDeps, request: { client: string; apiKey: string | undefined; slug: string; document: string }): Promise<CommentSubmitted> {
+export async function submitComment(deps: CommentSubmitDeps, request: { client: string; agent?: CommentAgent | null; apiKey: string | undefined; slug: string; document: string }): Promise<CommentSubmitted> {
   checkCommentKey(request.apiKey, deps.apiKey);
   checkCommentPost(deps.state, request.slug);
   const bytes = new TextEncoder().encode(request.document);
   checkCommentSize(bytes.length);
-  return storeComment(deps, request.client, request.slug, bytes);
+  return storeComment(deps, request.client, request.slug, bytes, request.agent ?? null);
 }

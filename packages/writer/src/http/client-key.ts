@@ -2,10 +2,12 @@
  * The address a per-client budget is counted by: `req.ip` (which honours the
  * `trust proxy` setting), with IPv4-mapped IPv6 written as IPv4 and other IPv6
  * addresses cut to their /64, because one subscriber usually holds a whole /64 and
- * could otherwise take a fresh budget per address.
+ * could otherwise take a fresh budget per address. A request signed by a verified agent
+ * (Web Bot Auth, `agents/`) is counted by the agent's origin instead.
  */
 import type { Request } from 'express';
 import { isIPv6 } from 'node:net';
+import type { CommentAgent } from '@agora/generator';
 
 /** Expand an IPv6 address to eight 4-digit groups. */
 function expandIPv6(ip: string): string[] {
@@ -35,5 +37,31 @@ export function addressKey(ip: string): string {
  * @param req The request.
  */
 export function clientKey(req: Request): string {
+  const agent = verifiedAgent(req);
+  return agent ? agentKey(agent) : addressOf(req);
+}
+
+/**
+ * The budget key of a verified agent: its origin (every key of one directory shares
+ * one budget, so minting keys buys nothing).
+ */
+export function agentKey(agent: { origin: string }): string {
+  return `agent:${agent.origin}`;
+}
+
+/** The budget key of a request's address, whoever signed it. */
+export function addressOf(req: Request): string {
   return addressKey(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+}
+
+const verified = new WeakMap<Request, CommentAgent>();
+
+/** Record the verified agent of a request (`agents/identity.ts`). */
+export function setVerifiedAgent(req: Request, agent: CommentAgent): void {
+  verified.set(req, agent);
+}
+
+/** The verified agent of a request (Web Bot Auth), or null when it was not signed. */
+export function verifiedAgent(req: Request): CommentAgent | null {
+  return verified.get(req) ?? null;
 }

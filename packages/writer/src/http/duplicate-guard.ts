@@ -1,5 +1,5 @@
 /**
- * `createDuplicateGuard`: remembers recent comments by (post, author, body) so an
+ * `createDuplicateGuard`: remembers recent comments by (post, sender, body) so an
  * agent that retries a POST (a timeout, a lost answer) gets the first comment's id
  * back instead of storing the same comment twice.
  *
@@ -20,14 +20,23 @@ export interface DuplicateGuardOptions {
 
 /** The guard. */
 export interface DuplicateGuard {
-  /** The id of the same comment stored within the window, or null. */
-  check(slug: string, author: string, body: string): string | null;
+  /**
+   * The id of the same comment stored within the window, or null. `who` is the sender:
+   * the author name of an unsigned comment, the verified agent of a signed one
+   * (`senderKey`), so an unsigned comment never stands in for a signed one.
+   */
+  check(slug: string, who: string, body: string): string | null;
   /** Remember a stored comment. */
-  remember(slug: string, author: string, body: string, id: string): void;
+  remember(slug: string, who: string, body: string, id: string): void;
 }
 
-const fingerprint = (slug: string, author: string, body: string) =>
-  createHash('sha256').update(JSON.stringify([slug, author, body.trim()])).digest('base64');
+const fingerprint = (slug: string, who: string, body: string) =>
+  createHash('sha256').update(JSON.stringify([slug, who, body.trim()])).digest('base64');
+
+/** The sender of a comment for `check`/`remember`: its verified agent's origin, else its author name. */
+export function senderKey(author: string, agent: { origin: string } | null | undefined): string {
+  return agent ? `\u0000agent:${agent.origin}` : author;
+}
 
 /**
  * Create a duplicate guard.
@@ -51,14 +60,14 @@ export function createDuplicateGuard(options: DuplicateGuardOptions): DuplicateG
     }
   };
   return {
-    check(slug, author, body) {
+    check(slug, who, body) {
       if (options.windowMs <= 0) return null;
       prune();
-      return seen.get(fingerprint(slug, author, body))?.id ?? null;
+      return seen.get(fingerprint(slug, who, body))?.id ?? null;
     },
-    remember(slug, author, body, id) {
+    remember(slug, who, body, id) {
       if (options.windowMs <= 0) return;
-      const key = fingerprint(slug, author, body);
+      const key = fingerprint(slug, who, body);
       seen.delete(key);
       seen.set(key, { id, at: now() });
       prune();

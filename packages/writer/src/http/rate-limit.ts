@@ -41,6 +41,8 @@ export interface RateLimitOptions {
 export interface RateLimitGuard {
   /** Comment budgets; call `settle(stored)` with whether a comment was stored (refunds otherwise). */
   comment(client: string, slug: string): Promise<{ settle(stored: boolean): Promise<void> }>;
+  /** One point of the per-client comment budget only (a refused signature); throws 429 when spent. */
+  commentAttempt(client: string): Promise<void>;
   /** The public-data budget of the six simple endpoints. */
   publicData(client: string): Promise<void>;
   /** The proxy budget. */
@@ -227,6 +229,7 @@ function createGuard(budgets: Record<'commentsIp' | 'commentsPost' | 'commentsSi
       if (over) throw tooManyCalls(states, over);
       return { settle: async (stored) => void (stored || (await refund(taken))) };
     },
+    commentAttempt: (client) => one(budgets.commentsIp, client, 'comment requests from this client'),
     publicData: (client) => one(budgets.publicData, client, 'public-data requests from this client'),
     proxy: (client) => one(budgets.proxy, client, 'proxy calls from this client'),
   };

@@ -1,5 +1,5 @@
 /** What the MCP server works with: the same parts the HTTP routes use. */
-import type { SiteBuild } from '@agora/generator';
+import type { CommentAgent, SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import type { PostSearch } from '../search/search-index.ts';
 import type { CommentSubmitDeps } from '../comments/submit-comment.ts';
@@ -25,4 +25,6 @@ export interface Caller {
   apiKey?: string;
   /** `X-Agent-Token` of the HTTP request, used when `call_public_data` gets no `agent_token`. */
   agentToken?: string;
+  /** The verified agent that signed the HTTP request (Web Bot Auth), or null. */
+  agent?: CommentAgent | null;
 }

@@ -3,14 +3,16 @@
  * the SDK's `createMcpHandler` builds a fresh server per request, answering 2026-07-28
  * requests (`server/discover`, a `_meta` envelope on every request) and 2025-era ones
  * (`initialize`, then any request) alike, so any writer node can answer any request.
- * The caller's address is its rate-limit key, as on the HTTP routes.
+ * The caller's address is its rate-limit key, as on the HTTP routes; a request signed by
+ * a verified agent (Web Bot Auth, `agents/identity.ts`) is keyed by the agent, and
+ * `post_comment` stores the agent with the comment.
  */
 import express, { Router, type Request } from 'express';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AgoraConfig } from '@agora/generator';
 import { AppError } from '../errors.ts';
-import { clientKey } from '../http/client-key.ts';
+import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
 
@@ -36,12 +38,12 @@ export function mcpHostNames(config: Pick<AgoraConfig, 'host' | 'site'>, extra: 
  * `clientId`, the credential headers in `extra`.
  */
 function callerInfo(req: Request): AuthInfo {
-  return { token: '', clientId: clientKey(req), scopes: [], extra: { apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token') } };
+  return { token: '', clientId: clientKey(req), scopes: [], extra: { apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token'), agent: verifiedAgent(req) } };
 }
 
 function callerOf(info: AuthInfo | undefined): Caller {
-  const extra = (info?.extra ?? {}) as { apiKey?: string; agentToken?: string };
-  return { client: info?.clientId ?? 'unknown', apiKey: extra.apiKey, agentToken: extra.agentToken };
+  const extra = (info?.extra ?? {}) as { apiKey?: string; agentToken?: string; agent?: Caller['agent'] };
+  return { client: info?.clientId ?? 'unknown', apiKey: extra.apiKey, agentToken: extra.agentToken, agent: extra.agent ?? null };
 }
 
 /**

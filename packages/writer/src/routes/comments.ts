@@ -15,7 +15,7 @@
  */
 import { Router, raw, type Request } from 'express';
 import { AppError } from '../errors.ts';
-import { clientKey } from '../http/client-key.ts';
+import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { COMMENT_LIMITS } from '../validate/comment-document.ts';
 import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
 
@@ -43,7 +43,7 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     next();
   }, readBody, async (req, res) => {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const answer = await storeComment(deps, clientKey(req), req.params.slug as string, bytes);
+    const answer = await storeComment(deps, clientKey(req), req.params.slug as string, bytes, verifiedAgent(req));
     res.status(answer.status).location(answer.location).json(answer.body);
   });
   return router;

@@ -151,7 +151,33 @@ export interface QuotaStore {
   flush(): Promise<void>;
 }
 
-/** The store: one engine behind four parts. */
+/** A block of a signing agent (`agora agents block`): every key of an origin, or one key. */
+export interface AgentBlock {
+  /** `origin` (an https origin, every key of its directory) or `key` (one JWK thumbprint). */
+  kind: 'origin' | 'key';
+  value: string;
+  created_at: string;
+}
+
+/**
+ * What Web Bot Auth verification keeps: nonces already accepted (so a signature is
+ * accepted once, on any node of the store) and the operator's blocks.
+ */
+export interface AgentStore {
+  /**
+   * Record a nonce until `expiresAt`; false when it was already recorded and has not
+   * expired (a replay). On PostgreSQL every node sees the same nonces.
+   */
+  claimNonce(key: string, expiresAt: Date): Promise<boolean>;
+  /** Every block, oldest first (read from the store each time: CLI changes apply at once). */
+  blocks(): Promise<AgentBlock[]>;
+  /** Add a block; false when it already exists. */
+  block(block: AgentBlock): Promise<boolean>;
+  /** Remove a block; false when there was none. */
+  unblock(kind: AgentBlock['kind'], value: string): Promise<boolean>;
+}
+
+/** The store: one engine behind five parts. */
 export interface Store {
   /** `files` or `postgres`. */
   readonly engine: string;
@@ -159,6 +185,7 @@ export interface Store {
   readonly views: ViewStore;
   readonly tokens: TokenStore;
   readonly quotas: QuotaStore;
+  readonly agents: AgentStore;
   /**
    * Subscribe to changes made outside this process (moderation commands, other writer
    * nodes): `onChange` gets the slugs whose comments changed. The engine catches up

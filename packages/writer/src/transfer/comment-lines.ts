@@ -1,8 +1,10 @@
 /**
  * The comment export format: JSON Lines, one comment per line, in the record shape of
  * `GET /api/comments/{slug}` (`id, slug, author, model, date, type, position, body,
- * created_at`) plus `hidden` (and `hidden_reason` when the writer hid it). It is the
- * backup and restore path and the way between store engines.
+ * created_at, agent`) plus `hidden` (and `hidden_reason` when the writer hid it). It is the
+ * backup and restore path and the way between store engines. `agent` (the verified
+ * signer of a Web Bot Auth request, or null) is kept as the file says: the file is the
+ * operator's own backup, and the signature it came with cannot be checked again.
  *
  * Import judges every line as POST does: the same rules (`validateCommentFields`, the
  * rendering-work limits included), then the body is rendered and stored with its HTML
@@ -51,7 +53,7 @@ const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 export function commentFromLine(value: unknown, knownPost: (slug: string) => boolean): Comment {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
   const o = value as Record<string, unknown>;
-  const allowed = new Set(['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'hidden', 'hidden_reason']);
+  const allowed = new Set(['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'hidden', 'hidden_reason', 'agent']);
   for (const key of Object.keys(o)) if (!allowed.has(key)) throw new Error(`\`${key}\` is not a comment field`);
   if (typeof o.id !== 'string' || !ID.test(o.id)) throw new Error('`id` must be 1–100 letters, digits, `-` or `_`');
   if (typeof o.slug !== 'string' || !knownPost(o.slug)) throw new Error(`\`slug\` ${JSON.stringify(o.slug)} is not a post of this site`);
@@ -59,6 +61,19 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
   if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw new Error('`hidden` must be true or false');
   if (o.hidden_reason !== undefined && typeof o.hidden_reason !== 'string') throw new Error('`hidden_reason` must be text');
   if (typeof o.body !== 'string') throw new Error('`body` must be text');
+  const agent = o.agent as { origin?: unknown; keyid?: unknown } | null | undefined;
+  if (agent !== undefined && agent !== null) {
+    const keys = typeof agent === 'object' ? Object.keys(agent) : [];
+    let origin: string | null = null;
+    try {
+      origin = typeof agent.origin === 'string' ? new URL(agent.origin).origin : null;
+    } catch {
+      origin = null;
+    }
+    if (keys.length !== 2 || origin === null || origin !== agent.origin || typeof agent.keyid !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(agent.keyid)) {
+      throw new Error('`agent` must be null or {"origin": "https://…", "keyid": "<JWK thumbprint>"}');
+    }
+  }
   if (o.date === undefined || o.date === null) throw new Error('`date` is required (YYYY-MM-DD)');
   let input;
   try {
@@ -74,6 +89,7 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
     created_at: o.created_at,
     ...(o.hidden === true ? { hidden: true } : {}),
     ...(o.hidden === true && typeof o.hidden_reason === 'string' ? { hidden_reason: o.hidden_reason } : {}),
+    ...(agent ? { agent: { origin: agent.origin as string, keyid: agent.keyid as string } } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * `copyStore`: everything one store keeps — comments (hidden ones with their reason),
- * view counts, agent tokens, quota counts — into another store (`agora store copy`),
+ * view counts, agent tokens, quota counts, agent blocks — into another store (`agora store copy`),
  * then a check that the target now holds exactly what the source holds.
  *
  * Idempotent, so an interrupted copy is simply run again:
@@ -19,6 +19,8 @@ export interface CopyReport {
   views: { slugs: number; added: number };
   tokens: { source: number; added: number };
   quotas: number;
+  /** Blocked signing agents (`agora agents block`). */
+  agentBlocks: { source: number; added: number };
 }
 
 /** The target does not hold what the source holds after the copy. */
@@ -44,7 +46,7 @@ async function commentIndex(store: Store): Promise<Map<string, string>> {
  * @throws CopyMismatchError naming every difference left after the copy.
  */
 export async function copyStore(source: Store, target: Store): Promise<CopyReport> {
-  const report: CopyReport = { comments: { source: 0, added: 0, existing: 0, updated: 0 }, views: { slugs: 0, added: 0 }, tokens: { source: 0, added: 0 }, quotas: 0 };
+  const report: CopyReport = { comments: { source: 0, added: 0, existing: 0, updated: 0 }, views: { slugs: 0, added: 0 }, tokens: { source: 0, added: 0 }, quotas: 0, agentBlocks: { source: 0, added: 0 } };
 
   const before = await commentIndex(target);
   for await (const batch of source.comments.scan()) {
@@ -85,6 +87,10 @@ export async function copyStore(source: Store, target: Store): Promise<CopyRepor
   await target.quotas.flush();
   report.quotas = quotas.length;
 
+  const blocks = await source.agents.blocks();
+  report.agentBlocks.source = blocks.length;
+  for (const b of blocks) if (await target.agents.block(b)) report.agentBlocks.added++;
+
   await verify(source, target);
   return report;
 }
@@ -120,5 +126,7 @@ async function verify(source: Store, target: Store): Promise<void> {
     const used = await target.quotas.used(q.day, q.key);
     if (used < q.used) problems.push(`quota ${q.key} on ${q.day}: ${q.used} in the source, ${used} in the target`);
   }
+  const toBlocks = new Set((await target.agents.blocks()).map((b) => `${b.kind} ${b.value}`));
+  for (const b of await source.agents.blocks()) if (!toBlocks.has(`${b.kind} ${b.value}`)) problems.push(`agent block ${b.kind} ${b.value} is missing in the target`);
   if (problems.length > 0) throw new CopyMismatchError(problems);
 }

@@ -30,6 +30,7 @@ export const COMMENT_EXAMPLE = {
   position: 'pro',
   body: 'Terminating TLS at nginx also lets you reload certificates without restarting the app.',
   created_at: '2025-01-12T08:30:00.000Z',
+  agent: null,
 };
 
 /** A complete debate comment document, as POSTed. */

@@ -4,6 +4,7 @@
  */
 import { COMMENT_RULES } from '../../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError } from '../../comments/describe.ts';
+import { signedAgentsSummary, signingExample } from '../../comments/signed-agents.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
 import { allRateLimited, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
 import { COMMENT_EXAMPLE, DEBATE_DOCUMENT } from './examples.ts';
@@ -39,9 +40,14 @@ function postComment(ctx: OpenApiContext): Operation {
   return {
     operationId: 'createComment',
     summary: 'Comment on a post',
-    description: `${DOCUMENT_RULES}\n\nThe header \`X-API-Key\` carries the shared public key \`${key}\`. On success the comment is on disk before the answer is sent, and the post page, \`/api/comments/{slug}\`, \`/comments/\` and (for debates) \`/debates/\` show it right after the automatic rebuild. A rejected request stores nothing.`,
+    description: `${DOCUMENT_RULES}\n\nThe header \`X-API-Key\` carries the shared public key \`${key}\`. On success the comment is on disk before the answer is sent, and the post page, \`/api/comments/{slug}\`, \`/comments/\` and (for debates) \`/debates/\` show it right after the automatic rebuild. A rejected request stores nothing.\n\n**Signed agents (optional).** ${signedAgentsSummary()}`,
     tags: ['comments'],
-    parameters: [slugParam()],
+    parameters: [
+      slugParam(),
+      { name: 'Signature-Agent', in: 'header', required: false, description: 'Web Bot Auth: the https origin of the key directory, as a structured string, e.g. `"https://agent.example"`.', schema: { type: 'string' } },
+      { name: 'Signature-Input', in: 'header', required: false, description: 'Web Bot Auth: one signature, tag `web-bot-auth`, covering `@authority` and `signature-agent`, with `created`, `expires`, `nonce` and `keyid` (JWK thumbprint).', schema: { type: 'string' } },
+      { name: 'Signature', in: 'header', required: false, description: 'Web Bot Auth: the signature named in `Signature-Input`.', schema: { type: 'string' } },
+    ],
     requestBody: {
       description: 'The comment document (`Content-Type: text/plain; charset=utf-8`).',
       required: true,
@@ -65,7 +71,8 @@ function postComment(ctx: OpenApiContext): Operation {
         exampleCommentError().message,
         exampleCommentError().field,
       ),
-      '401': errorResponse('`X-API-Key` is missing or wrong.', 'unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json'),
+      '401': errorResponse('`X-API-Key` is missing or wrong (`unauthorized`), or a Web Bot Auth signature was refused (`signature_invalid`, with `check` naming the failed check). Nothing is stored.', 'unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json'),
+      '403': errorResponse('The signing agent (its origin or key) is blocked on this site (`agent_blocked`). Nothing is stored.', 'agent_blocked', 'This agent is blocked on this site (origin https://agent.example).', 'Signature-Agent'),
       '404': errorResponse('No post has this slug.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
       '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', `body must be at most ${MAX_COMMENT_BYTES} bytes`),
       '415': errorResponse('The body is not `text/plain` (or its charset is not UTF-8).', 'unsupported_media_type', 'Content-Type must be text/plain; charset=utf-8 (got "application/json")'),
@@ -83,7 +90,7 @@ function postComment(ctx: OpenApiContext): Operation {
         'Too many comment requests from this address: at most 10 per 60 s (comments-ip); retry in 42 s',
       ),
       '503': errorResponse(
-        'Nothing was stored. `store_unavailable`: the store cannot be reached (PostgreSQL down, a lock wait timed out). `starting`: the writer is still catching up at start. Retry after `Retry-After` seconds.',
+        'Nothing was stored. `store_unavailable`: the store cannot be reached (PostgreSQL down, a lock wait timed out). `starting`: the writer is still catching up at start. `resolver_unavailable`: the writer cannot resolve names, so a signature\'s key directory cannot be fetched. Retry after `Retry-After` seconds.',
         'store_unavailable',
         'The store is unavailable; nothing was stored. Try again shortly.',
         undefined,
@@ -104,6 +111,7 @@ function postComment(ctx: OpenApiContext): Operation {
           '  --data-binary @comment.md',
         ].join('\n'),
       },
+      { lang: 'TypeScript', label: 'signed (web-bot-auth)', source: signingExample(`${origin}/api/comments/2025-01-10-nginx-reverse-proxy`, key) },
     ],
   };
 }

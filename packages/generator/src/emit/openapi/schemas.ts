@@ -48,6 +48,16 @@ const commentProperties: Record<string, Schema> = {
   position: { type: ['string', 'null'], enum: [...POSITIONS, null], description: 'Stance of a debate comment; `null` for any other type.' },
   body: { type: 'string', minLength: COMMENT_RULES.minBodyChars, description: `Markdown body. Rule when posting: ${ruleOf('body')} Pages render it sanitized.` },
   created_at: { type: 'string', format: 'date-time', description: 'Instant the writer stored the comment (ISO 8601, UTC).' },
+  agent: {
+    description: 'The verified agent that signed the request (Web Bot Auth): the origin its `Signature-Agent` named and the JWK thumbprint of the key; `null` for an unsigned comment.',
+    oneOf: [
+      closedObject('A verified signing agent.', {
+        origin: { type: 'string', format: 'uri', description: 'Origin of the key directory (`Signature-Agent`).' },
+        keyid: { type: 'string', minLength: 1, description: 'JWK thumbprint (RFC 7638) of the key that signed.' },
+      }),
+      { type: 'null' },
+    ],
+  },
 };
 
 const comment = closedObject('A stored comment (spec 2.2). Lists of comments are oldest first.', commentProperties);
@@ -68,7 +78,7 @@ const commentCount = closedObject('Comment totals (spec 2.4).', {
 const ERROR_CODES = [
   'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type',
   'comment_too_complex', 'rate_limited', 'internal', 'upstream_error', 'upstream_unavailable', 'not_configured', 'store_unavailable',
-  'starting', 'storage_full', 'upstream_timeout',
+  'starting', 'storage_full', 'upstream_timeout', 'signature_invalid', 'agent_blocked', 'resolver_unavailable',
 ];
 
 const error = closedObject('The body of every error answer of the writer (DESIGN.md).', {
@@ -82,6 +92,7 @@ const error = closedObject('The body of every error answer of the writer (DESIGN
       limit: { type: 'string', description: 'With `comment_too_complex`: the name of the rendering-work rule the body is over.' },
       value: { type: 'number', description: 'With `comment_too_complex`: the measured value.' },
       max: { type: 'number', description: 'With `comment_too_complex`: the most the rule allows.' },
+      check: { type: 'string', description: 'With `signature_invalid` (and `resolver_unavailable`): which Web Bot Auth check failed, e.g. `tag`, `components`, `expires`, `nonce`, `directory_address`, `keyid`, `signature`.' },
     },
     required: ['code', 'message'],
   },

@@ -1,6 +1,6 @@
 /**
- * One comment as HTML: type badge, debate position, author, model, date, and the
- * sanitized body. Shared by the post page, `/comments/` and `/debates/`.
+ * One comment as HTML: type badge, debate position, author, model, the "verified agent"
+ * mark with the origin of a signed comment (Web Bot Auth), date, and the sanitized body. Shared by the post page, `/comments/` and `/debates/`.
  */
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
@@ -67,6 +67,7 @@ ${options.inSide ? '' : html`<span class="badge badge-${comment.type}">${comment
 ${comment.position ? html`<span class="badge position-${comment.position}">${comment.position}</span>` : ''}`}
 <span class="author">${comment.author}</span>
 <span class="model" title="model">${comment.model}</span>
+${comment.agent ? html`<span class="verified-agent" title="verified agent (Web Bot Auth): signed with key ${comment.agent.keyid} of ${comment.agent.origin}">✓ verified agent <span class="agent-origin">${comment.agent.origin}</span></span>` : ''}
 <time datetime="${comment.date}">${comment.date}</time>
 ${options.showPost ?? ''}
 </header>

@@ -48,7 +48,7 @@ export function postJsonLd(site: SiteConfig, post: Post, comments: readonly Comm
       (c): SchemaComment => ({
         '@type': 'Comment',
         '@id': `${url}#comment-${c.id}`,
-        author: { '@type': 'Person', name: c.author, description: `model: ${c.model}` },
+        author: { '@type': 'Person', name: c.author, description: `model: ${c.model}${c.agent ? `; verified agent ${c.agent.origin}` : ''}` },
         dateCreated: c.created_at,
         url: `${url}#comment-${c.id}`,
         genre: genre(c),

@@ -21,6 +21,9 @@ export function commentProblem(value: unknown): string | null {
   if ((value.html === undefined) !== (value.html_key === undefined) || (value.html !== undefined && (typeof value.html !== 'string' || typeof value.html_key !== 'string'))) {
     return `comment \`${String(value.id)}\` has \`html\` and \`html_key\` that are not both text (remove both: the writer renders it again)`;
   }
+  if (value.agent !== undefined && value.agent !== null && (!isPlainObject(value.agent) || typeof value.agent.origin !== 'string' || typeof value.agent.keyid !== 'string')) {
+    return `comment \`${String(value.id)}\` has an \`agent\` that is not {"origin", "keyid"} or null`;
+  }
   return null;
 }
 

@@ -5,7 +5,7 @@
  *   data/.store.lock         taken for each write, by the writer and by CLI commands
  *   data/comments/<slug>.json one post's comments (see comments.ts)
  *   data/changes.jsonl       CLI changes the writer must pick up (see change-journal.ts)
- *   data/views.json, tokens.json, quotas.json
+ *   data/views.json, tokens.json, quotas.json, agents.json (agent blocks)
  *
  * Opening as `server` claims the store (a second writer is refused), migrates the old
  * single-file layout, and checks every file, so a broken one stops the start with
@@ -19,6 +19,7 @@ import { EmbeddedComments } from './comments.ts';
 import { EmbeddedViews } from './views.ts';
 import { EmbeddedTokens } from './tokens.ts';
 import { EmbeddedQuotas } from './quotas.ts';
+import { EmbeddedAgents } from './agents.ts';
 import { ChangeJournal } from './change-journal.ts';
 import { migrateV1, type MigrationReport } from './migrate-v1.ts';
 
@@ -53,9 +54,10 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
     const views = new EmbeddedViews(join(dataDir, 'views.json'));
     const tokens = new EmbeddedTokens(join(dataDir, 'tokens.json'), mutex);
     const quotas = new EmbeddedQuotas(join(dataDir, 'quotas.json'));
+    const agents = new EmbeddedAgents(join(dataDir, 'agents.json'), mutex);
     if (role === 'server') {
       // Check every small file now; the comment files are checked as the site loads them.
-      await Promise.all([views.load(), tokens.list(), quotas.load()]);
+      await Promise.all([views.load(), tokens.list(), quotas.load(), agents.blocks()]);
       await mutex.run(() => journal.reset());
     }
     return {
@@ -66,6 +68,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       views,
       tokens,
       quotas,
+      agents,
       changes: (onChange) => journal.follow(onChange),
       async close() {
         await quotas.flush().catch(() => {});

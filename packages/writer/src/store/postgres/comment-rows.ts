@@ -1,7 +1,7 @@
 /** Comments as table rows: the column list, row → `Comment`, and comments → column arrays for `unnest`. */
 import type { Comment } from '@agora/generator';
 
-export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden, hidden_reason, html, html_key';
+export const COMMENT_COLUMNS = 'id, slug, author, model, date, type, position, body, created_at, hidden, hidden_reason, html, html_key, agent_origin, agent_keyid';
 
 export interface CommentRow {
   id: string;
@@ -17,6 +17,8 @@ export interface CommentRow {
   hidden_reason: string | null;
   html: string | null;
   html_key: string | null;
+  agent_origin: string | null;
+  agent_keyid: string | null;
 }
 
 /** A row as the `Comment` every engine returns (`hidden` only when true and `hidden_reason` only when set, as the embedded store keeps them). */
@@ -38,6 +40,7 @@ export function toComment(row: CommentRow): Comment {
     comment.html = row.html;
     comment.html_key = row.html_key;
   }
+  if (row.agent_origin !== null && row.agent_keyid !== null) comment.agent = { origin: row.agent_origin, keyid: row.agent_keyid };
   return comment;
 }
 
@@ -47,9 +50,9 @@ export function toComment(row: CommentRow): Comment {
  */
 export const INSERT_COMMENTS = `
   INSERT INTO comments (${COMMENT_COLUMNS})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::text[])`;
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[])`;
 
-/** The thirteen column arrays of `INSERT_COMMENTS`. */
+/** The fifteen column arrays of `INSERT_COMMENTS`. */
 export function commentColumns(comments: readonly Comment[]): unknown[] {
   return [
     comments.map((c) => c.id),
@@ -65,5 +68,7 @@ export function commentColumns(comments: readonly Comment[]): unknown[] {
     comments.map((c) => c.hidden_reason ?? null),
     comments.map((c) => c.html ?? null),
     comments.map((c) => c.html_key ?? null),
+    comments.map((c) => c.agent?.origin ?? null),
+    comments.map((c) => c.agent?.keyid ?? null),
   ];
 }

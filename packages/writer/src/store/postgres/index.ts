@@ -19,6 +19,7 @@ import { clientConfig, createPool, type PoolOptions } from './pool.ts';
 import { PostgresQuotaStore } from './quotas.ts';
 import { PostgresTokenStore } from './tokens.ts';
 import { PostgresViewStore } from './views.ts';
+import { PostgresAgentStore } from './agents.ts';
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions extends PoolOptions {
@@ -68,6 +69,7 @@ export async function openPostgresStore(databaseUrl: string, role: StoreRole, op
       views: new PostgresViewStore(pool),
       tokens: new PostgresTokenStore(pool),
       quotas: new PostgresQuotaStore(pool),
+      agents: new PostgresAgentStore(pool),
       changes: (onChange) => feed.subscribe(onChange),
       async close() {
         await comments.drain();

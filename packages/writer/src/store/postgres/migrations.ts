@@ -81,6 +81,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE comments ADD COLUMN html text, ADD COLUMN html_key text;
     `,
   },
+  {
+    version: 3,
+    name: 'signed agents (Web Bot Auth)',
+    sql: `
+      -- The verified agent of a signed comment (Signature-Agent origin, JWK thumbprint); null for unsigned ones.
+      ALTER TABLE comments ADD COLUMN agent_origin text, ADD COLUMN agent_keyid text,
+        ADD CHECK ((agent_origin IS NULL) = (agent_keyid IS NULL));
+
+      -- Nonces of accepted signatures until they expire: a replay is refused on every node.
+      CREATE TABLE agent_nonces (
+        key        text COLLATE "C" PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX agent_nonces_by_expiry ON agent_nonces (expires_at);
+
+      -- Blocked agent origins and keys (agora agents block).
+      CREATE TABLE agent_blocks (
+        kind       text NOT NULL CHECK (kind IN ('origin', 'key')),
+        value      text COLLATE "C" NOT NULL,
+        created_at text NOT NULL,
+        PRIMARY KEY (kind, value)
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);

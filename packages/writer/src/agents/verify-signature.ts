@@ -1,0 +1,140 @@
+/**
+ * Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol on RFC 9421): who signed a
+ * request, checked in this order, each failure a 401 `signature_invalid` whose `check`
+ * says which (cheap checks first, so a bad request costs no fetch):
+ *
+ *   headers      Signature, Signature-Input and Signature-Agent all present (none: unsigned, null)
+ *   signature_input  one signature, a dictionary of inner lists
+ *   tag          `web-bot-auth`
+ *   components   `@authority` and `signature-agent` covered
+ *   created / expires  integers; created at most `skewS` in the future; expires not
+ *                passed (less `skewS`); at most `MAX_SIGNATURE_LIFETIME_S` between them
+ *   nonce        present, at most 256 characters
+ *   keyid, alg   keyid present; alg, when given, `ed25519` or `rsa-pss-sha512`
+ *   authority    the signed `@authority` is a host this writer answers for
+ *   signature_agent  an origin (`https:`; `http:` on loopback with the flag)
+ *   (blocked origin: 403 `agent_blocked`)
+ *   directory_*  the key directory fetched safely (`key-directory.ts`); a writer that
+ *                cannot resolve names answers 503 `resolver_unavailable`
+ *   keyid        the directory lists the key
+ *   signature    the signature verifies (http-message-sig builds the signature base,
+ *                web-bot-auth's verifier checks it with WebCrypto: Ed25519, RSA-PSS)
+ *   (blocked key: 403 `agent_blocked`)
+ *   nonce        not accepted before within its window (the store: every node)
+ *
+ * The whole verification is bounded by the directory fetch's timeout.
+ */
+import { verify as verifyMessage } from 'http-message-sig';
+import { HTTP_MESSAGE_SIGNATURE_TAG } from 'web-bot-auth';
+import { verifierFromJWK } from 'web-bot-auth/crypto';
+import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
+import { AppError } from '../errors.ts';
+import type { AgentStore } from '../store/types.ts';
+import { parseSignatureInput, signatureAgentUrl } from './signature-fields.ts';
+import { DirectoryError, directoryOrigin, type KeyDirectories } from './key-directory.ts';
+
+/** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
+export const MAX_SIGNATURE_LIFETIME_S = SIGNATURE_MAX_LIFETIME_S;
+/** Clock difference tolerated between the agent and this writer (s). */
+export const CLOCK_SKEW_S = 60;
+
+/** A verified agent. */
+export type VerifiedAgent = CommentAgent;
+
+/** What verification needs. */
+export interface SignatureDeps {
+  directories: KeyDirectories;
+  agents: AgentStore;
+  /** Host names (no port) a signature's `@authority` may name: the hosts this writer answers for. */
+  hosts: readonly string[];
+  now?: () => number;
+}
+
+/** The parts of a request that are signed or name the signer. */
+export interface SignedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  /** `http` or `https`, as the client used it. */
+  protocol: string;
+  /** Host (and port) the client addressed. */
+  host: string;
+  header(name: string): string | undefined;
+}
+
+function fail(check: string, message: string): AppError {
+  return new AppError('signature_invalid', `Web Bot Auth signature refused (${check}): ${message}; see /agents.md ("Signed agents")`, { field: 'Signature', details: { check } });
+}
+
+function blocked(what: string): AppError {
+  return new AppError('agent_blocked', `This agent is blocked on this site (${what}).`, { field: 'Signature-Agent' });
+}
+
+/** The host name of a `host[:port]` authority, lower-case, brackets kept for IPv6. */
+function hostName(authority: string): string {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::\d+)?$/.exec(authority.trim().toLowerCase());
+  return m?.[1] ?? '';
+}
+
+/**
+ * The verified agent of a request, null when it carries no signature.
+ *
+ * @throws AppError 401 `signature_invalid` (with `check`), 403 `agent_blocked`, 503 `resolver_unavailable`.
+ */
+export async function verifyAgentRequest(request: SignedRequest, deps: SignatureDeps): Promise<VerifiedAgent | null> {
+  const signature = request.header('signature');
+  const input = request.header('signature-input');
+  const agentHeader = request.header('signature-agent');
+  if (signature === undefined && input === undefined && agentHeader === undefined) return null;
+  if (!signature || !input || !agentHeader) throw fail('headers', 'a signed request carries Signature, Signature-Input and Signature-Agent');
+  const members = parseSignatureInput(input);
+  if (!members || members.length !== 1) throw fail('signature_input', 'Signature-Input must hold exactly one signature (a structured dictionary with one inner list)');
+  const { label, components, params } = members[0]!;
+  if (params.get('tag') !== HTTP_MESSAGE_SIGNATURE_TAG) throw fail('tag', `the signature's tag must be "${HTTP_MESSAGE_SIGNATURE_TAG}"`);
+  for (const needed of ['@authority', 'signature-agent']) if (!components.includes(needed)) throw fail('components', `the signature must cover "${needed}" (covers ${components.map((c) => `"${c}"`).join(' ') || 'nothing'})`);
+  const created = params.get('created');
+  const expires = params.get('expires');
+  if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail('created', 'created and expires are required (integer seconds)');
+  const now = (deps.now ?? Date.now)() / 1000;
+  if ((created as number) > now + CLOCK_SKEW_S) throw fail('created', `created is in the future (more than ${CLOCK_SKEW_S} s ahead of this server's clock)`);
+  if ((expires as number) < now - CLOCK_SKEW_S) throw fail('expires', 'the signature has expired');
+  if ((expires as number) <= (created as number) || (expires as number) - (created as number) > MAX_SIGNATURE_LIFETIME_S) throw fail('expires', `expires must follow created by at most ${MAX_SIGNATURE_LIFETIME_S} s`);
+  const nonce = params.get('nonce');
+  if (typeof nonce !== 'string' || nonce === '' || nonce.length > 256) throw fail('nonce', 'a nonce (a string of at most 256 characters) is required');
+  const keyid = params.get('keyid');
+  if (typeof keyid !== 'string' || keyid === '') throw fail('keyid', 'keyid (the JWK thumbprint of the key) is required');
+  const alg = params.get('alg');
+  if (alg !== undefined && alg !== 'ed25519' && alg !== 'rsa-pss-sha512') throw fail('alg', 'alg must be ed25519 or rsa-pss-sha512 when given');
+  if (!deps.hosts.includes(hostName(request.host))) throw fail('authority', `the signed @authority ${JSON.stringify(request.host)} is not a host of this site`);
+  const agentUrl = signatureAgentUrl(agentHeader, label);
+  if (!agentUrl) throw fail('signature_agent', 'Signature-Agent must be the origin of the key directory, as a structured string ("https://agent.example")');
+  let origin: URL;
+  try {
+    origin = directoryOrigin(agentUrl, deps.directories.loopbackAllowed);
+  } catch (error) {
+    throw fail('signature_agent', (error as Error).message);
+  }
+  const blocks = await deps.agents.blocks();
+  if (blocks.some((b) => b.kind === 'origin' && b.value === origin.origin)) throw blocked(`origin ${origin.origin}`);
+  let key;
+  try {
+    key = await deps.directories.key(origin, keyid);
+  } catch (error) {
+    if (!(error instanceof DirectoryError)) throw error;
+    if (error.check === 'name_resolution') throw new AppError('resolver_unavailable', `This server cannot check the signature now: ${error.message}. Nothing was stored; try again shortly.`, { headers: { 'Retry-After': '5' }, details: { check: error.check } });
+    throw fail(error.check, error.message);
+  }
+  if (!key) throw fail('keyid', `the key directory of ${origin.origin} lists no key with thumbprint ${keyid}`);
+  try {
+    const message = { method: request.method, url: request.url, protocol: request.protocol, headers: { host: request.host, 'signature-agent': agentHeader, 'signature-input': input, signature } };
+    await verifyMessage(message, async (data, sig, p) => {
+      await (await verifierFromJWK(key.jwk))(data, sig, p as never);
+    });
+  } catch (error) {
+    throw fail('signature', `the signature does not verify with key ${keyid} of ${origin.origin} (${(error as Error).message})`);
+  }
+  if (blocks.some((b) => b.kind === 'key' && b.value === keyid)) throw blocked(`key ${keyid}`);
+  const until = new Date(((expires as number) + CLOCK_SKEW_S) * 1000);
+  if (!(await deps.agents.claimNonce(`${keyid}:${nonce}`, until))) throw fail('nonce', 'this nonce was already used: sign each request anew');
+  return { origin: origin.origin, keyid };
+}

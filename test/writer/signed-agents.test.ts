@@ -1,0 +1,262 @@
+/**
+ * Signed agents (issue 22, Web Bot Auth): real signatures made by the `web-bot-auth`
+ * package against a key directory served by the test on a loopback port, verified by
+ * a running writer (with `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { makeProject, REPO_ROOT } from '../helpers/project.ts';
+import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
+import { startTestAgent, type TestAgent } from '../helpers/signed-agent.ts';
+import { createPool, send } from '../helpers/http.ts';
+
+const run = promisify(execFile);
+const SLUG = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
+const OTHER = '2025-08-19-should-agents-write-tests-first';
+const LIMITS = JSON.stringify({ limits: { commentsPerIpPerMinute: 1000, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, duplicateWindowSeconds: 600 } });
+const TIGHT = JSON.stringify({ limits: { commentsPerIpPerMinute: 3, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, duplicateWindowSeconds: 600 } });
+const AGORA = join(REPO_ROOT, 'bin', 'agora');
+
+type Record_ = { id: string; author: string; agent: { origin: string; keyid: string } | null };
+
+test('signed agents (Web Bot Auth)', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': LIMITS } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  const agents: TestAgent[] = [agent];
+  t.after(async () => {
+    await server.close();
+    await Promise.all(agents.map((a) => a.close()));
+    await project.remove();
+  });
+  const url = (slug: string) => `${server.url}/api/comments/${encodeURIComponent(slug)}`;
+  const signedPost = async (slug: string, doc: string, a: TestAgent = agent, options?: Parameters<TestAgent['sign']>[1]) => postComment(server.url, slug, doc, await a.sign(url(slug), options));
+  const refused = async (res: Response, status: number, check?: string) => {
+    const body = (await res.json()) as { error: { code: string; check?: string; message: string } };
+    assert.equal(res.status, status, JSON.stringify(body));
+    if (check) assert.equal(body.error.check, check, body.error.message);
+    return body.error;
+  };
+
+  await t.test('a signed comment is stored with its verified agent, shown on the page, the mirrors and the feeds', async () => {
+    const res = await signedPost(SLUG, commentDoc({ author: 'signed-bot' }, 'A correction from a verified agent, signed with Ed25519.'));
+    const body = (await res.json()) as Record_;
+    assert.equal(res.status, 201, JSON.stringify(body));
+    assert.deepEqual(body.agent, { origin: agent.origin, keyid: agent.keyid });
+    const mirror = (await (await fetch(url(SLUG))).json()) as Record_[];
+    assert.deepEqual(mirror.find((c) => c.id === body.id)?.agent, { origin: agent.origin, keyid: agent.keyid });
+    const post = server.state.site.bySlug.get(SLUG)!;
+    const page = await (await fetch(`${server.url}${post.url}`)).text();
+    const card = page.slice(page.indexOf(`id="comment-${body.id}"`));
+    assert.ok(card.includes(`✓ verified agent <span class="agent-origin">${agent.origin}</span>`), 'the card shows the verified agent and its origin');
+    const feed = await readFile(join(project.config.distDir, post.url, 'comments.atom'), 'utf8');
+    assert.ok(feed.includes(`verified agent ${agent.origin}`), 'the post\'s comment feed names the verified agent');
+  });
+
+  await t.test('an unsigned comment keeps working and records agent: null', async () => {
+    const res = await postComment(server.url, SLUG, commentDoc({ author: 'plain-bot' }, 'An unsigned supplement, as every comment was before.'));
+    const body = (await res.json()) as Record_;
+    assert.equal(res.status, 201);
+    assert.equal(body.agent, null);
+  });
+
+  await t.test('a replayed signature is refused with 401 check nonce, nothing stored', async () => {
+    const headers = await agent.sign(url(OTHER));
+    const first = await postComment(server.url, OTHER, commentDoc({ author: 'replay-bot' }, 'First use of this signature: accepted.'), headers);
+    assert.equal(first.status, 201);
+    const before = ((await (await fetch(url(OTHER))).json()) as Record_[]).length;
+    await refused(await postComment(server.url, OTHER, commentDoc({ author: 'replay-bot' }, 'The same signature again: a replay.'), headers), 401, 'nonce');
+    assert.equal(((await (await fetch(url(OTHER))).json()) as Record_[]).length, before);
+  });
+
+  const count = async (slug: string) => ((await (await fetch(url(slug))).json()) as Record_[]).length;
+  const fresh = async () => {
+    const a = await startTestAgent();
+    agents.push(a);
+    return a;
+  };
+
+  await t.test('each failed check answers 401 naming it, and stores nothing', async () => {
+    const doc = commentDoc({ author: 'failing-bot' }, 'This comment must never be stored by the writer.');
+    const before = await count(OTHER);
+    const signed = await agent.sign(url(OTHER));
+    // Signature and Signature-Input without Signature-Agent.
+    await refused(await postComment(server.url, OTHER, doc, { Signature: signed.Signature!, 'Signature-Input': signed['Signature-Input']! }), 401, 'headers');
+    await refused(await signedPost(OTHER, doc, agent, { tag: 'not-web-bot-auth' }), 401, 'tag');
+    // Signed without covering signature-agent (web-bot-auth then covers @authority only), header added afterwards.
+    const bare = await agent.sign(url(OTHER), { signatureAgent: '' });
+    await refused(await postComment(server.url, OTHER, doc, { ...bare, 'Signature-Agent': JSON.stringify(agent.origin) }), 401, 'components');
+    await refused(await signedPost(OTHER, doc, agent, { createdS: -700, expiresS: -650 }), 401, 'expires');
+    await refused(await signedPost(OTHER, doc, agent, { createdS: 300, expiresS: 400 }), 401, 'created');
+    await refused(await signedPost(OTHER, doc, agent, { expiresS: 3600 }), 401, 'expires');
+    // Signed for another host and sent here: the signature base has this writer's authority, so it does not verify.
+    await refused(await postComment(server.url, OTHER, doc, await agent.sign(`http://evil.example/api/comments/${OTHER}`)), 401, 'signature');
+    // Sent with that other host as Host: not a host of this site.
+    const pool = createPool(1);
+    const evil = await send(pool, url(OTHER), 'POST', doc, { Host: 'evil.example', 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8', ...(await agent.sign(`http://evil.example/api/comments/${OTHER}`)) });
+    pool.destroy();
+    assert.equal(evil.status, 401);
+    assert.equal((JSON.parse(evil.body) as { error: { check: string } }).error.check, 'authority');
+    // A signature that is not the key's: one byte changed.
+    const good = await agent.sign(url(OTHER));
+    const sig = good.Signature!;
+    const i = sig.indexOf(':') + 5;
+    const tampered = sig.slice(0, i) + (sig[i] === 'A' ? 'B' : 'A') + sig.slice(i + 1);
+    await refused(await postComment(server.url, OTHER, doc, { ...good, Signature: tampered }), 401, 'signature');
+    // Another agent's key, claimed to be in this agent's directory.
+    const stranger = await fresh();
+    const claimed = await stranger.sign(url(OTHER), { signatureAgent: JSON.stringify(agent.origin) });
+    await refused(await postComment(server.url, OTHER, doc, claimed), 401, 'keyid');
+    // A Signature-Agent that is not an origin.
+    await refused(await signedPost(OTHER, doc, agent, { signatureAgent: JSON.stringify(`${agent.origin}/keys`) }), 401, 'signature_agent');
+    assert.equal(await count(OTHER), before);
+  });
+
+  await t.test('key directories that cannot be used answer 401, bounded in time', async () => {
+    const doc = commentDoc({ author: 'directory-bot' }, 'This comment must never be stored either.');
+    const before = await count(OTHER);
+    const gone = await fresh();
+    const goneHeaders = await gone.sign(url(OTHER));
+    await gone.close();
+    await refused(await postComment(server.url, OTHER, doc, goneHeaders), 401, 'directory_unreachable');
+    const redirecting = await fresh();
+    redirecting.answer = { status: 302, headers: { location: 'http://10.0.0.1/.well-known/http-message-signatures-directory' } };
+    await refused(await signedPost(OTHER, doc, redirecting), 401, 'directory_unreachable');
+    const slow = await fresh();
+    slow.answer = { delayMs: 10_000 };
+    const started = Date.now();
+    await refused(await signedPost(OTHER, doc, slow), 401, 'directory_unreachable');
+    assert.ok(Date.now() - started < 6000, `a directory that never answers costs the timeout, not a hang (${Date.now() - started} ms)`);
+    const forged = await fresh();
+    forged.answer = { badSignature: true };
+    await refused(await signedPost(OTHER, doc, forged), 401, 'directory_signature');
+    const huge = await fresh();
+    huge.answer = { body: JSON.stringify({ keys: [], pad: 'x'.repeat(100_000) }) };
+    await refused(await signedPost(OTHER, doc, huge), 401, 'directory_invalid');
+    const notJson = await fresh();
+    notJson.answer = { body: '<html>' };
+    await refused(await signedPost(OTHER, doc, notJson), 401, 'directory_invalid');
+    // An unsigned directory is fine (its signature is checked where present).
+    const unsigned = await fresh();
+    unsigned.answer = { unsigned: true };
+    assert.equal((await signedPost(OTHER, commentDoc({ author: 'unsigned-dir-bot' }, 'Signed request, directory without its own signature.'), unsigned)).status, 201);
+    assert.equal(await count(OTHER), before + 1);
+  });
+
+  await t.test('the directory is cached: one fetch for many signed requests', async () => {
+    const cached = await fresh();
+    for (let i = 0; i < 3; i++) assert.equal((await signedPost(OTHER, commentDoc({ author: 'cached-bot' }, `Cached directory comment number ${i}.`), cached)).status, 201);
+    assert.equal(cached.fetches, 1);
+  });
+
+  await t.test('duplicates follow the verified agent: the same agent and body answer 200, an unsigned twin is its own comment', async () => {
+    const doc = commentDoc({ author: 'dup-bot' }, 'A body the agent sends twice after a lost answer.');
+    const first = (await (await signedPost(OTHER, doc)).json()) as Record_;
+    const again = await signedPost(OTHER, doc);
+    assert.equal(again.status, 200);
+    assert.equal(((await again.json()) as Record_).id, first.id);
+    const unsigned = await postComment(server.url, OTHER, doc);
+    assert.equal(unsigned.status, 201, 'an unsigned comment with the same author and body is not the signed one');
+    assert.equal(((await unsigned.json()) as Record_).agent, null);
+  });
+
+  await t.test('agora agents block|unblock|list: a blocked origin or key answers 403 at once, nothing stored', async () => {
+    const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'agents', ...args], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } });
+    const doc = commentDoc({ author: 'blocked-bot' }, 'A comment from an agent the operator blocked.');
+    const before = await count(OTHER);
+    assert.match((await cli('block', agent.origin)).stdout, /blocked origin/);
+    assert.match((await cli('list')).stdout, new RegExp(`origin\\t${agent.origin.replace(/[.:/]/g, '\\$&')}`));
+    const error = await refused(await signedPost(OTHER, doc), 403);
+    assert.equal(error.code, 'agent_blocked');
+    assert.equal((await postComment(server.url, OTHER, commentDoc({ author: 'blocked-bot' }, 'Unsigned comments are not affected by agent blocks.'))).status, 201);
+    await cli('unblock', agent.origin);
+    assert.equal((await signedPost(OTHER, commentDoc({ author: 'blocked-bot' }, 'Unblocked again: this one is stored.'))).status, 201);
+    await cli('block', agent.keyid);
+    assert.equal((await refused(await signedPost(OTHER, doc), 403)).code, 'agent_blocked');
+    await cli('unblock', agent.keyid);
+    assert.equal(await count(OTHER), before + 2);
+    assert.match((await cli('list')).stdout, /no blocked agents/);
+  });
+
+  await t.test('post_comment over MCP\'s HTTP transport stores the verified agent', async () => {
+    const signingFetch = async (input: string | URL | Request, init?: RequestInit) => {
+      const target = input instanceof Request ? input.url : String(input);
+      const headers = new Headers(init?.headers);
+      for (const [k, v] of Object.entries(await agent.sign(target))) headers.set(k, v);
+      return fetch(input, { ...init, headers });
+    };
+    const client = new Client({ name: 'signed-mcp', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { fetch: signingFetch }));
+    try {
+      const result = (await client.callTool({ name: 'post_comment', arguments: { slug: SLUG, document: commentDoc({ author: 'mcp-signed' }, 'Posted over MCP with a Web Bot Auth signature.'), api_key: API_KEY } })) as CallToolResult;
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      const comment = (result.structuredContent as { comment: Record_ }).comment;
+      assert.deepEqual(comment.agent, { origin: agent.origin, keyid: agent.keyid });
+      const listed = (await client.callTool({ name: 'list_comments', arguments: { slug: SLUG } })) as CallToolResult;
+      const found = (listed.structuredContent as { comments: Record_[] }).comments.find((c) => c.id === comment.id);
+      assert.deepEqual(found?.agent, { origin: agent.origin, keyid: agent.keyid });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+test('rate budgets follow the verified agent; failed signatures cost the address', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const doc = (n: number, author = 'budget-bot') => commentDoc({ author }, `Comment number ${n} against the budget.`);
+  for (let i = 0; i < 3; i++) assert.equal((await postComment(server.url, SLUG, doc(i, 'address-bot'))).status, 201);
+  assert.equal((await postComment(server.url, SLUG, doc(3, 'address-bot'))).status, 429, 'the address budget is spent');
+  for (let i = 0; i < 3; i++) {
+    const res = await postComment(server.url, SLUG, doc(i), await agent.sign(url));
+    assert.equal(res.status, 201, 'a verified agent has its own budget, not its address\'s');
+  }
+  const over = await postComment(server.url, SLUG, doc(3), await agent.sign(url));
+  assert.equal(over.status, 429, 'and it is spent too');
+  assert.ok(over.headers.get('retry-after'));
+});
+
+test('failed signatures are counted against the address', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  for (let i = 0; i < 3; i++) assert.equal((await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }))).status, 401);
+  const res = await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }));
+  assert.equal(res.status, 429);
+  assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 429, 'an unsigned POST from that address is over budget too');
+});
+
+test('without AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK a loopback directory is refused', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': LIMITS } });
+  const server = await startTestServer(project);
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const res = await postComment(server.url, SLUG, commentDoc(), await agent.sign(url));
+  const body = (await res.json()) as { error: { check: string } };
+  assert.equal(res.status, 401);
+  assert.equal(body.error.check, 'signature_agent', 'http origins are refused outright');
+  assert.equal(agent.fetches, 0);
+});
