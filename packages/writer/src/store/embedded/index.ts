@@ -5,7 +5,8 @@
  *   data/.store.lock         taken for each write, by the writer and by CLI commands
  *   data/comments/<slug>.json one post's comments (see comments.ts)
  *   data/changes.jsonl       CLI changes the writer must pick up (see change-journal.ts)
- *   data/views.json, tokens.json, quotas.json, agents.json (agent blocks)
+ *   data/views.json, tokens.json, quotas.json, agents.json (agent blocks),
+ *   agent-nonces.jsonl (signature nonces, synced before each is accepted)
  *
  * Opening as `server` claims the store (a second writer is refused), migrates the old
  * single-file layout, and checks every file, so a broken one stops the start with
@@ -72,6 +73,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       changes: (onChange) => journal.follow(onChange),
       async close() {
         await quotas.flush().catch(() => {});
+        await agents.close().catch(() => {});
         await mutex.close();
         await held?.release();
       },
