@@ -13,7 +13,7 @@ import type { RenderCache } from '../render/cache.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
 import { CommentCards } from '../render/pages/comment-card.ts';
 import { commentsChanged } from '../model/comment-views.ts';
-import { toPostRecord } from '../model/records.ts';
+import { commentShown, toPostRecord } from '../model/records.ts';
 import type { Job } from '../model/jobs.ts';
 import { EMITTERS } from '../emit/index.ts';
 import type { EmitContext } from '../emit/context.ts';
@@ -21,10 +21,13 @@ import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { countTextTokens } from '../emit/token-count.ts';
 
-/** Whether two versions of a stored comment show the same (text and HTML). */
+/**
+ * Whether two versions of a stored comment show the same: the public record, and the
+ * HTML (a version read back from the store before a build's rendering of it was saved
+ * has none yet: the one in memory is kept).
+ */
 function sameComment(a: Comment, b: Comment): boolean {
-  return a.body === b.body && a.author === b.author && a.model === b.model && a.date === b.date && a.type === b.type
-    && a.position === b.position && a.created_at === b.created_at && (a.html_key === b.html_key || b.html_key === undefined);
+  return (a.html_key === b.html_key || b.html_key === undefined) && commentShown(a) === commentShown(b);
 }
 
 export class BuildState {

@@ -5,7 +5,7 @@
  * includes a fingerprint of the generator's own code, so a template change re-emits
  * everything.
  */
-import { toCommentRecord } from './records.ts';
+import { commentShown } from './records.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +66,7 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     let k = commentKeys.get(slug);
     // Everything a comment shows, not only its id: a comment edited in `data/` while the
     // writer was stopped is published by the next start.
-    if (k === undefined) commentKeys.set(slug, (k = digest(JSON.stringify((site.comments.get(slug) ?? []).map(toCommentRecord)))));
+    if (k === undefined) commentKeys.set(slug, (k = digest((site.comments.get(slug) ?? []).map(commentShown).join('\n'))));
     return k;
   };
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';

@@ -20,6 +20,14 @@ export function toPostRecord(site: SiteModel, post: Post): PostRecord {
   };
 }
 
+/**
+ * What a comment shows, as one string: equal for two versions of a comment exactly when
+ * every field of its public record is (job keys, and the reuse of its memoised card).
+ */
+export function commentShown(c: Comment): string {
+  return JSON.stringify(toCommentRecord(c));
+}
+
 export function toCommentRecord(c: Comment): CommentRecord {
   return {
     id: c.id,

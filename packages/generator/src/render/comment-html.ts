@@ -96,11 +96,6 @@ export class CommentHtml {
     return out;
   }
 
-  /** Forget the escaped text of comments that are gone or were edited. */
-  retain(ids: ReadonlySet<string>): void {
-    for (const id of this.plain.keys()) if (!ids.has(id)) this.plain.delete(id);
-  }
-
   /** Start the render worker before it is needed. */
   warm(): Promise<void> {
     return this.pool.warm();

@@ -57,11 +57,6 @@ export class CommentRenderer {
     });
   }
 
-  /** Comments waiting or rendering now. */
-  get waiting(): number {
-    return this.queue.size;
-  }
-
   /** Start the workers ahead of the first comment. */
   async warm(): Promise<void> {
     await Promise.all(this.lanes.map((l) => l.pool.warm().catch(() => {})));

@@ -37,8 +37,6 @@ export function createStartingApp(options: StartingAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'weak');
-  let full: Express | null = null;
-  void options.ready.then((ready) => (full = ready), () => {});
   const waitForFull: RequestHandler = async (req, res, next) => {
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
@@ -49,8 +47,6 @@ export function createStartingApp(options: StartingAppOptions): Express {
     if (ready) return void ready(req, res);
     next(new AppError('starting', 'The writer is starting and has not caught up yet; nothing was stored. Retry shortly.', { headers: { 'Retry-After': '5' } }));
   };
-  // Once the full app exists, it answers everything (requests that arrived earlier finish here).
-  app.use((req, res, next) => (full ? full(req, res) : next()));
   app.use(securityHeaders(options.site));
   app.get('/api/health', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000) });

@@ -44,11 +44,6 @@ export class RenderingKeeper {
     this.logger.warn({ comment: comment.id, slug: comment.slug, reason }, `comment ${comment.id} cannot be rendered; it is shown as plain text (a moderator may edit or hide it)`);
   }
 
-  /** Renderings waiting to be stored. */
-  get unsaved(): number {
-    return this.pending.length;
-  }
-
   private async saveLoop(): Promise<void> {
     // Let a build finish handing its renderings over: one write per post file.
     await new Promise((r) => setTimeout(r, 50));
