@@ -86,7 +86,8 @@ export async function viewsMirror(root: string): Promise<Record<string, number>>
 export interface Ack { id: string; slug: string }
 
 /**
- * POST a valid, distinct comment per request to random posts; `onAck` hears each 201
+ * POST a valid, distinct comment per request to random posts, from `connections`
+ * clients (distinct `X-Forwarded-For` addresses); `onAck` hears each 201
  * as it arrives (the visibility watch). The sustained rate is 201s ÷ seconds.
  */
 export async function loadComments(url: string, posts: readonly CorpusPost[], seconds: number, connections: number, rand: () => number, onAck: (ack: Ack, post: CorpusPost) => void = () => {}) {
@@ -101,7 +102,11 @@ export async function loadComments(url: string, posts: readonly CorpusPost[], se
     requests: [{
       setupRequest: (req) => {
         const post = posts[Math.floor(rand() * posts.length)] as CorpusPost;
-        return { ...req, path: `/api/comments/${encodeURIComponent(post.slug)}`, body: commentDoc(`Load comment ${tag} number ${n++} with enough text.`) };
+        // One client per connection's worth of requests: the writer counts budgets and
+        // render turns per client (`X-Forwarded-For`, trusted from loopback by the corpus config).
+        const client = n % connections;
+        const headers = { ...req.headers, 'x-forwarded-for': `10.77.${client >> 8}.${client & 255}` };
+        return { ...req, headers, path: `/api/comments/${encodeURIComponent(post.slug)}`, body: commentDoc(`Load comment ${tag} number ${n++} with enough text.`) };
       },
       onResponse: (status, body) => {
         statuses[status] = (statuses[status] ?? 0) + 1;
