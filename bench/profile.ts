@@ -27,7 +27,7 @@ const lastPid = pidOf(files.at(-1) ?? '');
 const threadFiles = files.filter((f) => pidOf(f) === lastPid);
 const { busyMs: total, idleMs: idle, byFunction, byModule, perThread: threadsBusy } = await summarizeProfiles(threadFiles.map((f) => join(outDir, f)));
 const threads = threadFiles.length;
-const perThread = threadsBusy.map((t) => [`thread ${t.file.split('.')[4]}`, ms(t.busyMs), `busy of ${ms(t.aliveMs)} alive`]);
+const perThread = threadsBusy.map((t): [string, string, string] => [`thread ${t.file.split('.')[4]}`, ms(t.busyMs), `busy of ${ms(t.aliveMs)} alive`]);
 const ranked = (m: Map<string, number>) => rankedBy(m, top);
 const pct = (v: number) => `${((v / total) * 100).toFixed(1)}%`;
 console.log(`\nCold build of ${posts} posts: ${(run.wallMs / 1000).toFixed(2)} s wall, ${threads} thread profile(s), ${ms(total)} busy (+${ms(idle)} idle) sampled${fallback.workers !== null ? `, workers: ${fallback.workers} (fallback)` : ''}`);
