@@ -12,7 +12,7 @@ import type { Content } from '../content.ts';
 import type { RenderCache } from '../render/cache.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
 import { CommentCards } from '../render/pages/comment-card.ts';
-import { commentsChanged } from '../model/comment-views.ts';
+import { commentsAppended, commentsChanged } from '../model/comment-views.ts';
 import { commentShown, toPostRecord } from '../model/records.ts';
 import type { Job } from '../model/jobs.ts';
 import { EMITTERS } from '../emit/index.ts';
@@ -132,14 +132,19 @@ export class BuildState {
    * card, not the whole list's.
    */
   setComments(slug: string, list: Comment[]): void {
-    const before = new Map((this.site.comments.get(slug) ?? []).map((c) => [c.id, c]));
+    const previous = this.site.comments.get(slug) ?? [];
+    const before = new Map(previous.map((c) => [c.id, c]));
     const visible = list.map((c) => {
       const old = before.get(c.id);
       return old && sameComment(old, c) ? old : c;
     });
     if (visible.length > 0) this.site.comments.set(slug, visible);
     else this.site.comments.delete(slug);
-    commentsChanged(this.site);
+    // New comments after unchanged ones (the writer's usual case) are counted into the
+    // site-wide tally; anything else makes it again when next read.
+    const appended = visible.length >= previous.length && previous.every((c, i) => visible[i] === c);
+    if (appended) commentsAppended(this.site, slug, visible.slice(previous.length));
+    else commentsChanged(this.site);
     this.records.delete(slug);
   }
 

@@ -1,8 +1,14 @@
 /**
- * What `/comments/` and `/debates/` show, bounded so neither page (nor the comment
- * HTML it needs) grows with every comment ever stored: the newest comments of each
- * model, and the most recently debated topics with their newest answers per side.
- * One pass over the visible comments; every comment stays on its post's page.
+ * What `/comments/`, `/debates/`, the site-wide comment feed and `/api/comments/count`
+ * show, bounded so none of them (nor the comment HTML they need) grows with every
+ * comment ever stored: the newest comments of each model with each model's total, and
+ * the most recently debated topics with their newest answers per side.
+ *
+ * The tally behind them is made in one pass over the visible comments, memoised on the
+ * model, and kept up to date as comments are appended (`commentsAppended`: the writer's
+ * common case costs the new comments, not the site); any other change
+ * (`commentsChanged`: a hidden, edited or reordered comment) drops it, and the next read
+ * makes it again. Every comment stays on its post's page.
  */
 import type { Comment, Position, Post, SiteModel } from '../types.ts';
 import { POSITIONS } from '../types.ts';
@@ -28,6 +34,21 @@ export interface DebateTopic {
   sides: Record<Position, { total: number; newest: Comment[] }>;
 }
 
+interface TopicTally extends DebateTopic {
+  /** `created_at` of its newest answer ('' when none). */
+  latest: string;
+  /** The post's place in the site's order (topics without answers keep it). */
+  order: number;
+}
+
+interface Tally {
+  groups: Map<string, ModelGroup>;
+  topics: Map<string, TopicTally>;
+  order: Map<string, number>;
+  /** The sorted views of the tally, made when first read after a change. */
+  view: { groups: ModelGroup[]; topics: DebateTopic[] } | null;
+}
+
 const newer = (a: Comment, b: Comment) => compareComments(b, a);
 
 /** Keep the `k` newest of a list as it grows (cheap when comments arrive mostly in order). */
@@ -39,63 +60,99 @@ function pushNewest(list: Comment[], c: Comment, k: number): void {
   if (list.length > k) list.pop();
 }
 
-const SELECTION = Symbol('comment selection');
+const TALLY = Symbol('comment tally');
 
-/** Forget the memoised selection (call when the model's comments change in place). */
+/** Forget the tally (the model's comments changed in place other than by appending). */
 export function commentsChanged(site: SiteModel): void {
-  forget(site, SELECTION);
+  forget(site, TALLY);
 }
 
-function select(site: SiteModel): { groups: ModelGroup[]; topics: DebateTopic[]; totalTopics: number } {
-  return memoised(site, SELECTION, () => selectNow(site));
+/**
+ * Comments were appended to a post's visible list (its earlier comments unchanged):
+ * count them into the tally if one is kept, at the cost of these comments alone.
+ */
+export function commentsAppended(site: SiteModel, slug: string, added: readonly Comment[]): void {
+  const tally = site.memo.get(TALLY) as Tally | undefined;
+  const post = site.bySlug.get(slug);
+  if (!tally || !post) return;
+  for (const c of added) count(tally, post, c);
+  tally.view = null;
 }
 
-function selectNow(site: SiteModel) {
-  const groups = new Map<string, ModelGroup>();
-  const topics: (DebateTopic & { latest: string })[] = [];
-  for (const post of site.posts) {
-    const list = site.comments.get(post.slug) ?? [];
-    let topic: (DebateTopic & { latest: string }) | null = null;
-    for (const c of list) {
-      let group = groups.get(c.model);
-      if (!group) groups.set(c.model, (group = { model: c.model, total: 0, newest: [] }));
-      group.total++;
-      pushNewest(group.newest, c, COMMENTS_PER_MODEL);
-      if (c.type !== 'debate' || !c.position) continue;
-      topic ??= { post, latest: '', sides: Object.fromEntries(POSITIONS.map((p) => [p, { total: 0, newest: [] as Comment[] }])) as DebateTopic['sides'] };
-      const side = topic.sides[c.position];
-      side.total++;
-      pushNewest(side.newest, c, ANSWERS_PER_SIDE);
-      if (c.created_at > topic.latest) topic.latest = c.created_at;
-    }
-    if (!topic && post.category === 'debates') topic = { post, latest: '', sides: Object.fromEntries(POSITIONS.map((p) => [p, { total: 0, newest: [] as Comment[] }])) as DebateTopic['sides'] };
-    if (topic) topics.push(topic);
-  }
+function emptySides(): DebateTopic['sides'] {
+  return Object.fromEntries(POSITIONS.map((p) => [p, { total: 0, newest: [] as Comment[] }])) as DebateTopic['sides'];
+}
+
+function count(tally: Tally, post: Post, c: Comment): void {
+  let group = tally.groups.get(c.model);
+  if (!group) tally.groups.set(c.model, (group = { model: c.model, total: 0, newest: [] }));
+  group.total++;
+  pushNewest(group.newest, c, COMMENTS_PER_MODEL);
+  if (c.type !== 'debate' || !c.position) return;
+  let topic = tally.topics.get(post.slug);
+  if (!topic) tally.topics.set(post.slug, (topic = { post, latest: '', order: tally.order.get(post.slug) ?? 0, sides: emptySides() }));
+  const side = topic.sides[c.position];
+  side.total++;
+  pushNewest(side.newest, c, ANSWERS_PER_SIDE);
+  if (c.created_at > topic.latest) topic.latest = c.created_at;
+}
+
+function tallyNow(site: SiteModel): Tally {
+  const tally: Tally = { groups: new Map(), topics: new Map(), order: new Map(site.posts.map((p, i) => [p.slug, i])), view: null };
+  site.posts.forEach((post, order) => {
+    for (const c of site.comments.get(post.slug) ?? []) count(tally, post, c);
+    if (post.category === 'debates' && !tally.topics.has(post.slug)) tally.topics.set(post.slug, { post, latest: '', order, sides: emptySides() });
+  });
+  return tally;
+}
+
+function view(site: SiteModel): NonNullable<Tally['view']> {
+  const tally = memoised(site, TALLY, () => tallyNow(site));
+  if (tally.view) return tally.view;
   // Most recently debated first; topics without answers keep the post order after them.
-  const ordered = topics.map((t, i) => ({ t, i })).sort((a, b) => (a.t.latest !== b.t.latest ? (a.t.latest < b.t.latest ? 1 : -1) : a.i - b.i));
-  return {
-    groups: [...groups.values()].sort((a, b) => newer(a.newest[0]!, b.newest[0]!)),
-    topics: ordered.slice(0, DEBATE_TOPICS).map(({ t }) => ({ post: t.post, sides: t.sides })),
-    totalTopics: topics.length,
-  };
+  const topics = [...tally.topics.values()].sort((a, b) => (a.latest !== b.latest ? (a.latest < b.latest ? 1 : -1) : a.order - b.order));
+  return (tally.view = {
+    groups: [...tally.groups.values()].sort((a, b) => newer(a.newest[0]!, b.newest[0]!)),
+    topics: topics.map((t) => ({ post: t.post, sides: t.sides })),
+  });
 }
 
 /** `/comments/`: model groups, most recently active first. */
 export function commentGroups(site: SiteModel): ModelGroup[] {
-  return select(site).groups;
+  return view(site).groups;
 }
 
 /** `/debates/`: the topics shown, and how many there are in all. */
 export function debateSelection(site: SiteModel): { topics: DebateTopic[]; total: number } {
-  const s = select(site);
-  return { topics: s.topics, total: s.totalTopics };
+  const { topics } = view(site);
+  return { topics: topics.slice(0, DEBATE_TOPICS), total: topics.length };
+}
+
+/** The `k` newest visible comments of the site, newest first (each is among its model's newest). */
+export function newestComments(site: SiteModel, k: number): Comment[] {
+  const candidates = view(site).groups.flatMap((g) => g.newest.slice(0, k));
+  return candidates.sort(newer).slice(0, k);
+}
+
+/** The visible comments per model and in all (models by name). */
+export function commentTotals(site: SiteModel): { total: number; by_model: Record<string, number> } {
+  // A null-prototype object: a model named `__proto__` is just a key.
+  const by_model: Record<string, number> = Object.create(null);
+  let total = 0;
+  for (const g of [...view(site).groups].sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))) {
+    by_model[g.model] = g.total;
+    total += g.total;
+  }
+  return { total, by_model };
 }
 
 /** Every comment the two pages show (their HTML must be ready before they are emitted). */
 export function commentsOnSitePages(site: SiteModel): Comment[] {
-  const s = select(site);
+  const groups = commentGroups(site);
+  const { topics } = debateSelection(site);
   const out = new Set<Comment>();
-  for (const g of s.groups) for (const c of g.newest) out.add(c);
-  for (const t of s.topics) for (const p of POSITIONS) for (const c of t.sides[p].newest) out.add(c);
+  for (const g of groups) for (const c of g.newest) out.add(c);
+  for (const t of topics) for (const p of POSITIONS) for (const c of t.sides[p].newest) out.add(c);
   return [...out];
 }
+

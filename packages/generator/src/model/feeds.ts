@@ -5,6 +5,7 @@
 import type { Category, Comment, Post, SiteModel } from '../types.ts';
 import type { Job } from './jobs.ts';
 import { postsByTag } from './tags.ts';
+import { newestComments } from './comment-views.ts';
 
 /** Entries per feed. */
 export const FEED_SIZE = 50;
@@ -22,8 +23,9 @@ export function feedPosts(site: SiteModel, scope: FeedScope): Post[] {
 
 /** The newest visible comments of the site, or of one post (newest first). */
 export function feedComments(site: SiteModel, slug?: string): Comment[] {
-  const all = slug === undefined ? [...site.comments.values()].flat() : [...(site.comments.get(slug) ?? [])];
-  return all.sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1)).slice(0, FEED_SIZE);
+  // The site's newest come from the kept tally: a feed costs its 50 entries, not every comment.
+  if (slug === undefined) return newestComments(site, FEED_SIZE);
+  return [...(site.comments.get(slug) ?? [])].sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : a.id < b.id ? 1 : -1)).slice(0, FEED_SIZE);
 }
 
 /** Posts whose rendered bodies a job shows besides post pages (the post feeds). */

@@ -10,7 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
-import type { Post, SiteModel } from '../types.ts';
+import type { Comment, Post, SiteModel } from '../types.ts';
+import { memoised } from './memo.ts';
 import type { Job } from './jobs.ts';
 import { postTags } from './tags.ts';
 import { tagKey } from '../paths.ts';
@@ -54,6 +55,23 @@ export function changedPart(before: string, after: string): KeyPart | null {
 
 const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(text).digest('base64url').slice(0, 22));
 
+const DIGESTS = Symbol('comment list digests');
+
+/**
+ * The digest of a post's visible comments: everything each shows, not only its id (a
+ * comment edited in `data/` while the writer was stopped is published by the next
+ * start). Kept per list for the model's life: a list is replaced, never changed in
+ * place, when a post's comments change, so a plan costs the lists that changed.
+ */
+function commentsDigest(site: SiteModel, slug: string): string {
+  const list = site.comments.get(slug);
+  if (!list) return '';
+  const digests = memoised(site, DIGESTS, () => new WeakMap<readonly Comment[], string>());
+  let d = digests.get(list);
+  if (d === undefined) digests.set(list, (d = digest(list.map(commentShown).join('\n'))));
+  return d;
+}
+
 /**
  * A function giving each job of this site its input key. `fingerprint` stands for the
  * generator's code (tests pass their own to play a template change).
@@ -61,14 +79,7 @@ const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(t
 export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint()): (job: Job) => string {
   const base = createHash('sha1').update(fingerprint).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
   const key = (source: string, comments: string, views: string) => `${base}|${source}|${comments}|${views}`;
-  const commentKeys = new Map<string, string>();
-  const comments = (slug: string) => {
-    let k = commentKeys.get(slug);
-    // Everything a comment shows, not only its id: a comment edited in `data/` while the
-    // writer was stopped is published by the next start.
-    if (k === undefined) commentKeys.set(slug, (k = digest((site.comments.get(slug) ?? []).map(commentShown).join('\n'))));
-    return k;
-  };
+  const comments = (slug: string) => commentsDigest(site, slug);
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
   // One pass over the posts gives the key of the whole site and of each category and
   // model list, so an edit re-emits only the lists that contain the post. Each group
@@ -76,12 +87,13 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
   let groups: Map<string, string> | undefined;
   const group = (name: string) => {
     if (!groups) {
-      type Hash = ReturnType<typeof createHash>;
-      const hashes = new Map<string, [Hash, Hash, Hash]>();
+      // Lines gathered per group and part, then hashed once each: 10,000 posts would
+      // otherwise cost some 300,000 small hash updates per plan.
+      const parts = new Map<string, [string[], string[], string[]]>();
       const feed = (id: string, part: 0 | 1 | 2, line: string) => {
-        let h = hashes.get(id);
-        if (!h) hashes.set(id, (h = [createHash('sha1'), createHash('sha1'), createHash('sha1')]));
-        h[part].update(line);
+        let p = parts.get(id);
+        if (!p) parts.set(id, (p = [[], [], []]));
+        p[part].push(line);
       };
       const lines = (id: string, p: Post) => {
         feed(id, 0, `${p.slug}\u0000${p.hash}\n`);
@@ -102,7 +114,8 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
           feed(`content:tag:${k}`, 0, content);
         }
       }
-      groups = new Map([...hashes].map(([id, [src, com, vws]]) => [id, id.startsWith('content:') ? key(src.digest('hex'), '', '') : key(src.digest('hex'), com.digest('hex'), vws.digest('hex'))]));
+      const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
+      groups = new Map([...parts].map(([id, [src, com, vws]]) => [id, id.startsWith('content:') ? key(sha1(src), '', '') : key(sha1(src), sha1(com), sha1(vws))]));
     }
     return groups.get(name) ?? key('empty', '', '');
   };

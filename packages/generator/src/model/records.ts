@@ -2,6 +2,7 @@
  * Public JSON records (spec 2.1, 2.2, 2.4), with fields in the specification's order.
  */
 import type { Comment, CommentRecord, Post, PostRecord, SiteModel } from '../types.ts';
+import { commentTotals } from './comment-views.ts';
 
 export function toPostRecord(site: SiteModel, post: Post): PostRecord {
   return {
@@ -45,17 +46,10 @@ export function toCommentRecord(c: Comment): CommentRecord {
 
 /** `{total, by_model: {model: n}, by_post: {slug: n}}`; by_post lists every post, 0 included. */
 export function commentCounts(site: SiteModel): { total: number; by_model: Record<string, number>; by_post: Record<string, number> } {
-  // Null-prototype objects: a slug or model named `__proto__` is just a key.
-  const by_model: Record<string, number> = Object.create(null);
+  // Null-prototype objects: a slug named `__proto__` is just a key.
   const by_post: Record<string, number> = Object.create(null);
-  let total = 0;
-  for (const post of site.posts) {
-    const list = site.comments.get(post.slug) ?? [];
-    by_post[post.slug] = list.length;
-    total += list.length;
-    for (const c of list) by_model[c.model] = (by_model[c.model] ?? 0) + 1;
-  }
-  return { total, by_model, by_post };
+  for (const post of site.posts) by_post[post.slug] = site.comments.get(post.slug)?.length ?? 0;
+  return { ...commentTotals(site), by_post };
 }
 
 /** `{slug: views}` for every post. */
