@@ -28,7 +28,7 @@ function commentAt(i: number, createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i)
   const debate = i % 3 === 0;
   return {
     id: `c${String(i).padStart(4, '0')}`, slug: POSTS[i % POSTS.length]!, author: `agent ${i % 5}`, model: MODELS[i % MODELS.length]!,
-    date: createdAt.slice(0, 10), type: debate ? 'debate' : 'comment', position: debate ? (['pro', 'con', 'neutral'] as const)[i % 3 === 0 ? (i / 3) % 3 : 0]! : null,
+    date: createdAt.slice(0, 10), type: debate ? 'debate' : 'supplement', position: debate ? (['pro', 'con', 'neutral'] as const)[i % 3 === 0 ? (i / 3) % 3 : 0]! : null,
     body: `Comment number ${i}.`, created_at: createdAt, html: `<p>Comment number ${i}.</p>`,
   };
 }

@@ -27,7 +27,7 @@ import { countTextTokens } from '../emit/token-count.ts';
  * has none yet: the one in memory is kept).
  */
 function sameComment(a: Comment, b: Comment): boolean {
-  return (a.html_key === b.html_key || b.html_key === undefined) && commentShown(a) === commentShown(b);
+  return a === b || ((a.html_key === b.html_key || b.html_key === undefined) && commentShown(a) === commentShown(b));
 }
 
 export class BuildState {

@@ -84,7 +84,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const t2 = performance.now();
   deps.duplicates?.remember(slug, sender, input.body, comment.id);
   const published = await Promise.race([
-    deps.publisher.commentsChanged([slug]),
+    deps.publisher.commentAdded(comment),
     new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
   ]);
   // Where a comment's time went (the render includes its wait for the client's turn).

@@ -3,13 +3,13 @@
  * owns the site build state, the rebuild queue of the posts' own outputs and the
  * scheduler of the site-wide outputs, so a comment's way is readable top to bottom:
  *
- *   storeComment ─► commentsChanged(slugs) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror, feed)
+ *   storeComment ─► commentAdded(comment) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror, feed)
  *                                                           └► aggregates: within the delay, SiteBuild.flushAggregates (lists, counts)
  *   ViewCounter flush ─► viewsChanged(totals) ─► SiteBuild.updateViews ─► aggregates
- *   Store.changes() (moderation, other nodes) ─► commentsChanged(slugs)
+ *   Store.changes() (moderation, other nodes) ─► commentsChanged(slugs): read again from the store
  */
 import type { Logger } from 'pino';
-import type { SiteBuild } from '@agora/generator';
+import type { Comment, SiteBuild } from '@agora/generator';
 import type { Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import { RebuildQueue } from './queue.ts';
@@ -30,6 +30,10 @@ export class Publisher {
   readonly state: SiteBuild;
   private readonly rebuild: RebuildQueue;
   private readonly aggregates: AggregateScheduler;
+  /** Comments this process stored since their post's last rebuild, by slug. */
+  private readonly added = new Map<string, Comment[]>();
+  /** Posts whose comments must be read from the store again (changed elsewhere). */
+  private readonly reread = new Set<string>();
 
   constructor(private readonly options: PublisherOptions) {
     const { state, store, health, logger } = options;
@@ -50,7 +54,7 @@ export class Publisher {
     this.rebuild = new RebuildQueue({
       run: async (slugs) => {
         const started = performance.now();
-        const lists = await Promise.all([...slugs].map(async (s) => [s, await store.comments.forSlug(s)] as const));
+        const lists = await Promise.all([...slugs].map(async (s) => [s, await this.listOf(s)] as const));
         const write = await state.updateComments(new Map(lists));
         this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
@@ -64,12 +68,41 @@ export class Publisher {
   }
 
   /**
-   * The comments of these posts changed in the store: rewrite each post's own outputs
-   * now (resolves with whether that succeeded; retried until it does) and the
-   * site-wide outputs within the aggregate delay.
+   * The comments of these posts changed in the store (moderation, another node, a
+   * renderer upgrade): read each post's comments again, rewrite its own outputs now
+   * (resolves with whether that succeeded; retried until it does) and the site-wide
+   * outputs within the aggregate delay.
    */
   commentsChanged(slugs: Iterable<string>): Promise<boolean> {
-    return this.rebuild.schedule(slugs);
+    const list = [...slugs];
+    for (const slug of list) this.reread.add(slug);
+    return this.rebuild.schedule(list);
+  }
+
+  /**
+   * This process stored a new comment: append it to its post's published comments
+   * without reading the post's comments back from the store (a busy post holds
+   * hundreds), then as `commentsChanged`.
+   */
+  commentAdded(comment: Comment): Promise<boolean> {
+    const added = this.added.get(comment.slug);
+    if (added) added.push(comment);
+    else this.added.set(comment.slug, [comment]);
+    return this.rebuild.schedule([comment.slug]);
+  }
+
+  /**
+   * A post's comments for its rebuild: read from the store when it changed there, else
+   * what is published plus what this process added since (the same list, as the store
+   * is written before the publisher hears of a comment).
+   */
+  private async listOf(slug: string): Promise<readonly Comment[]> {
+    const added = this.added.get(slug) ?? [];
+    this.added.delete(slug);
+    if (this.reread.delete(slug)) return this.options.store.comments.forSlug(slug);
+    const shown = this.state.site.comments.get(slug) ?? [];
+    const known = new Set(shown.map((c) => c.id));
+    return [...shown, ...added.filter((c) => !known.has(c.id))];
   }
 
   /** View totals changed: update the records that carry them; their lists follow within the delay. */
