@@ -6,6 +6,8 @@
  * --expose-gc), and `close` stops it.
  */
 import type { AddressInfo } from 'node:net';
+import { Session } from 'node:inspector/promises';
+import { writeFile } from 'node:fs/promises';
 import express from 'express';
 import { pino } from 'pino';
 import { loadConfig } from '@agora/generator';
@@ -61,6 +63,21 @@ async function startAgora(root: string, port: number, env: Record<string, string
   return { url: running.url, close: () => { running.server.closeAllConnections(); return running.close(); } };
 }
 
+/** Profile the main thread with the inspector (unlike `--cpu-prof`, it can start after the start-up). */
+async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 const [mode, root, port] = process.argv.slice(2);
 try {
   const env = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
@@ -68,6 +85,8 @@ try {
   // Since the process started (performance.now() counts from it): module loading included, as `npm start` pays it.
   const startMs = performance.now();
   send({ type: 'ready', url: server.url, startMs, listenMs: Number.isNaN(listenMs) ? startMs : listenMs, ...usage() });
+  // `BENCH_PROFILE_FILE`: a CPU profile of the main thread from here (caught up) to `close`.
+  const profile = process.env.BENCH_PROFILE_FILE ? await startProfile() : null;
   process.on('message', (m: { type: string }) => {
     if (m.type === 'usage') send({ type: 'usage', ...usage() });
     if (m.type === 'usage-after-gc') {
@@ -76,7 +95,7 @@ try {
     }
     if (m.type === 'close') {
       const t = performance.now();
-      void server.close().then(() => {
+      void (profile ? profile.stop(process.env.BENCH_PROFILE_FILE!) : Promise.resolve()).then(() => server.close()).then(() => {
         send({ type: 'closed', closeMs: performance.now() - t, ...usage() });
         process.disconnect();
       });

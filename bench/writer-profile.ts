@@ -1,14 +1,16 @@
 /**
  * The writer under comment load, profiled: `node --import tsx --conditions=agora-source
- * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--top 30]` starts
+ * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--latency 0] [--top 30]` starts
  * the writer on an existing site (e.g. `bench/.corpus/writer-10000` after `npm run
  * bench`, with its comments imported) under `--cpu-prof`, posts comments from
- * `connections` clients to random posts, and prints the rate and self time by function
+ * `connections` clients to random posts (after `--latency N` comments one at a time,
+ * timed to their page and mirror), and prints the rate and self time by function
  * and module for the main thread and the render workers. Changes the site's store (the
  * comments it posts stay).
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { measureCommentLatency } from './comments.ts';
+import { basename, join, resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
 import { loadComments } from './load.ts';
 import { prng, type CorpusPost } from './corpus.ts';
@@ -23,19 +25,30 @@ const outDir = join(root, '.profile');
 await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
-const slugs = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
-const posts: CorpusPost[] = slugs.map((slug) => ({ slug, category: '', model: '', date: '', file: '' }));
-const server = await startServerChild('agora', root, { execArgv: ['--cpu-prof', `--cpu-prof-dir=${outDir}`] });
+const latencySamples = Number(flag('latency') ?? 0);
+const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
+// The category is in each post's front matter (the page's path needs it).
+const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
+  const text = await readFile(join(root, 'content', 'posts', f), 'utf8');
+  return { slug: f.slice(0, -3), category: /^category: *(\S+)/m.exec(text)?.[1] ?? '', model: '', date: '', file: `content/posts/${f}` };
+}));
+// The main thread from caught-up to close (`BENCH_PROFILE_FILE`, read by server-child.ts); the workers' whole life.
+process.env.BENCH_PROFILE_FILE = join(outDir, 'main.cpuprofile');
+const server = await startServerChild('agora', root, { execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(outDir, 'threads')}`] });
 console.error(`[profile] writer listening after ${ms(server.listenMs)}, caught up after ${ms(server.startMs)}; ${connections} clients for ${seconds} s`);
+if (latencySamples > 0) {
+  const l = await measureCommentLatency([{ url: server.url, root }], posts, latencySamples, 0, prng(11));
+  console.log(`comment → page + mirror, ${l.samples} one at a time: p50 ${l.diskP50Ms} ms, p99 ${l.diskP99Ms} ms, max ${l.diskMaxMs} ms (failed ${l.failed}); → 201 p50 ${l.ackP50Ms} / p99 ${l.ackP99Ms} ms`);
+}
 const load = await loadComments(server.url, posts, seconds, connections, prng(7));
 const usage = await server.close();
 console.log(`\n${load.commentsPerSec} comments/s (p50 ${load.figures.p50Ms} ms, p99 ${load.figures.p99Ms} ms; statuses ${JSON.stringify(load.statuses)}); writer CPU user ${ms(usage.userMs)} sys ${ms(usage.sysMs)}, RSS ${Math.round(usage.rssMB)} MB`);
-const files = (await readdir(outDir)).filter((f) => f.endsWith('.cpuprofile')).sort();
-for (const file of files) {
-  const s = await summarizeProfiles([join(outDir, file)]);
+const threads = (await readdir(join(outDir, 'threads'))).filter((f) => f.endsWith('.cpuprofile') && !/\.0\.001\./.test(f)).sort();
+for (const file of [join(outDir, 'main.cpuprofile'), ...threads.map((f) => join(outDir, 'threads', f))]) {
+  const s = await summarizeProfiles([file]);
   if (s.busyMs < 200) continue;
   const pct = (v: number) => `${((v / s.busyMs) * 100).toFixed(1)}%`;
-  console.log(`\n## ${file}: ${ms(s.busyMs)} busy, ${ms(s.idleMs)} idle`);
+  console.log(`\n## ${basename(file)}: ${ms(s.busyMs)} busy, ${ms(s.idleMs)} idle`);
   printTable('Self time by module', ranked(s.byModule, 12).map(([k, v]) => [k, ms(v), pct(v)]), ['module', 'self', 'share']);
   printTable('Self time by function', ranked(s.byFunction, top).map(([k, v]) => [k, ms(v), pct(v)]), ['function module:line', 'self', 'share']);
 }

@@ -88,7 +88,7 @@ test('planBuild', async (t) => {
   await t.test("should plan a comment's rebuild: the post's own outputs now, keyed as a full build keys them", () => {
     const model = site(SOURCES, { comments: [comment('two', 'c1')] });
     const plan = planBuild(model, { kind: 'post-comments', slugs: ['two'] }, built(site()), { fingerprint: FINGERPRINT });
-    assert.deepEqual(emitted(plan), ['api-comments:two (comments changed)', 'api-post:two (comments changed)', 'post-comments-feed:two (comments changed)', 'post-page:two (comments changed)']);
+    assert.deepEqual(emitted(plan), ['api-comments:two (comments changed)', 'api-post:two (comments changed)', 'post-page:two (comments changed)']);
     // Keyed, so the next start finds them unchanged instead of emitting them again.
     const fullKeys = new Map(full(model, new Manifest(null, '/nowhere')).emit.map((e) => [e.id, e.key]));
     for (const e of plan.emit) assert.equal(e.key, fullKeys.get(e.id), `${e.id} keyed as a full build keys it`);

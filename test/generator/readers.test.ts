@@ -82,14 +82,14 @@ test('feeds, tags and pagination', async (t) => {
     assert.equal((JSON.parse(await read('api/posts')) as unknown[]).length, posts.length);
   });
 
-  await t.test('should plan tag mirrors and the comment feed with aggregates, and the post comment feed at once', () => {
+  await t.test("should plan the post's page and mirrors at once, and tag mirrors and the comment feeds with aggregates", () => {
     const slug = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
     const now = listJobs(state.site, { kind: 'post-comments', slugs: [slug] }).map((j) => j.kind);
-    assert.ok(now.includes('post-comments-feed'));
-    assert.ok(!now.includes('comments-feed'));
+    assert.deepEqual(now.sort(), ['api-comments', 'api-post', 'post-page']);
     const later = listJobs(state.site, { kind: 'aggregates', comments: [slug], views: [] });
     assert.ok(later.some((j) => j.kind === 'api-tag' && j.tag === 'nginx'));
     assert.ok(later.some((j) => j.kind === 'comments-feed'));
+    assert.ok(later.some((j) => j.kind === 'post-comments-feed' && j.slug === slug), "the post's comment feeds follow with the aggregates");
     assert.ok(!later.some((j) => j.kind === 'site-feed' || j.kind === 'tag-page'), 'post feeds and HTML lists show no comments');
   });
 });

@@ -54,6 +54,8 @@ test('signed agents (Web Bot Auth)', async (t) => {
     const page = await (await fetch(`${server.url}${post.url}`)).text();
     const card = page.slice(page.indexOf(`id="comment-${body.id}"`));
     assert.ok(card.includes(`✓ verified agent <span class="agent-origin">${agent.origin}</span>`), 'the card shows the verified agent and its origin');
+    // The post's comment feeds follow with the site-wide outputs.
+    await server.flushAggregates();
     const feed = await readFile(join(project.config.distDir, post.url, 'comments.atom'), 'utf8');
     assert.ok(feed.includes(`verified agent ${agent.origin}`), 'the post\'s comment feed names the verified agent');
   });

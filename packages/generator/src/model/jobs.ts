@@ -51,11 +51,12 @@ export type Job =
 
 export type Change =
   | { kind: 'full' }
-  /** Comments changed on these posts: the posts' own outputs (page, record, comment list), written at once. */
+  /** Comments changed on these posts: the posts' own outputs (page, record, comment list), written at once; their comment feeds follow with the aggregates. */
   | { kind: 'post-comments'; slugs: readonly string[] }
   /**
    * What follows a burst of comment and view changes, coalesced: the site-wide lists
-   * and counts (tag mirrors included), the site-wide comment feed, and the records of
+   * and counts (tag mirrors included), the site-wide comment feed and the commented
+   * posts' comment feeds, and the records of
    * posts whose view counts changed. Post feeds and HTML lists show neither comments
    * nor views, so they are left to content builds.
    */
@@ -89,7 +90,6 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
       add({ kind: 'post-page', slug: post.slug });
       add({ kind: 'api-post', slug: post.slug });
       add({ kind: 'api-comments', slug: post.slug });
-      add({ kind: 'post-comments-feed', slug: post.slug });
     }
     return [...jobs.values()];
   }
@@ -104,6 +104,9 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
     for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
   }
   if (viewed.length > 0) add({ kind: 'api-views' });
+  // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
+  // feeds are written once per flush, not once per comment.
+  for (const post of commented) add({ kind: 'post-comments-feed', slug: post.slug });
   if (commented.length > 0) {
     add({ kind: 'api-comment-count' });
     add({ kind: 'comments-page' });
