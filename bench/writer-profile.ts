@@ -34,7 +34,9 @@ const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
 }));
 // The main thread from caught-up to close (`BENCH_PROFILE_FILE`, read by server-child.ts); the workers' whole life.
 process.env.BENCH_PROFILE_FILE = join(outDir, 'main.cpuprofile');
-const server = await startServerChild('agora', root, { execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(outDir, 'threads')}`] });
+// `--env KEY=VALUE,…`: settings for the writer (it sees no others), e.g. AGORA_SEARCH_INDEX=0.
+const env = Object.fromEntries((flag('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const server = await startServerChild('agora', root, { env, execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(outDir, 'threads')}`] });
 console.error(`[profile] writer listening after ${ms(server.listenMs)}, caught up after ${ms(server.startMs)}; ${connections} clients for ${seconds} s`);
 if (latencySamples > 0) {
   const l = await measureCommentLatency([{ url: server.url, root }], posts, latencySamples, 0, prng(11));

@@ -134,6 +134,11 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
 export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>): Promise<void> {
   for (const { job, id, key } of plan.emit) {
     await sink.emit(id, key, () => state.emit(job));
-    await between?.();
+    if (!between) continue;
+    // A site-wide flush gives way after every job: waiting post rebuilds run, and the
+    // event loop serves requests and worker messages, so nothing waits behind the flush
+    // for longer than one of its jobs.
+    await between();
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }

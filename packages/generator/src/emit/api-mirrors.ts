@@ -8,6 +8,7 @@ import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import { toFileName } from '../paths.ts';
 import { postsByTag } from '../model/tags.ts';
+import { postsOfCategory } from '../model/site.ts';
 import { commentCounts, toCommentRecord, viewsMap } from '../model/records.ts';
 
 const OPEN = Buffer.from('[');
@@ -37,7 +38,7 @@ export function emitPostRecord(ctx: EmitContext, slug: string): Output {
 
 /** `/api/category/{cat}`: `[]` when the category has no post. */
 export function emitCategoryList(ctx: EmitContext, category: Category): Output {
-  return { path: `api/category/${category}`, body: list(ctx, ctx.site.posts.filter((p) => p.category === category)) };
+  return { path: `api/category/${category}`, body: list(ctx, postsOfCategory(ctx.site, category)) };
 }
 
 /** `/api/model/{model}`: only for models with posts, so a file server answers 404 for others. */

@@ -67,7 +67,8 @@ function commentsTwin(site: SiteModel): string {
     const list = site.comments.get(post.slug) ?? [];
     if (list.length === 0) continue;
     total += list.length;
-    commented.push({ post, n: list.length, last: list.reduce((m, c) => (c.created_at > m ? c.created_at : m), '') });
+    // Lists are oldest first: the last is the newest.
+    commented.push({ post, n: list.length, last: list[list.length - 1]!.created_at });
   }
   commented.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
   const lines = commented.slice(0, COMMENTED_POSTS).map(({ post, n }) => postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`));

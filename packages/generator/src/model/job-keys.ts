@@ -56,6 +56,43 @@ export function changedPart(before: string, after: string): KeyPart | null {
 const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(text).digest('base64url').slice(0, 22));
 
 const DIGESTS = Symbol('comment list digests');
+const GROUPS = Symbol('job key groups');
+
+/**
+ * The posts of each group a list job's key covers (the site, each category, model and
+ * tag; `content:` groups for post feeds, which show content only), and each group's
+ * sources part, kept with the model.
+ */
+function groupsOf(site: SiteModel): { members: Map<string, Post[]>; sources: Map<string, string> } {
+  return memoised(site, GROUPS, () => {
+    // The site's group exists on an empty site too (its key covers the catalog).
+    const members = new Map<string, Post[]>([['site', []]]);
+    const join = (id: string, p: Post) => {
+      const list = members.get(id);
+      if (list) list.push(p);
+      else members.set(id, [p]);
+    };
+    for (const p of site.posts) {
+      join('site', p);
+      join(`category:${p.category}`, p);
+      join(`model:${p.model}`, p);
+      join('content:site', p);
+      join(`content:category:${p.category}`, p);
+      for (const k of new Set(postTags(p).map(tagKey))) {
+        join(`tag:${k}`, p);
+        join(`content:tag:${k}`, p);
+      }
+    }
+    const sources = new Map<string, string>();
+    for (const [id, posts] of members) {
+      const hash = createHash('sha1');
+      if (id === 'site') hash.update(JSON.stringify(site.catalog));
+      hash.update(posts.map((p) => `${p.slug}\u0000${p.hash}\n`).join(''));
+      sources.set(id, hash.digest('hex'));
+    }
+    return { members, sources };
+  });
+}
 
 /**
  * The digest of a post's visible comments: everything each shows, not only its id (a
@@ -81,43 +118,35 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
   const key = (source: string, comments: string, views: string) => `${base}|${source}|${comments}|${views}`;
   const comments = (slug: string) => commentsDigest(site, slug);
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
-  // One pass over the posts gives the key of the whole site and of each category and
-  // model list, so an edit re-emits only the lists that contain the post. Each group
-  // hashes sources, comments and views apart, so a key says which of them changed.
-  let groups: Map<string, string> | undefined;
+  const { members, sources } = groupsOf(site);
+  // Each group hashes sources, comments and views apart, so a key says which of them
+  // changed; the sources part and who belongs to which group are kept with the model
+  // (content does not change under a writer), the other two are hashed when asked for.
+  const groups = new Map<string, string>();
+  const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
+  // A post is in about six groups (site, category, model, tags): its lines are made once.
+  const commentLines = new Map<Post, string>();
+  const viewLines = new Map<Post, string>();
+  const commentLine = (p: Post) => {
+    let line = commentLines.get(p);
+    if (line === undefined) commentLines.set(p, (line = `${p.slug}\u0000${comments(p.slug)}\n`));
+    return line;
+  };
+  const viewLine = (p: Post) => {
+    let line = viewLines.get(p);
+    if (line === undefined) viewLines.set(p, (line = `${p.slug}\u0000${site.views.get(p.slug) ?? 0}\n`));
+    return line;
+  };
   const group = (name: string) => {
-    if (!groups) {
-      // Lines gathered per group and part, then hashed once each: 10,000 posts would
-      // otherwise cost some 300,000 small hash updates per plan.
-      const parts = new Map<string, [string[], string[], string[]]>();
-      const feed = (id: string, part: 0 | 1 | 2, line: string) => {
-        let p = parts.get(id);
-        if (!p) parts.set(id, (p = [[], [], []]));
-        p[part].push(line);
-      };
-      const lines = (id: string, p: Post) => {
-        feed(id, 0, `${p.slug}\u0000${p.hash}\n`);
-        feed(id, 1, `${p.slug}\u0000${comments(p.slug)}\n`);
-        feed(id, 2, `${p.slug}\u0000${site.views.get(p.slug) ?? 0}\n`);
-      };
-      feed('site', 0, JSON.stringify(site.catalog));
-      for (const p of site.posts) {
-        lines('site', p);
-        lines(`category:${p.category}`, p);
-        lines(`model:${p.model}`, p);
-        // Post feeds show content only: comments and views must not re-emit them.
-        const content = `${p.slug}\u0000${p.hash}\n`;
-        feed('content:site', 0, content);
-        feed(`content:category:${p.category}`, 0, content);
-        for (const k of new Set(postTags(p).map(tagKey))) {
-          lines(`tag:${k}`, p);
-          feed(`content:tag:${k}`, 0, content);
-        }
-      }
-      const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
-      groups = new Map([...parts].map(([id, [src, com, vws]]) => [id, id.startsWith('content:') ? key(sha1(src), '', '') : key(sha1(src), sha1(com), sha1(vws))]));
-    }
-    return groups.get(name) ?? key('empty', '', '');
+    let k = groups.get(name);
+    if (k !== undefined) return k;
+    const posts = members.get(name);
+    const source = sources.get(name);
+    if (!posts || source === undefined) k = key('empty', '', '');
+    else if (name.startsWith('content:')) k = key(source, '', '');
+    else k = key(source, sha1(posts.map(commentLine)), sha1(posts.map(viewLine)));
+    groups.set(name, k);
+    return k;
   };
   return (job) => {
     switch (job.kind) {

@@ -2,7 +2,7 @@
  * The site model: posts in their published order plus the comments and views that
  * belong to them, and the indexes every emitter reads.
  */
-import type { Comment, Post, SiteConfig, SiteModel } from '../types.ts';
+import type { Category, Comment, Post, SiteConfig, SiteModel } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { memoised } from './memo.ts';
 
@@ -47,6 +47,21 @@ export function buildSiteModel(input: SiteInput): SiteModel {
 }
 
 const BY_MODEL = Symbol('posts by model');
+const BY_CATEGORY = Symbol('posts by category');
+
+/** Each category's posts (newest first; memoised with the model). */
+export function postsOfCategory(site: SiteModel, category: Category): readonly Post[] {
+  const map = memoised(site, BY_CATEGORY, () => {
+    const map = new Map<Category, Post[]>();
+    for (const p of site.posts) {
+      const list = map.get(p.category);
+      if (list) list.push(p);
+      else map.set(p.category, [p]);
+    }
+    return map;
+  });
+  return map.get(category) ?? [];
+}
 
 /** Model names with their posts (newest first), in order of first appearance (memoised with the model). */
 export function postsByModel(site: SiteModel): Map<string, Post[]> {
