@@ -9,7 +9,7 @@ import { recordAnswersTo } from './answer-recorder.ts';
 export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const server = await startServer({
     config: project.config,
-    env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', ...env },
+    env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', AGORA_LIST_INTERVAL_MS: '100', ...env },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     handleSignals: false,
   });

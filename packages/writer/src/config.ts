@@ -6,6 +6,8 @@ export interface WriterSettings {
   viewsFlushMs: number;
   /** Longest delay before site-wide outputs show a comment or view change (ms). */
   aggregateDelayMs: number;
+  /** Shortest time between two rewrites of the category, model and tag mirrors under a steady flow (ms). */
+  listIntervalMs: number;
   /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
   mcpHosts: string[];
   /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
@@ -23,6 +25,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     logLevel: env.LOG_LEVEL ?? 'info',
     viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
+    listIntervalMs: ms(env.AGORA_LIST_INTERVAL_MS, 5000),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };

@@ -144,7 +144,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs });
+  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, listIntervalMs: settings.listIntervalMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;

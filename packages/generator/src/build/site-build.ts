@@ -30,6 +30,9 @@ export class SiteBuild {
   /** Posts whose comments or views changed since the last `flushAggregates`. */
   private readonly pendingComments = new Set<string>();
   private readonly pendingViews = new Set<string>();
+  /** Posts whose category, model and tag mirrors wait for a flush with `lists` (by what changed). */
+  private readonly pendingListComments = new Set<string>();
+  private readonly pendingListViews = new Set<string>();
   /** Updates run one at a time, so two rebuilds never interleave their writes. */
   private lock: Promise<unknown> = Promise.resolve();
   /**
@@ -198,15 +201,22 @@ export class SiteBuild {
 
   /** Whether site-wide outputs wait for `flushAggregates`. */
   get aggregatesPending(): boolean {
-    return this.pendingComments.size + this.pendingViews.size > 0;
+    return this.pendingComments.size + this.pendingViews.size + this.listsPending > 0;
+  }
+
+  /** How many posts' category, model and tag mirrors wait for a flush with `lists`. */
+  get listsPending(): number {
+    return this.pendingListComments.size + this.pendingListViews.size;
   }
 
   /**
    * Rewrite the site-wide outputs behind every comment and view change since the last
-   * call, once: `/api/posts`, category and model lists, `/api/comments/count`,
-   * `/api/views`, `/comments/`, `/debates/` and the records of posts whose views changed.
+   * call, once: `/api/posts`, `/api/comments/count`, `/api/views`, `/comments/`,
+   * `/debates/`, the comment feeds, the records of posts whose views changed and, unless
+   * `lists` is false, the category, model and tag mirrors (with `lists: false` they wait
+   * for a later flush).
    */
-  flushAggregates(): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
       await this.runUrgent();
@@ -214,12 +224,21 @@ export class SiteBuild {
       const views = [...this.pendingViews];
       this.pendingComments.clear();
       this.pendingViews.clear();
+      for (const s of comments) this.pendingListComments.add(s);
+      for (const s of views) this.pendingListViews.add(s);
+      const lists = options.lists === false ? { comments: [], views: [] } : { comments: [...this.pendingListComments], views: [...this.pendingListViews] };
+      if (options.lists !== false) {
+        this.pendingListComments.clear();
+        this.pendingListViews.clear();
+      }
       try {
-        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views }, this.runUrgent);
+        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists }, this.runUrgent);
       } catch (error) {
         // Not lost: the next flush writes them.
         for (const s of comments) this.pendingComments.add(s);
         for (const s of views) this.pendingViews.add(s);
+        for (const s of lists.comments) this.pendingListComments.add(s);
+        for (const s of lists.views) this.pendingListViews.add(s);
         throw error;
       } finally {
         this.flushes--;

@@ -60,7 +60,17 @@ export type Change =
    * posts whose view counts changed. Post feeds and HTML lists show neither comments
    * nor views, so they are left to content builds.
    */
-  | { kind: 'aggregates'; comments: readonly string[]; views: readonly string[] }
+  | {
+      kind: 'aggregates';
+      comments: readonly string[];
+      views: readonly string[];
+      /**
+       * Posts whose category, model and tag mirrors to rewrite, by what changed (default:
+       * `comments` and `views`). The writer spaces these rewrites out under a steady flow
+       * (`AGORA_LIST_INTERVAL_MS`): at 10,000 posts they are ~140 MB.
+       */
+      lists?: { comments: readonly string[]; views: readonly string[] };
+    }
   /**
    * Posts whose source changed (`agora dev`): their own outputs (page, `post.md`, record,
    * comment list, comment feed), written at once so the edited page is in `dist/` in
@@ -95,14 +105,15 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
   }
   const viewed = posts(change.views);
   const commented = posts(change.comments);
-  if (viewed.length + commented.length === 0) return [];
-  add({ kind: 'api-posts' });
-  for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
-  for (const post of [...viewed, ...commented]) {
+  const listed = change.lists ? posts([...change.lists.comments, ...change.lists.views]) : [...viewed, ...commented];
+  for (const post of listed) {
     add({ kind: 'api-category', category: post.category });
     add({ kind: 'api-model', model: post.model });
     for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
   }
+  if (viewed.length + commented.length === 0) return [...jobs.values()];
+  add({ kind: 'api-posts' });
+  for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
   if (viewed.length > 0) add({ kind: 'api-views' });
   // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
   // feeds are written once per flush, not once per comment.

@@ -5,7 +5,8 @@
  * view flushes costs one rewrite of each. A failed flush is retried with backoff.
  */
 export interface AggregateSchedulerOptions {
-  flush: () => Promise<void>;
+  /** Write the site-wide outputs; `now`: asked for by `flushNow` (shutdown, tests), so write everything. */
+  flush: (now: boolean) => Promise<void>;
   /** Longest delay between a change and its site-wide outputs (default 1000 ms). */
   delayMs?: number;
   onError?: (error: unknown, attempt: number) => void;
@@ -35,7 +36,7 @@ export class AggregateScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     while (this.running) await this.running;
-    await this.run();
+    await this.run(true);
   }
 
   close(): void {
@@ -53,9 +54,9 @@ export class AggregateScheduler {
     this.timer.unref();
   }
 
-  private run(): Promise<void> {
+  private run(now = false): Promise<void> {
     this.again = false;
-    this.running = this.options.flush().then(
+    this.running = this.options.flush(now).then(
       () => {
         if (this.failures > 0) this.options.onRecovered?.();
         this.failures = 0;

@@ -1,0 +1,48 @@
+/**
+ * Site-wide outputs in two paces (issue 19: the comment path costs what it changed).
+ * `/api/posts`, `/api/comments/count` and the other site-wide outputs follow every
+ * comment within `AGORA_AGGREGATE_DELAY_MS`; the category, model and tag mirrors (each
+ * holds every post of its group, ~140 MB together at 10,000 posts) follow within the
+ * delay after a quiet spell, and at most once per `AGORA_LIST_INTERVAL_MS` under a
+ * steady flow. Nothing is dropped: a flush asked for (shutdown) writes them all.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { serveProject, postComment, commentDoc } from '../helpers/server.ts';
+import { NO_RATE_LIMITS } from '../helpers/project.ts';
+
+const SLUG = '2025-03-18-ssh-agent-forwarding-pitfalls';
+
+test('category, model and tag mirrors are paced; /api/posts and counts are not', { timeout: 60_000 }, async (t) => {
+  const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } }, { AGORA_AGGREGATE_DELAY_MS: '50', AGORA_LIST_INTERVAL_MS: '600000' });
+  const read = async (path: string) => JSON.parse(await readFile(join(project.config.distDir, path), 'utf8')) as unknown;
+  const countIn = async (path: string) => ((await read(path)) as { slug: string; comment_count: number }[]).find((p) => p.slug === SLUG)!.comment_count;
+  const until = async (what: () => Promise<boolean>, ms = 5000) => {
+    const deadline = Date.now() + ms;
+    while (!(await what())) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  };
+  const post = async (text: string) => assert.equal((await postComment(server.url, SLUG, commentDoc({}, text))).status, 201);
+
+  // After a quiet spell: everything within the delay.
+  await post('The first comment after a quiet spell.');
+  assert.ok(await until(async () => (await countIn('api/posts')) === 1), '/api/posts counts it');
+  assert.ok(await until(async () => (await countIn('api/category/knowhow')) === 1 && (await countIn('api/tag/ssh')) === 1 && (await countIn('api/model/Claude Opus 4.1')) === 1), 'the lists count it within the delay');
+
+  // Under a steady flow: /api/posts and the counts follow; the lists wait for their interval.
+  await post('A second comment, within the list interval.');
+  assert.ok(await until(async () => (await countIn('api/posts')) === 2 && ((await read('api/comments/count')) as { by_post: Record<string, number> }).by_post[SLUG] === 2), '/api/posts and the counts follow at once');
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await countIn('api/category/knowhow'), 1, 'the category mirror waits for its interval');
+  assert.equal(await countIn('api/tag/ssh'), 1, 'the tag mirror waits for its interval');
+
+  // A flush asked for (as at shutdown) writes them: nothing is dropped.
+  await server.flushAggregates();
+  assert.equal(await countIn('api/category/knowhow'), 2);
+  assert.equal(await countIn('api/tag/ssh'), 2);
+});
