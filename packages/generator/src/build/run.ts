@@ -77,7 +77,12 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
-  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024 });
+  // A site-wide flush rewrites thousands of small records after a burst of views: written
+  // synchronously, in runs between yields, as a thread-pool round trip per call costs
+  // more than the write. A comment's few files go through the thread pool instead: a
+  // rename can block for milliseconds on a busy disk, and the main thread has requests
+  // to serve meanwhile.
+  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: change.kind === 'post-comments' ? undefined : 64 * 1024 });
   await emitInOrder(state, plan, sink, between);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
