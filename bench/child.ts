@@ -113,3 +113,16 @@ export async function cpuWatch(): Promise<(childCpuMs: number) => Promise<number
     return Math.max(0, Math.round(((busyMs - ownMs) / capacityMs) * 100));
   };
 }
+
+/**
+ * Compile (`bin/compile.mjs`) unless the compiled output is current, so the bench's
+ * writer runs the same code as `npm start` and as the CLI builds it follows (a writer
+ * on the sources after a compiled build would see another code fingerprint and emit
+ * every file once). Returns whether the compiled output is usable.
+ */
+export async function ensureCompiled(): Promise<boolean> {
+  const { compiledState } = (await import(join(REPO_ROOT, 'bin', 'freshness.mjs'))) as { compiledState: (root: string) => { state: string } };
+  if (compiledState(REPO_ROOT).state === 'current') return true;
+  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'bin', 'compile.mjs')], { cwd: REPO_ROOT, stdio: 'inherit' });
+  return run.status === 0 && compiledState(REPO_ROOT).state === 'current';
+}

@@ -1,7 +1,7 @@
 /** Parent side of `server-child.ts`: start it, ask for its memory, close it. */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { BENCH_DIR, REPO_ROOT } from './child.ts';
+import { BENCH_DIR, ensureCompiled, REPO_ROOT } from './child.ts';
 import type { ServerMessage, ServerUsage } from './server-child.ts';
 
 export interface ServerHandle {
@@ -42,13 +42,20 @@ export interface ServerChildOptions {
   port?: number;
   /** Extra Node flags, e.g. `--cpu-prof` to profile the server. */
   execArgv?: string[];
+  /**
+   * Run the product compiled, as `npm start` does (default; compiled first when stale,
+   * `ensureCompiled`), or from its TypeScript sources through tsx (`false`).
+   */
+  compiled?: boolean;
 }
 
 export async function startServerChild(mode: 'agora' | 'express', root = '', options: ServerChildOptions = {}): Promise<ServerHandle> {
+  // tsx runs the bench's own server-child.ts either way; the condition picks the product's sources or its compiled lib/.
+  const compiled = options.compiled !== false && (await ensureCompiled());
   const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {
     cwd: REPO_ROOT,
     env: { ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
-    execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx', '--conditions=agora-source'],
+    execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx', ...(compiled ? [] : ['--conditions=agora-source'])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await next(child, 'ready');
