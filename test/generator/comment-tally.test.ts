@@ -16,6 +16,7 @@ import { commentGroups, debateSelection, newestComments } from '../../packages/g
 import { feedComments } from '../../packages/generator/src/model/feeds.ts';
 import { commentCounts } from '../../packages/generator/src/model/records.ts';
 import type { SiteModel } from '../../packages/generator/src/types.ts';
+import { CommentCards } from '../../packages/generator/src/render/pages/comment-card.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
 const POSTS = ['alpha', 'beta', 'gamma', 'delta'];
@@ -96,4 +97,32 @@ test('the kept comment tally equals a fresh one after appends, hides, edits and 
   await rebuilt.close();
   const readAgain = (path: string) => readFile(join(again.config.distDir, path), 'utf8');
   assert.deepEqual(kept, await Promise.all(SITE_WIDE.map(readAgain)));
+});
+
+test("a new comment's card is appended to the post's kept card list; other changes join the list again", () => {
+  let rendered = 0;
+  const bodyHtml = (c: Comment) => {
+    rendered++;
+    return c.html!;
+  };
+  const post = { slug: 'alpha' } as unknown as Parameters<CommentCards['list']>[0];
+  const cards = new CommentCards(bodyHtml);
+  const fresh = (list: Comment[]) => new CommentCards((c) => c.html!).list(post, list).value;
+  const all = Array.from({ length: 5 }, (_, i) => ({ ...commentAt(i * 4), slug: 'alpha' }));
+  assert.equal(cards.list(post, all.slice(0, 3)).value, fresh(all.slice(0, 3)));
+  assert.equal(rendered, 3);
+  // Appended: only the new cards are made.
+  assert.equal(cards.list(post, all.slice(0, 5)).value, fresh(all.slice(0, 5)));
+  assert.equal(rendered, 5, 'two new cards, the first three kept');
+  // The same list again: nothing made.
+  const same = all.slice(0, 5);
+  cards.list(post, same);
+  rendered = 0;
+  cards.list(post, same);
+  assert.equal(rendered, 0);
+  // A hidden comment (not an append): joined again, and equal to a fresh join.
+  const hidden = [all[0]!, all[2]!, all[3]!, all[4]!];
+  assert.equal(cards.list(post, hidden).value, fresh(hidden));
+  assert.equal(rendered, 4);
+  assert.ok(!cards.list(post, hidden).value.includes(`id="comment-${all[1]!.id}"`));
 });

@@ -22,6 +22,8 @@ export class CommentCards {
   private readonly cards = new WeakMap<Comment, Map<string, SafeHtml>>();
   private readonly onPosts = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
   private readonly sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
+  /** Each post's joined cards, with the list they show (a list is replaced, never changed in place). */
+  private readonly lists = new WeakMap<Post, { comments: readonly Comment[]; html: string }>();
 
   /** `bodyHtml`: the sanitized HTML of a comment's body (prepared before emitting). */
   constructor(readonly bodyHtml: (comment: Comment) => string) {}
@@ -37,6 +39,23 @@ export class CommentCards {
     if (!byVariant) this.cards.set(comment, (byVariant = new Map()));
     byVariant.set(variant, card);
     return card;
+  }
+
+  /**
+   * A post's comment cards, joined. When the list is the one last shown with comments
+   * appended (the same objects first: a new comment on the post), the new cards are
+   * appended to the kept HTML; any other list is joined again from the memoised cards.
+   */
+  list(post: Post, comments: readonly Comment[]): SafeHtml {
+    const kept = this.lists.get(post);
+    if (kept?.comments === comments) return raw(kept.html);
+    const appended = kept !== undefined && kept.comments.length <= comments.length && kept.comments.every((c, i) => comments[i] === c);
+    const from = appended ? kept.comments.length : 0;
+    let joined = appended ? kept.html : '';
+    // Not memoised one by one: the joined HTML is the one copy kept.
+    for (let i = from; i < comments.length; i++) joined += commentCard(comments[i]!, this.bodyHtml(comments[i]!), {}).value;
+    this.lists.set(post, { comments, html: joined });
+    return raw(joined);
   }
 
   /** A card with a line naming the post it is on (`/comments/`), until the post changes. */

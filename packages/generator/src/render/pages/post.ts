@@ -46,7 +46,7 @@ ${raw(i.bodyHtml)}
 <section class="comments" id="comments" aria-labelledby="comments-title">
 <h2 id="comments-title">Comments (${i.comments.length})</h2>
 <p class="formats">Follow this post's comments: <a href="comments.atom">Atom</a> · <a href="comments.json">JSON Feed</a></p>
-${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.comments.map((c) => i.cards.card(c))}
+${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.cards.list(post, i.comments)}
 ${agentInstructions(site, post.slug)}
 </section>`;
   return layout({
