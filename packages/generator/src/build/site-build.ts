@@ -33,8 +33,16 @@ export class SiteBuild {
   /** Posts whose category, model and tag mirrors wait for a flush with `lists` (by what changed). */
   private readonly pendingListComments = new Set<string>();
   private readonly pendingListViews = new Set<string>();
-  /** Updates run one at a time, so two rebuilds never interleave their writes. */
+  /**
+   * Updates run one at a time, so two rebuilds never interleave their writes; except
+   * comment rebuilds of different posts (disjoint files), which run side by side when
+   * nothing else is queued (`shared`), and each caller keeps one post in one rebuild.
+   */
   private lock: Promise<unknown> = Promise.resolve();
+  /** Comment rebuilds running beside each other (outside the lock). */
+  private readonly shared = new Set<Promise<unknown>>();
+  /** Updates queued or running under the lock: comment rebuilds then queue behind them. */
+  private exclusivePending = 0;
   /**
    * Post rebuilds that arrived while a site-wide flush was queued or running: the flush
    * runs them between its jobs, so a post's own outputs never wait behind the site-wide
@@ -177,8 +185,14 @@ export class SiteBuild {
       }
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
-    if (this.flushes === 0) return this.exclusive(work);
-    return new Promise((resolve, reject) => this.urgent.push(() => work().then(resolve, reject)));
+    if (this.flushes > 0) return new Promise((resolve, reject) => this.urgent.push(() => work().then(resolve, reject)));
+    if (this.exclusivePending > 0) return this.exclusive(work);
+    // Side by side with other posts' comment rebuilds (callers never pass one post to two at once).
+    const run = work();
+    const tracked = run.catch(() => {});
+    this.shared.add(tracked);
+    void tracked.finally(() => this.shared.delete(tracked));
+    return run;
   }
 
   /** Run the post rebuilds waiting for a site-wide flush (at its job boundaries). */
@@ -268,7 +282,10 @@ export class SiteBuild {
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.lock.then(fn, fn);
+    this.exclusivePending++;
+    // After the comment rebuilds already running beside each other.
+    const start = () => Promise.all([...this.shared]).then(fn);
+    const run = this.lock.then(start, start).finally(() => this.exclusivePending--);
     this.lock = run.catch(() => {});
     return run;
   }
