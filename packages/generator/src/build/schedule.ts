@@ -131,14 +131,20 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
 }
 
 /** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
+/** Work a site-wide flush does between two turns of the post rebuilds and the event loop (ms). */
+const FLUSH_SLICE_MS = 8;
+
 export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>): Promise<void> {
+  let slice = performance.now();
   for (const { job, id, key } of plan.emit) {
     await sink.emit(id, key, () => state.emit(job));
-    if (!between) continue;
-    // A site-wide flush gives way after every job: waiting post rebuilds run, and the
-    // event loop serves requests and worker messages, so nothing waits behind the flush
-    // for longer than one of its jobs.
+    if (!between || performance.now() - slice < FLUSH_SLICE_MS) continue;
+    // A site-wide flush gives way after each slice of its jobs: the post rebuilds waiting
+    // then run, and the event loop serves requests and worker messages. So nothing waits
+    // behind the flush for much longer than a slice, and the flush still moves on
+    // however many comments keep arriving.
     await between();
     await new Promise((resolve) => setImmediate(resolve));
+    slice = performance.now();
   }
 }

@@ -195,9 +195,12 @@ export class SiteBuild {
     return run;
   }
 
-  /** Run the post rebuilds waiting for a site-wide flush (at its job boundaries). */
+  /**
+   * Run the post rebuilds waiting for a site-wide flush (at its job boundaries): those
+   * queued by now, so rebuilds that keep arriving cannot hold the flush forever.
+   */
   private readonly runUrgent = async (): Promise<void> => {
-    while (this.urgent.length > 0) await this.urgent.shift()!();
+    for (const rebuild of this.urgent.splice(0)) await rebuild();
   };
 
   /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */

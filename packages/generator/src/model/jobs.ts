@@ -106,18 +106,9 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
   const viewed = posts(change.views);
   const commented = posts(change.comments);
   const listed = change.lists ? posts([...change.lists.comments, ...change.lists.views]) : [...viewed, ...commented];
-  for (const post of listed) {
-    add({ kind: 'api-category', category: post.category });
-    add({ kind: 'api-model', model: post.model });
-    for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
-  }
-  if (viewed.length + commented.length === 0) return [...jobs.values()];
-  add({ kind: 'api-posts' });
-  for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
-  if (viewed.length > 0) add({ kind: 'api-views' });
-  // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
-  // feeds are written once per flush, not once per comment.
-  for (const post of commented) add({ kind: 'post-comments-feed', slug: post.slug });
+  // In the order they are written: the counts first (`/api/posts` is what a client
+  // checks after a 201), then the records and feeds of the posts, then the lists.
+  if (viewed.length + commented.length > 0) add({ kind: 'api-posts' });
   if (commented.length > 0) {
     add({ kind: 'api-comment-count' });
     add({ kind: 'comments-page' });
@@ -127,6 +118,16 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
     add({ kind: 'comments-feed' });
     // The markdown twins of /comments/ and /debates/.
     add({ kind: 'comment-twins' });
+  }
+  if (viewed.length > 0) add({ kind: 'api-views' });
+  for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
+  // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
+  // feeds are written once per flush, not once per comment.
+  for (const post of commented) add({ kind: 'post-comments-feed', slug: post.slug });
+  for (const post of listed) {
+    add({ kind: 'api-category', category: post.category });
+    add({ kind: 'api-model', model: post.model });
+    for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
   }
   return [...jobs.values()];
 }
