@@ -13,6 +13,7 @@ import { measureCommentLatency } from './comments.ts';
 import { basename, join, resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
 import { loadComments } from './load.ts';
+import { VisibilityWatch } from './visibility.ts';
 import { prng, type CorpusPost } from './corpus.ts';
 import { ranked, summarizeProfiles } from './cpu-profile.ts';
 import { flag, ms, printTable } from './report.ts';
@@ -42,7 +43,11 @@ if (latencySamples > 0) {
   const l = await measureCommentLatency([{ url: server.url, root }], posts, latencySamples, 0, prng(11));
   console.log(`comment → page + mirror, ${l.samples} one at a time: p50 ${l.diskP50Ms} ms, p99 ${l.diskP99Ms} ms, max ${l.diskMaxMs} ms (failed ${l.failed}); → 201 p50 ${l.ackP50Ms} / p99 ${l.ackP99Ms} ms`);
 }
-const load = await loadComments(server.url, posts, seconds, connections, prng(7));
+const watch = new VisibilityWatch([{ url: server.url, root }]);
+await watch.start();
+const load = await loadComments(server.url, posts, seconds, connections, prng(7), (ack, post) => watch.acked(ack, post));
+const seen = await watch.finish();
+console.log(`visibility of the 201'd comments: ${JSON.stringify(seen)}`);
 const usage = await server.close();
 console.log(`\n${load.commentsPerSec} comments/s (p50 ${load.figures.p50Ms} ms, p99 ${load.figures.p99Ms} ms; statuses ${JSON.stringify(load.statuses)}); writer CPU user ${ms(usage.userMs)} sys ${ms(usage.sysMs)}, RSS ${Math.round(usage.rssMB)} MB`);
 const threads = (await readdir(join(outDir, 'threads'))).filter((f) => f.endsWith('.cpuprofile') && !/\.0\.001\./.test(f)).sort();

@@ -164,8 +164,8 @@ function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' | '
   else {
     // Listed apart, to tell which change each job follows.
     const lists = change.lists ?? { comments: change.comments, views: change.views };
-    add(listJobs(site, { kind: 'aggregates', comments: change.comments, views: [], lists: { comments: lists.comments, views: [] } }), 'comments changed');
-    add(listJobs(site, { kind: 'aggregates', comments: [], views: change.views, lists: { comments: [], views: lists.views } }), 'views changed');
+    add(listJobs(site, { kind: 'aggregates', comments: change.comments, views: [], lists: { comments: lists.comments, views: [] }, feeds: change.feeds ?? change.comments }), 'comments changed');
+    add(listJobs(site, { kind: 'aggregates', comments: [], views: change.views, lists: { comments: [], views: lists.views }, feeds: [] }), 'views changed');
   }
   const emit = [...reasons].map(([id, { job, reason }]) => ({ job, id, key: keyOf(job), reason }));
   return { change, render: bodiesShown(site, emit), emit, skip: [], remove: [], gone: [] };

@@ -33,6 +33,8 @@ export class SiteBuild {
   /** Posts whose category, model and tag mirrors wait for a flush with `lists` (by what changed). */
   private readonly pendingListComments = new Set<string>();
   private readonly pendingListViews = new Set<string>();
+  /** Posts whose comment feeds wait for a flush (in arrival order). */
+  private readonly pendingFeeds = new Set<string>();
   /**
    * Updates run one at a time, so two rebuilds never interleave their writes; except
    * comment rebuilds of different posts (disjoint files), which run side by side when
@@ -218,7 +220,7 @@ export class SiteBuild {
 
   /** Whether site-wide outputs wait for `flushAggregates`. */
   get aggregatesPending(): boolean {
-    return this.pendingComments.size + this.pendingViews.size + this.listsPending > 0;
+    return this.pendingComments.size + this.pendingViews.size + this.listsPending + this.pendingFeeds.size > 0;
   }
 
   /** How many posts' category, model and tag mirrors wait for a flush with `lists`. */
@@ -229,11 +231,13 @@ export class SiteBuild {
   /**
    * Rewrite the site-wide outputs behind every comment and view change since the last
    * call, once: `/api/posts`, `/api/comments/count`, `/api/views`, `/comments/`,
-   * `/debates/`, the comment feeds, the records of posts whose views changed and, unless
-   * `lists` is false, the category, model and tag mirrors (with `lists: false` they wait
-   * for a later flush).
+   * `/debates/`, the site's comment feed, the records of posts whose views changed, the
+   * comment feeds of at most `feeds` posts (the oldest waiting; the rest wait for the
+   * next flush, so a flush under a flood of comments stays short and `/api/posts`
+   * follows every second) and, unless `lists` is false, the category, model and tag
+   * mirrors (with `lists: false` they wait for a later flush).
    */
-  flushAggregates(options: { lists?: boolean } = {}): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean; feeds?: number } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
       await this.runUrgent();
@@ -248,14 +252,18 @@ export class SiteBuild {
         this.pendingListComments.clear();
         this.pendingListViews.clear();
       }
+      for (const s of comments) this.pendingFeeds.add(s);
+      const feeds = [...this.pendingFeeds].slice(0, options.feeds ?? Infinity);
+      for (const s of feeds) this.pendingFeeds.delete(s);
       try {
-        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists }, this.runUrgent);
+        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists, feeds }, this.runUrgent);
       } catch (error) {
         // Not lost: the next flush writes them.
         for (const s of comments) this.pendingComments.add(s);
         for (const s of views) this.pendingViews.add(s);
         for (const s of lists.comments) this.pendingListComments.add(s);
         for (const s of lists.views) this.pendingListViews.add(s);
+        for (const s of feeds) this.pendingFeeds.add(s);
         throw error;
       } finally {
         this.flushes--;

@@ -70,6 +70,8 @@ export type Change =
        * (`AGORA_LIST_INTERVAL_MS`): at 10,000 posts they are ~140 MB.
        */
       lists?: { comments: readonly string[]; views: readonly string[] };
+      /** Posts whose comment feeds to rewrite (default: `comments`); the writer bounds them per flush. */
+      feeds?: readonly string[];
     }
   /**
    * Posts whose source changed (`agora dev`): their own outputs (page, `post.md`, record,
@@ -123,7 +125,7 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
   for (const post of viewed) add({ kind: 'api-post', slug: post.slug });
   // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
   // feeds are written once per flush, not once per comment.
-  for (const post of commented) add({ kind: 'post-comments-feed', slug: post.slug });
+  for (const post of change.feeds ? posts(change.feeds) : commented) add({ kind: 'post-comments-feed', slug: post.slug });
   for (const post of listed) {
     add({ kind: 'api-category', category: post.category });
     add({ kind: 'api-model', model: post.model });

@@ -16,7 +16,8 @@ export interface AggregateSchedulerOptions {
 export class AggregateScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
-  private again = false;
+  /** When a change came in during the running flush (`performance.now()`), or 0. */
+  private again = 0;
   private failures = 0;
   private closed = false;
 
@@ -25,7 +26,8 @@ export class AggregateScheduler {
   /** Something changed: make sure a flush happens within the delay. */
   touch(): void {
     if (this.running) {
-      this.again = true;
+      // Counted from now, not from the end of the running flush: a change waits the delay, not a flush plus the delay.
+      this.again ||= performance.now();
       return;
     }
     this.arm(this.options.delayMs ?? 1000);
@@ -55,7 +57,7 @@ export class AggregateScheduler {
   }
 
   private run(now = false): Promise<void> {
-    this.again = false;
+    this.again = 0;
     this.running = this.options.flush(now).then(
       () => {
         if (this.failures > 0) this.options.onRecovered?.();
@@ -64,12 +66,12 @@ export class AggregateScheduler {
       (error: unknown) => {
         this.failures++;
         this.options.onError?.(error, this.failures);
-        this.again = false;
+        this.again = 0;
         this.arm(Math.min((this.options.delayMs ?? 1000) * 2 ** this.failures, 30_000));
       },
     ).finally(() => {
       this.running = null;
-      if (this.again) this.arm(this.options.delayMs ?? 1000);
+      if (this.again) this.arm(Math.max(0, (this.options.delayMs ?? 1000) - (performance.now() - this.again)));
     });
     return this.running;
   }

@@ -30,6 +30,9 @@ export interface PublisherOptions {
   listIntervalMs?: number;
 }
 
+/** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
+const FEEDS_PER_FLUSH = 100;
+
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
 
 export class Publisher {
@@ -55,8 +58,11 @@ export class Publisher {
         // interval, the rest of the site-wide outputs within the delay.
         const lists = now || Date.now() - this.listsAt >= (options.listIntervalMs ?? 5000);
         if (lists) this.listsAt = Date.now();
-        const write = await state.flushAggregates({ lists });
-        if (state.listsPending > 0) this.aggregates.touch();
+        // At most FEEDS_PER_FLUSH posts' comment feeds (~2 ms each) per flush: under a flood of
+        // comments on many posts the rest follow in the next flushes, and `/api/posts`
+        // (written first) keeps following every second.
+        const write = await state.flushAggregates({ lists, feeds: now ? Infinity : FEEDS_PER_FLUSH });
+        if (state.aggregatesPending) this.aggregates.touch();
         if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
       },
       onError: (error, attempt) => {
