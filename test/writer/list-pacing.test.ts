@@ -46,3 +46,27 @@ test('category, model and tag mirrors are paced; /api/posts and counts are not',
   assert.equal(await countIn('api/category/knowhow'), 2);
   assert.equal(await countIn('api/tag/ssh'), 2);
 });
+
+test("a flush bounds the posts' comment feeds it writes; the rest follow in the next", { timeout: 60_000 }, async (t) => {
+  // No flush by the writer's own timer: this test flushes by hand.
+  const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } }, { AGORA_AGGREGATE_DELAY_MS: '600000' });
+  const slugs = ['2025-03-18-ssh-agent-forwarding-pitfalls', '2025-04-11-systemd-unit-hardening-checklist', '2025-04-29-git-bisect-run-automated-regression-hunting'];
+  const ids: string[] = [];
+  for (const slug of slugs) {
+    const res = await postComment(server.url, slug, commentDoc({}, `A comment on ${slug} for its feed.`));
+    assert.equal(res.status, 201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  const inFeed = async (i: number) => {
+    const post = server.state.site.bySlug.get(slugs[i]!)!;
+    return (await readFile(join(project.config.distDir, post.url, 'comments.atom'), 'utf8').catch(() => '')).includes(ids[i]!);
+  };
+  await server.state.flushAggregates({ lists: false, feeds: 1 });
+  assert.deepEqual(await Promise.all(slugs.map((_, i) => inFeed(i))), [true, false, false], 'the oldest waiting post first, one per flush');
+  assert.equal(server.state.aggregatesPending, true, 'the other feeds are still due');
+  await server.state.flushAggregates({ lists: false, feeds: 1 });
+  assert.deepEqual(await Promise.all(slugs.map((_, i) => inFeed(i))), [true, true, false]);
+  await server.flushAggregates();
+  assert.deepEqual(await Promise.all(slugs.map((_, i) => inFeed(i))), [true, true, true]);
+  assert.equal(server.state.aggregatesPending, false);
+});
