@@ -174,15 +174,16 @@ export class SiteBuild {
           if (site.bySlug.get(name.slug)?.file === name.file) remove.push(name.slug);
         }
       }
-      const slugs = new Set([...remove, ...add.map((p) => p.slug)]);
+      // What the model had of these slugs (`updateSiteModel` uses the old model up).
+      const before = new Map([...remove, ...add.map((p) => p.slug)].map((slug) => [slug, site.bySlug.get(slug)?.hash]));
       const catalog = this.catalogUnsynced ? withKeyStatus(content.catalog, this.missingKeys) : undefined;
-      this.state.replaceSite(updateSiteModel(site, { remove, add, catalog }), content, slugs);
+      this.state.replaceSite(updateSiteModel(site, { remove, add, catalog }), content, before.keys());
       this.unsynced.clear();
       this.catalogUnsynced = false;
       // The posts whose source changed, appeared or went away.
       const now = this.state.site;
-      const edited = [...slugs].filter((s) => now.bySlug.has(s) && now.bySlug.get(s)!.hash !== site.bySlug.get(s)?.hash);
-      const deleted = [...slugs].filter((s) => !now.bySlug.has(s) && site.bySlug.has(s));
+      const edited = [...before].filter(([s, hash]) => now.bySlug.has(s) && now.bySlug.get(s)!.hash !== hash).map(([s]) => s);
+      const deleted = [...before].filter(([s, hash]) => !now.bySlug.has(s) && hash !== undefined).map(([s]) => s);
       let pages: PagesWritten | undefined;
       let rendered = 0;
       if (edited.length + deleted.length > 0) {
