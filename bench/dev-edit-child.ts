@@ -33,6 +33,8 @@ for (const name of (existsSync(config.distDir) ? readdirSync(config.distDir, { w
 const fullSampler = samplePagefind();
 // Long-lived, as `agora dev` builds it: renderings and records stay in memory for the edits.
 const { state, result: first } = await build(config, { longLived: true });
+// As `agora dev` does once built (`watch.ts`): the indexes the edits' checks keep.
+state.prepareEdits();
 const fullPagefind = await fullSampler();
 const dir = join(config.contentDir, 'posts');
 const names = readdirSync(dir).filter((f) => f.endsWith('.md')).sort();

@@ -1,6 +1,6 @@
 /**
- * Read and validate all content: every post file (or only the changed ones, reusing
- * the rest) and the catalog. Every message from every file is returned, so
+ * Read and validate all content: every post file and the catalog (or, in `agora dev`,
+ * only the files an edit changed: `readChanges`). Every message from every file is returned, so
  * `agora check` reports them all in one run.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -12,68 +12,114 @@ import { ContentError, sortMessages, type Message } from './messages.ts';
 import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
-import { checkSite, SiteKeys } from './validate/site.ts';
+import { checkSite, SiteChecks } from './validate/site.ts';
 import type { ParseCache } from './parse-cache.ts';
 
 export interface Content {
+  /** Every post file (absolute path) with its source and parse. */
   parsed: Map<string, { source: SourceFile; result: ParsedPost }>;
   catalog: Catalog | null;
   catalogMessages: Message[];
-  /** Names the site checks derived, kept from read to read (`agora dev`). */
-  keys: SiteKeys;
+  /**
+   * The site checks with their indexes, kept from edit to edit by a long-lived process
+   * (`agora dev`, `checkChanges`); made on the first edit.
+   */
+  checks?: SiteChecks;
 }
 
 export interface ReadContentOptions {
-  /** The last read: files not in `changed` are taken from it. */
-  previous?: Content;
-  changed?: ReadonlySet<string>;
   /** The post files, when the caller listed them already. */
   paths?: string[];
   /** Results of earlier builds, by file and text (`parse-cache.ts`); the caller saves it. */
   cache?: ParseCache;
 }
 
-/** Read and validate every post file (or only `changed`, reusing the rest). */
+/** Read and validate every post file and the catalog. */
 export async function readContent(config: AgoraConfig, options: ReadContentOptions = {}): Promise<Content> {
-  const { previous, changed } = options;
   const postsDir = join(config.contentDir, 'posts');
-  const paths = options.paths ?? (previous && changed ? pathsAfter(previous, changed, postsDir) : null) ?? (await listPostFiles(postsDir));
+  const paths = options.paths ?? (await listPostFiles(postsDir));
   const parsed = new Map<string, { source: SourceFile; result: ParsedPost }>();
-  const catalogChanged = !previous || [...(changed ?? [])].some((p) => p.startsWith(join(config.contentDir, 'catalog')));
-  const catalog = catalogChanged ? loadCatalog(config.contentDir, config.site.baseUrl) : Promise.resolve({ catalog: previous.catalog, messages: previous.catalogMessages });
+  const catalog = loadCatalog(config.contentDir, config.site.baseUrl);
   // Synchronous reads: thousands of small files cost far less without a thread-pool
   // round trip each, and nothing else needs this thread meanwhile.
   for (const path of paths) {
-    const old = previous?.parsed.get(path);
-    if (old && !changed?.has(path)) parsed.set(path, old);
-    else {
-      const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
-      parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
-    }
+    const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
+    parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
   }
   const catalogResult = await catalog;
-  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages, keys: previous?.keys ?? new SiteKeys() };
+  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+}
+
+/** What `readChanges` found: the post files read again or gone, and whether the catalog was read again. */
+export interface ContentChanges {
+  /** Absolute paths of post files that changed, appeared or went away. */
+  paths: string[];
+  catalog: boolean;
 }
 
 /**
- * The post files after `changed`, from the previous read: `agora dev` knows which files
- * changed, and listing 10,000 files again was a third of an edit's first half. Null
- * (list the folder again) when a change is not a plain `.md` file (a folder moved).
+ * Read the files of an edit into `content`, in place (`agora dev`: the watcher says which
+ * files changed, and listing or re-reading 10,000 files was most of an edit). The content
+ * then is what is on disk, valid or not: a file with errors stays in it until it is fixed,
+ * so the next edit of another file reports it again. The post folder is listed again only
+ * when a change is not a plain `.md` file (a folder added, moved or removed).
  */
-function pathsAfter(previous: Content, changed: ReadonlySet<string>, postsDir: string): string[] | null {
-  let paths: Set<string> | null = null;
+export async function readChanges(config: AgoraConfig, content: Content, changed: Iterable<string>): Promise<ContentChanges> {
+  const postsDir = join(config.contentDir, 'posts');
+  const catalogDir = join(config.contentDir, 'catalog');
+  const touched = new Set<string>();
+  let relist = false;
+  let catalog = false;
   for (const path of changed) {
-    if (!path.startsWith(postsDir + sep)) continue;
-    if (!path.endsWith('.md')) return null;
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat && !stat.isFile()) return null;
-    if (Boolean(stat) === previous.parsed.has(path)) continue;
-    paths ??= new Set(previous.parsed.keys());
-    if (stat) paths.add(path);
-    else paths.delete(path);
+    if (path === catalogDir || path.startsWith(catalogDir + sep)) catalog = true;
+    if (path !== postsDir && !path.startsWith(postsDir + sep)) continue;
+    if (!path.endsWith('.md')) relist = true;
+    else {
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (stat && !stat.isFile()) relist = true;
+      else touched.add(path);
+    }
   }
-  // Unchanged set: the previous order (sorted when it was listed).
-  return paths ? [...paths].sort() : [...previous.parsed.keys()];
+  if (relist) {
+    const listed = new Set(await listPostFiles(postsDir));
+    for (const path of listed) if (!content.parsed.has(path)) touched.add(path);
+    for (const path of content.parsed.keys()) if (!listed.has(path)) touched.add(path);
+  }
+  // Every file is read before the content changes: a read that fails leaves it whole.
+  const texts = new Map<string, string | undefined>();
+  for (const path of touched) {
+    try {
+      texts.set(path, readFileSync(path, 'utf8'));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EISDIR') throw error;
+      texts.set(path, undefined);
+    }
+  }
+  for (const [path, text] of texts) {
+    if (text === undefined) content.parsed.delete(path);
+    else {
+      const source = toSourceFile(path, config.root, text);
+      content.parsed.set(path, { source, result: parsePost(source) });
+    }
+    content.checks?.set(path, content.parsed.get(path));
+  }
+  if (catalog) {
+    const result = await loadCatalog(config.contentDir, config.site.baseUrl);
+    content.catalog = result.catalog;
+    content.catalogMessages = result.messages;
+  }
+  return { paths: [...touched], catalog };
+}
+
+/**
+ * Every message of `content` from its kept site checks (made now if it has none): after
+ * `readChanges`, this costs the changed files and the groups they are in, not the site.
+ * Gives what `contentMessages` gives, in another order (sort with `sortMessages`).
+ */
+export function checkChanges(content: Content): Message[] {
+  content.checks ??= SiteChecks.of(content.parsed);
+  return [...content.catalogMessages, ...content.checks.messages()];
 }
 
 export function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
@@ -85,7 +131,7 @@ export function contentMessages(content: Content): { posts: Post[]; messages: Me
     messages.push(...result.messages);
     if (result.post) posts.push(result.post);
   }
-  messages.push(...checkSite(sources, posts, content.keys));
+  messages.push(...checkSite(sources, posts));
   return { posts, messages };
 }
 

@@ -29,6 +29,7 @@ export interface Watcher {
 
 export async function watch(config: AgoraConfig, options: WatchOptions = {}): Promise<Watcher> {
   const state = options.state ?? (await build(config, { longLived: true })).state;
+  state.prepareEdits();
   const changed = new Set<string>();
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;

@@ -8,13 +8,15 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
-import type { Comment, SiteModel } from '../types.ts';
-import { listPostFiles } from '../load/posts.ts';
-import { readValidContent } from '../content.ts';
+import type { Comment, Post, SiteModel } from '../types.ts';
+import { listPostFiles, sourceName } from '../load/posts.ts';
+import { checkChanges, readChanges, readValidContent } from '../content.ts';
+import { ContentError, sortMessages } from '../messages.ts';
+import { SiteChecks } from '../validate/site.ts';
 import { ParseCache } from '../parse-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
-import { buildSiteModel, compareComments } from '../model/site.ts';
+import { buildSiteModel, compareComments, updateSiteModel } from '../model/site.ts';
 import { withKeyStatus, type MissingKeys } from '../catalog/key-status.ts';
 import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from '../emit/context.ts';
@@ -52,6 +54,13 @@ export class SiteBuild {
    */
   private readonly urgent: (() => Promise<void>)[] = [];
   private flushes = 0;
+  /**
+   * Post files read by `updateSources` since the site model last matched the content: an
+   * edit with errors leaves the model as it was, and the next edit that passes brings
+   * every one of them in.
+   */
+  private readonly unsynced = new Set<string>();
+  private catalogUnsynced = false;
 
   /** The static search index, kept up to date beside the builds. */
   private readonly search: SearchIndexer;
@@ -121,6 +130,14 @@ export class SiteBuild {
     return this.state.held;
   }
 
+  /**
+   * Make what an edit's checks read (the site checks' indexes: `SiteChecks`) now, so the
+   * first edit in `agora dev` does not pay for them; otherwise the first edit makes them.
+   */
+  prepareEdits(): void {
+    this.state.content.checks ??= SiteChecks.of(this.state.content.parsed);
+  }
+
   /** The current site model. */
   get site(): SiteModel {
     return this.state.site;
@@ -135,8 +152,13 @@ export class SiteBuild {
    * speeds (as the writer does for comments): first the edited posts' own outputs (their
    * pages are in `dist/` in milliseconds; a deleted post's files are gone), then the full
    * plan (the lists, feeds and site-wide files that show them). `onPages` is told when the
-   * first half is written. Throws `ContentError` (and keeps the previous site) when the
-   * content has errors.
+   * first half is written. Throws `ContentError` (and keeps the previous site model) when
+   * the content has errors; the files with errors stay in the content, so a later edit of
+   * another file still reports them.
+   *
+   * The first half grows with the edit, not the site: only the changed files are read and
+   * parsed, checked against the site checks' kept indexes (`SiteChecks`: slugs, models and
+   * tag spellings), and the model is derived from the last one (`updateSiteModel`).
    *
    * @param changed Paths of the files that changed.
    * @param onPages Called with the files the first half wrote or removed, and its time.
@@ -144,13 +166,37 @@ export class SiteBuild {
   updateSources(changed: Iterable<string>, onPages?: (pages: PagesWritten) => void): Promise<BuildResult> {
     return this.exclusive(async () => {
       const started = performance.now();
-      const { content, posts, messages } = await readValidContent(this.config, { previous: this.state.content, changed: new Set(changed) });
-      const { site } = this.state;
-      const comments = [...site.comments.values()].flat();
-      this.state.replaceSite(buildSiteModel({ config: this.config.site, posts, comments, views: site.views, catalog: withKeyStatus(content.catalog, this.missingKeys) }), content);
+      const { content, site } = this.state;
+      // The changed files into the content (in place), and their checks against the
+      // indexes kept from the last edit: the cost of an edit, not of the site.
+      const read = await readChanges(this.config, content, changed);
+      for (const path of read.paths) this.unsynced.add(path);
+      if (read.catalog) this.catalogUnsynced = true;
+      const messages = checkChanges(content);
+      if (messages.some((m) => m.severity === 'error')) throw new ContentError(sortMessages(messages));
+      // The model follows every file read since it last matched the content (an edit that
+      // failed leaves its files for the next one), without going over the other posts.
+      const remove: string[] = [];
+      const add: Post[] = [];
+      for (const path of this.unsynced) {
+        const post = content.parsed.get(path)?.result.post;
+        if (post) add.push(post);
+        else {
+          // Gone or invalid before: its slug goes, if the model's post of that slug is this file's.
+          const name = sourceName(path, this.config.root);
+          if (site.bySlug.get(name.slug)?.file === name.file) remove.push(name.slug);
+        }
+      }
+      // What the model had of these slugs (`updateSiteModel` uses the old model up).
+      const before = new Map([...remove, ...add.map((p) => p.slug)].map((slug) => [slug, site.bySlug.get(slug)?.hash]));
+      const catalog = this.catalogUnsynced ? withKeyStatus(content.catalog, this.missingKeys) : undefined;
+      this.state.replaceSite(updateSiteModel(site, { remove, add, catalog }), content, before.keys());
+      this.unsynced.clear();
+      this.catalogUnsynced = false;
       // The posts whose source changed, appeared or went away.
-      const edited = this.state.site.posts.filter((p) => site.bySlug.get(p.slug)?.hash !== p.hash).map((p) => p.slug);
-      const deleted = site.posts.filter((p) => !this.state.site.bySlug.has(p.slug)).map((p) => p.slug);
+      const now = this.state.site;
+      const edited = [...before].filter(([s, hash]) => now.bySlug.has(s) && now.bySlug.get(s)!.hash !== hash).map(([s]) => s);
+      const deleted = [...before].filter(([s, hash]) => !now.bySlug.has(s) && hash !== undefined).map(([s]) => s);
       let pages: PagesWritten | undefined;
       let rendered = 0;
       if (edited.length + deleted.length > 0) {

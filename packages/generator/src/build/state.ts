@@ -118,12 +118,18 @@ export class BuildState {
     return emitter(this.ctx, job);
   }
 
-  /** A new content version: records of posts whose source changed are dropped. */
-  replaceSite(site: SiteModel, content: Content): void {
+  /**
+   * A new content version: records of posts whose source changed are dropped.
+   *
+   * @param slugs The slugs whose post may differ (an edit in `agora dev`, whose model was
+   * derived from the last one in place: `updateSiteModel`): their records are dropped.
+   */
+  replaceSite(site: SiteModel, content: Content, slugs?: Iterable<string>): void {
     const before = this.site.bySlug;
     this.site = site;
     this.content = content;
-    for (const slug of this.records.keys()) if (site.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.records.delete(slug);
+    if (slugs) for (const slug of slugs) this.records.delete(slug);
+    else for (const slug of this.records.keys()) if (site.bySlug.get(slug)?.hash !== before.get(slug)?.hash) this.records.delete(slug);
   }
 
   /**

@@ -37,12 +37,11 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
 }
 
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
+  return { ...sourceName(absPath, root), absPath, text, hash: hashText(text) };
+}
+
+/** The names of a post file (whether or not it exists): its path for messages and its slug. */
+export function sourceName(absPath: string, root: string): Pick<SourceFile, 'file' | 'slug'> {
   const name = absPath.slice(absPath.lastIndexOf(sep) + 1);
-  return {
-    file: relative(root, absPath).split(sep).join('/'),
-    absPath,
-    slug: name.slice(0, -'.md'.length),
-    text,
-    hash: hashText(text),
-  };
+  return { file: relative(root, absPath).split(sep).join('/'), slug: name.slice(0, -'.md'.length) };
 }
