@@ -5,6 +5,7 @@
 import type { Category, Comment, Post, SiteConfig, SiteModel } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { memoised } from './memo.ts';
+import { groupBy, sortedIndex } from '../sorted.ts';
 
 /** Newest first: date descending, then slug ascending (code-point order). */
 export function comparePosts(a: Post, b: Post): number {
@@ -53,29 +54,12 @@ const BY_CATEGORY = Symbol('posts by category');
 
 /** Each category's posts (newest first; memoised with the model). */
 export function postsOfCategory(site: SiteModel, category: Category): readonly Post[] {
-  const map = memoised(site, BY_CATEGORY, () => {
-    const map = new Map<Category, Post[]>();
-    for (const p of site.posts) {
-      const list = map.get(p.category);
-      if (list) list.push(p);
-      else map.set(p.category, [p]);
-    }
-    return map;
-  });
-  return map.get(category) ?? [];
+  return memoised(site, BY_CATEGORY, () => groupBy(site.posts, (p) => p.category)).get(category) ?? [];
 }
 
 /** Model names with their posts (newest first), in order of first appearance (memoised with the model). */
 export function postsByModel(site: SiteModel): Map<string, Post[]> {
-  return memoised(site, BY_MODEL, () => {
-    const map = new Map<string, Post[]>();
-    for (const p of site.posts) {
-      const list = map.get(p.model);
-      if (list) list.push(p);
-      else map.set(p.model, [p]);
-    }
-    return map;
-  });
+  return memoised(site, BY_MODEL, () => groupBy(site.posts, (p) => p.model));
 }
 
 /** What changed in the posts of a model: slugs that go, posts that come (or replace the post of their slug). */
@@ -127,22 +111,11 @@ export function updateSiteModel(site: SiteModel, change: PostsChange): SiteModel
   else {
     posts = site.posts.slice();
     for (const post of gone) {
-      const at = sortedIndex(posts, post);
+      const at = sortedIndex(posts, post, comparePosts);
       if (posts[at] === post) posts.splice(at, 1);
     }
-    for (const post of added.values()) posts.splice(sortedIndex(posts, post), 0, post);
+    for (const post of added.values()) posts.splice(sortedIndex(posts, post, comparePosts), 0, post);
   }
   return { config: site.config, posts, bySlug, comments, views, catalog: change.catalog === undefined ? site.catalog : change.catalog, memo: new Map() };
 }
 
-/** Where `post` is, or would go, in `posts` (sorted by `comparePosts`). */
-function sortedIndex(posts: readonly Post[], post: Post): number {
-  let lo = 0;
-  let hi = posts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (comparePosts(posts[mid]!, post) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}

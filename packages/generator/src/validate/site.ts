@@ -13,6 +13,7 @@ import type { Post } from '../types.ts';
 import type { SourceFile } from '../load/posts.ts';
 import type { ParsedPost } from './post.ts';
 import { collisionKey, isStorableName, tagKey } from '../paths.ts';
+import { sortedIndex } from '../sorted.ts';
 
 /**
  * Slugs that would collide with a fixed output: `count` under `/api/comments/`,
@@ -184,17 +185,6 @@ function compareMembers(a: Member, b: Member): number {
   return a.at - b.at;
 }
 
-/** Where `member` is, or would go, in `list` (sorted by `compareMembers`). */
-function position(list: readonly Member[], member: Member): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareMembers(list[mid]!, member) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * The site checks of a long-lived process (`agora dev`), kept from edit to edit: every
@@ -295,14 +285,14 @@ export class SiteChecks {
     if (!list) this.groups.set(id, (list = []));
     const last = list.at(-1);
     if (!last || compareMembers(last, member) < 0) list.push(member);
-    else list.splice(position(list, member), 0, member);
+    else list.splice(sortedIndex(list, member, compareMembers), 0, member);
     this.dirty.add(id);
   }
 
   private remove(id: string, member: Member): void {
     const list = this.groups.get(id);
     if (!list) return;
-    const at = position(list, member);
+    const at = sortedIndex(list, member, compareMembers);
     if (list[at]?.file !== member.file || list[at]?.at !== member.at) return;
     list.splice(at, 1);
     if (list.length === 0) this.groups.delete(id);

@@ -1,0 +1,28 @@
+/**
+ * Small helpers over lists kept in order, shared by the site model and the site checks
+ * (foundation: no layer imported).
+ */
+
+/** Where `item` is, or would go, in `list` (sorted by `compare`): a binary search. */
+export function sortedIndex<T>(list: readonly T[], item: T, compare: (a: T, b: T) => number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(list[mid]!, item) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The items of `list` grouped by `keyOf`, each group in list order, groups in order of first appearance. */
+export function groupBy<T, K>(list: Iterable<T>, keyOf: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of list) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
