@@ -84,8 +84,9 @@ export async function writeFileAtomic(path: string, data: FileData, options: Ato
   let handle;
   try {
     handle = await open(tmp, 'w', 0o644);
-    const chunks = toChunks(data);
     const step = options.syncEvery ?? Infinity;
+    // Chunks bigger than a step are cut into steps (a big string is one chunk).
+    const chunks = Number.isFinite(step) ? toChunks(data).flatMap((c) => (c.byteLength <= step ? [c] : Array.from({ length: Math.ceil(c.byteLength / step) }, (_, i) => c.subarray(i * step, (i + 1) * step)))) : toChunks(data);
     let unsynced = 0;
     for (let i = 0; i < chunks.length; ) {
       // Up to IOV_MAX chunks (writev's limit) and, when syncing in steps, about one step of bytes.

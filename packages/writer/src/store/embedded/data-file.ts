@@ -8,6 +8,9 @@
 import { readTextIfExists, writeFileAtomic } from '@agora/generator';
 import { StoreError } from '../types.ts';
 
+/** Bytes of a data file written back to disk at a time (see `syncEvery`). */
+const STORE_SYNC_STEP = 256 * 1024;
+
 /** A shape check: returns the problem, or null when `value` is fine. */
 export type ShapeCheck = (value: unknown) => string | null;
 
@@ -48,7 +51,9 @@ export async function readDataFile<T>(path: string, check: ShapeCheck, fix: stri
 /** Write a data file durably (`pretty` for the small files an operator may read). */
 export async function writeDataFile(path: string, value: unknown, pretty = false): Promise<void> {
   try {
-    await writeFileAtomic(path, `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`, { durable: true });
+    // In steps of 256 KB: a post file with hundreds of comments and their HTML is MBs,
+    // and another post's fsync then waits for one step, not for the whole file.
+    await writeFileAtomic(path, `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`, { durable: true, syncEvery: STORE_SYNC_STEP });
   } catch (error) {
     throw toStoreError(error, path);
   }
