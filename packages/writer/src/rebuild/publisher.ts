@@ -3,8 +3,8 @@
  * owns the site build state, the rebuild queue of the posts' own outputs and the
  * scheduler of the site-wide outputs, so a comment's way is readable top to bottom:
  *
- *   storeComment ─► commentAdded(comment) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror, feed)
- *                                                           └► aggregates: within the delay, SiteBuild.flushAggregates (lists, counts)
+ *   storeComment ─► commentAdded(comment) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror)
+ *                                                           └► aggregates: within the delay, SiteBuild.flushAggregates (counts, feeds; lists paced)
  *   ViewCounter flush ─► viewsChanged(totals) ─► SiteBuild.updateViews ─► aggregates
  *   Store.changes() (moderation, other nodes) ─► commentsChanged(slugs): read again from the store
  */
@@ -74,7 +74,12 @@ export class Publisher {
     this.rebuild = new RebuildQueue({
       run: async (slugs) => {
         const started = performance.now();
-        const lists = await Promise.all([...slugs].map(async (s) => [s, await this.listOf(s)] as const));
+        // A failed rebuild took the comments this process added from `added`: its retry
+        // reads these posts from the store, which has them all.
+        const lists = await Promise.all([...slugs].map(async (s) => [s, await this.listOf(s)] as const)).catch((error: unknown) => {
+          for (const s of slugs) this.reread.add(s);
+          throw error;
+        });
         const write = await state.updateComments(new Map(lists));
         this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');

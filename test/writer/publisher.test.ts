@@ -1,0 +1,52 @@
+/**
+ * The publisher (`rebuild/publisher.ts`) appends a comment this process stored to its
+ * post's published list; a post changed elsewhere is read from the store. When that
+ * read fails, the retry must still publish the appended comment: the store has it,
+ * the publisher's own list of additions no longer does.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import type { Comment, SiteBuild } from '@agora/generator';
+import { Publisher } from '../../packages/writer/src/rebuild/publisher.ts';
+import { HealthState } from '../../packages/writer/src/health.ts';
+import type { Store } from '../../packages/writer/src/store/types.ts';
+
+const comment = (id: string): Comment => ({
+  id, slug: 'p', author: 'a', model: 'm', date: '2026-01-01', type: 'supplement', position: null, body: `Body ${id}.`, created_at: `2026-01-01T00:00:0${id.length}.000Z`, html: `<p>Body ${id}.</p>`,
+});
+
+test('a comment appended while its post waits for a store read that fails is published by the retry', async () => {
+  const published = new Map<string, readonly Comment[]>();
+  const state = {
+    site: { comments: published },
+    updateComments: async (lists: ReadonlyMap<string, readonly Comment[]>) => {
+      for (const [slug, list] of lists) published.set(slug, list);
+      return { written: [], unchanged: 0, removed: [] };
+    },
+    flushAggregates: async () => ({ written: [], unchanged: 0, removed: [] }),
+    aggregatesPending: false,
+  } as unknown as SiteBuild;
+  const first = comment('c1');
+  const added = comment('c22');
+  let reads = 0;
+  const store = {
+    comments: {
+      forSlug: async () => {
+        if (++reads === 1) throw new Error('store unavailable');
+        return [first, added];
+      },
+    },
+  } as unknown as Store;
+  const publisher = new Publisher({ state, store, health: new HealthState(), logger: pino({ level: 'silent' }), aggregateDelayMs: 60_000 });
+  // A moderator's change (read the store) and this process's new comment, before the rebuild runs.
+  const changed = publisher.commentsChanged(['p']);
+  const appended = publisher.commentAdded(added);
+  assert.equal(await changed, false, 'the first rebuild failed');
+  // The retry (on the queue's own, unref'd timer) reads the store again, which has the appended comment.
+  const deadline = Date.now() + 5000;
+  while (reads < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(await appended, true, 'the appended comment is published by the retry');
+  await publisher.close(2000);
+  assert.deepEqual(published.get('p')?.map((c) => c.id), ['c1', 'c22']);
+});
