@@ -1,6 +1,6 @@
 /**
- * Small helpers over lists kept in order, shared by the site model and the site checks
- * (foundation: no layer imported).
+ * Small helpers over lists kept in order, shared by the site model, the site checks,
+ * the build state and the comment cards (foundation: no layer imported).
  */
 
 /** Where `item` is, or would go, in `list` (sorted by `compare`): a binary search. */
@@ -25,4 +25,14 @@ export function groupBy<T, K>(list: Iterable<T>, keyOf: (item: T) => K): Map<K, 
     else groups.set(key, [item]);
   }
   return groups;
+}
+
+/**
+ * What `after` adds to `before` at its end: the items past `before`'s length when
+ * `after` starts with exactly `before`'s items (the same objects, in order), else null.
+ * A post's comment list is replaced, never changed in place, so this tells a new
+ * comment (the writer's usual change) from any other change.
+ */
+export function appendedAfter<T>(before: readonly T[], after: readonly T[]): T[] | null {
+  return after.length >= before.length && before.every((item, i) => after[i] === item) ? after.slice(before.length) : null;
 }

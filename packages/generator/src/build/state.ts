@@ -20,6 +20,7 @@ import type { EmitContext } from '../emit/context.ts';
 import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { countTextTokens } from '../emit/token-count.ts';
+import { appendedAfter } from '../sorted.ts';
 
 /**
  * Whether two versions of a stored comment show the same: the public record, and the
@@ -148,8 +149,8 @@ export class BuildState {
     else this.site.comments.delete(slug);
     // New comments after unchanged ones (the writer's usual case) are counted into the
     // site-wide tally; anything else makes it again when next read.
-    const appended = visible.length >= previous.length && previous.every((c, i) => visible[i] === c);
-    if (appended) commentsAppended(this.site, slug, visible.slice(previous.length));
+    const appended = appendedAfter(previous, visible);
+    if (appended) commentsAppended(this.site, slug, appended);
     else commentsChanged(this.site);
     this.records.delete(slug);
   }

@@ -4,6 +4,7 @@
  */
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
+import { appendedAfter } from '../../sorted.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
@@ -49,11 +50,10 @@ export class CommentCards {
   list(post: Post, comments: readonly Comment[]): SafeHtml {
     const kept = this.lists.get(post);
     if (kept?.comments === comments) return raw(kept.html);
-    const appended = kept !== undefined && kept.comments.length <= comments.length && kept.comments.every((c, i) => comments[i] === c);
-    const from = appended ? kept.comments.length : 0;
-    let joined = appended ? kept.html : '';
+    const appended = kept ? appendedAfter(kept.comments, comments) : null;
+    let joined = appended && kept ? kept.html : '';
     // Not memoised one by one: the joined HTML is the one copy kept.
-    for (let i = from; i < comments.length; i++) joined += commentCard(comments[i]!, this.bodyHtml(comments[i]!), {}).value;
+    for (const c of appended ?? comments) joined += commentCard(c, this.bodyHtml(c), {}).value;
     this.lists.set(post, { comments, html: joined });
     return raw(joined);
   }
