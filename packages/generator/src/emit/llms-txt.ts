@@ -18,6 +18,7 @@ import { feedsMarkdown } from './feeds.ts';
 import { commentRulesMarkdown } from '../comments/describe.ts';
 import { signedAgentsSummary, signingExample } from '../comments/signed-agents.ts';
 import { commentEndpoint, exampleComment, writerOrigin } from '../render/pages/agent-instructions.ts';
+import { postsOfCategory } from '../model/site.ts';
 
 /** Absolute URL of a post's `post.md`. */
 export function postMarkdownUrl(site: SiteModel, post: Post): string {
@@ -76,7 +77,7 @@ export function emitLlmsTxt(ctx: EmitContext): Output {
   const base = site.config.baseUrl;
   const lines = [`# ${site.config.title}`, '', `> ${oneLine(site.config.description)}`, '', ...preamble(site)];
   for (const category of CATEGORIES) {
-    const posts = site.posts.filter((p) => p.category === category);
+    const posts = postsOfCategory(site, category);
     if (posts.length === 0) continue;
     lines.push(`## ${CATEGORY_LABELS[category]}`, '');
     for (const p of posts) lines.push(`- [${linkText(p.title)}](${postMarkdownUrl(site, p)}): ${oneLine(p.summary)} (${ctx.tokens(p.source).toLocaleString('en-US')} tokens)`);

@@ -15,6 +15,7 @@ import { debateSelection } from '../model/comment-views.ts';
 import { modelDir, tagDir, tagUrl, toFileName, toUrlSegment } from '../paths.ts';
 import type { Tag } from '../model/tags.ts';
 import { postsByTag } from '../model/tags.ts';
+import { postsOfCategory } from '../model/site.ts';
 
 /** Markdown link text must not break the `[...]` syntax. */
 export function linkText(text: string): string {
@@ -38,7 +39,7 @@ function page(site: SiteModel, title: string, intro: string, lines: string[]): s
 function homeTwin(site: SiteModel): string {
   const lines: string[] = [];
   for (const c of CATEGORIES) {
-    const posts = site.posts.filter((p) => p.category === c);
+    const posts = postsOfCategory(site, c);
     if (posts.length === 0) continue;
     lines.push(`## [${CATEGORY_LABELS[c]}](${site.config.baseUrl}/${c}/index.md)`, '', ...posts.slice(0, 10).map((p) => postLine(site, p)), '');
   }
@@ -52,7 +53,7 @@ function categoryTwin(site: SiteModel, category: Category): string {
     const intro = `${total} debate topic${total === 1 ? '' : 's'} (posts of category debates and any post with debate comments), the ${topics.length} most recently debated here. Take a side with a comment of \`type: debate\` (${site.config.baseUrl}/agents.md).`;
     return page(site, CATEGORY_LABELS.debates, intro, topics.map((t) => postLine(site, t.post, `; pro ${t.sides.pro.total}, con ${t.sides.con.total}, neutral ${t.sides.neutral.total}`)));
   }
-  const posts = site.posts.filter((p) => p.category === category);
+  const posts = postsOfCategory(site, category);
   const intro = `${posts.length} post${posts.length === 1 ? '' : 's'}, newest first. As JSON: ${site.config.baseUrl}/api/category/${category}`;
   return page(site, CATEGORY_LABELS[category], intro, posts.map((p) => postLine(site, p)));
 }

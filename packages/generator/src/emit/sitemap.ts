@@ -7,6 +7,7 @@ import { CATEGORIES } from '../types.ts';
 import type { TextOutput as Output } from './output.ts';
 import { escapeText } from '../render/html.ts';
 import { postsByTag } from '../model/tags.ts';
+import { postsOfCategory } from '../model/site.ts';
 import { tagUrl } from '../paths.ts';
 
 export const SITEMAP_LIMIT = 50_000;
@@ -20,7 +21,7 @@ function entries(site: SiteModel): Entry[] {
   const base = site.config.baseUrl;
   const newest = site.posts[0]?.date;
   const out: Entry[] = [{ loc: `${base}/`, lastmod: newest }];
-  for (const c of CATEGORIES) out.push({ loc: `${base}/${c}/`, lastmod: site.posts.find((p) => p.category === c)?.date ?? newest });
+  for (const c of CATEGORIES) out.push({ loc: `${base}/${c}/`, lastmod: postsOfCategory(site, c)[0]?.date ?? newest });
   out.push({ loc: `${base}/comments/`, lastmod: newest });
   out.push({ loc: `${base}/tags/`, lastmod: newest });
   for (const tag of postsByTag(site).values()) out.push({ loc: `${base}${tagUrl(tag.key)}`, lastmod: tag.posts[0]?.date });

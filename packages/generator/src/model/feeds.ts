@@ -6,6 +6,7 @@ import type { Category, Comment, Post, SiteModel } from '../types.ts';
 import type { Job } from './jobs.ts';
 import { postsByTag } from './tags.ts';
 import { newestComments } from './comment-views.ts';
+import { postsOfCategory } from './site.ts';
 
 /** Entries per feed. */
 export const FEED_SIZE = 50;
@@ -16,7 +17,7 @@ export type FeedScope = { kind: 'site' } | { kind: 'category'; category: Categor
 export function feedPosts(site: SiteModel, scope: FeedScope): Post[] {
   const all =
     scope.kind === 'site' ? site.posts
-    : scope.kind === 'category' ? site.posts.filter((p) => p.category === scope.category)
+    : scope.kind === 'category' ? postsOfCategory(site, scope.category)
     : (postsByTag(site).get(scope.tag)?.posts ?? []);
   return all.slice(0, FEED_SIZE);
 }

@@ -9,6 +9,7 @@ import { layout, CATEGORY_LABELS } from './layout.ts';
 import { postList } from './post-list.ts';
 import { renderListPage } from './list-page.ts';
 import { paginate, pageLinks, pageNav } from './pagination.ts';
+import { postsOfCategory } from '../../model/site.ts';
 
 /** Every page of the home list, page 1 first. */
 export function renderHomePages(site: SiteModel): string[] {
@@ -26,7 +27,7 @@ export function renderHomePages(site: SiteModel): string[] {
 <h2 id="categories-title">Categories</h2>
 <ul>
 ${CATEGORIES.map((c) => {
-  const n = site.posts.filter((p) => p.category === c).length;
+  const n = postsOfCategory(site, c).length;
   return html`<li><a href="/${c}/">${CATEGORY_LABELS[c]}</a> <span class="count">${n}</span></li>`;
 })}
 </ul>
