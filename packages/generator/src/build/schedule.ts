@@ -130,10 +130,10 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
   return rendered;
 }
 
-/** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
 /** Work a site-wide flush does between two turns of the post rebuilds and the event loop (ms). */
 const FLUSH_SLICE_MS = 8;
 
+/** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
 export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>): Promise<void> {
   let slice = performance.now();
   let budget = FLUSH_SLICE_MS;

@@ -293,8 +293,9 @@ export class SiteBuild {
       this.pendingViews.clear();
       for (const s of comments) this.pendingListComments.add(s);
       for (const s of views) this.pendingListViews.add(s);
-      const lists = options.lists === false ? { comments: [], views: [] } : { comments: [...this.pendingListComments], views: [...this.pendingListViews] };
-      if (options.lists !== false) {
+      const withLists = options.lists !== false;
+      const lists = { comments: withLists ? [...this.pendingListComments] : [], views: withLists ? [...this.pendingListViews] : [] };
+      if (withLists) {
         this.pendingListComments.clear();
         this.pendingListViews.clear();
       }
