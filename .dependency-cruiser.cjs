@@ -4,7 +4,7 @@
  *
  * Generator layers, lowest first; a module may import its own layer and lower ones:
  *   foundation  types.ts, messages.ts, paths.ts, config.ts, json-file.ts, sorted.ts,
- *               atomic-write.ts, catalog/types.ts
+ *               atomic-write.ts, files.ts, catalog/types.ts
  *   load        load/          (read files, split front matter)
  *   validate    validate/, comments/, catalog/   (rules and positioned messages)
  *   model       model/         (the site model, the plan, job keys)
@@ -13,7 +13,7 @@
  *   build       every other file (build, check, watch, content, index, …)
  */
 const G = '^packages/generator/src/';
-const FOUNDATION = `${G}(types|messages|paths|config|json-file|atomic-write|sorted)\\.ts$|${G}catalog/types\\.ts$`;
+const FOUNDATION = `${G}(types|messages|paths|config|json-file|atomic-write|files|sorted)\\.ts$|${G}catalog/types\\.ts$`;
 const LAYERS = [
   ['load', `${G}load/`],
   ['validate', `${G}(validate|comments|catalog)/`],
@@ -38,7 +38,7 @@ module.exports = {
     {
       name: 'foundation-is-a-leaf',
       severity: 'error',
-      comment: 'foundation files (types, messages, paths, config, json-file, atomic-write, sorted) import no layer: everything else builds on them',
+      comment: 'foundation files (types, messages, paths, config, json-file, atomic-write, files, sorted) import no layer: everything else builds on them',
       from: { path: FOUNDATION },
       to: { path: ANY_LAYER, pathNot: FOUNDATION, dependencyTypesNot: ['type-only'] },
     },

@@ -61,3 +61,58 @@ export async function summarizeProfiles(files: readonly string[]): Promise<Profi
 
 /** The `top` largest entries of a map, largest first. */
 export const ranked = (m: Map<string, number>, top: number): [string, number][] => [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
+
+/** A stretch of the thread busy without a break, with where its time went. */
+export interface LongTask {
+  /** When it started, ms after the profile's start. */
+  atMs: number;
+  ms: number;
+  /** Repository functions by inclusive time within the stretch, largest first. */
+  frames: [string, number][];
+}
+
+/**
+ * The busy stretches of one profile longer than `minMs` (consecutive samples not idle):
+ * the event loop had no turn during each, so every request waited for it.
+ */
+export async function longTasks(file: string, minMs: number, framesPerTask = 6): Promise<LongTask[]> {
+  const profile = JSON.parse(await readFile(file, 'utf8')) as CpuProfile & { nodes: (ProfileNode & { children?: number[] })[] };
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${moduleOf(n.callFrame.url, n.callFrame.functionName)}:${n.callFrame.lineNumber + 1}`;
+  const tasks: LongTask[] = [];
+  let start = -1;
+  let at = 0;
+  let busy = 0;
+  let frames = new Map<string, number>();
+  const close = () => {
+    if (start >= 0 && busy >= minMs) tasks.push({ atMs: start, ms: busy, frames: ranked(frames, framesPerTask) });
+    start = -1;
+    busy = 0;
+    frames = new Map();
+  };
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i] as number;
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    at += (profile.timeDeltas[i] ?? 0) / 1000;
+    const node = nodes.get(id);
+    if (!node || node.callFrame.functionName === '(idle)') {
+      close();
+      continue;
+    }
+    if (start < 0) start = at;
+    busy += dt;
+    const seen = new Set<string>();
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      const frame = nodes.get(n)!;
+      if (!frame.callFrame.url.includes('/packages/')) continue;
+      const name = label(frame);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      frames.set(name, (frames.get(name) ?? 0) + dt);
+    }
+  }
+  close();
+  return tasks;
+}

@@ -15,7 +15,7 @@ import { startServerChild } from './server-handle.ts';
 import { loadComments } from './load.ts';
 import { VisibilityWatch } from './visibility.ts';
 import { prng, type CorpusPost } from './corpus.ts';
-import { ranked, summarizeProfiles } from './cpu-profile.ts';
+import { longTasks, ranked, summarizeProfiles } from './cpu-profile.ts';
 import { flag, ms, printTable } from './report.ts';
 
 const root = resolve(process.argv[2] ?? '');
@@ -59,3 +59,6 @@ for (const file of [join(outDir, 'main.cpuprofile'), ...threads.map((f) => join(
   printTable('Self time by module', ranked(s.byModule, 12).map(([k, v]) => [k, ms(v), pct(v)]), ['module', 'self', 'share']);
   printTable('Self time by function', ranked(s.byFunction, top).map(([k, v]) => [k, ms(v), pct(v)]), ['function module:line', 'self', 'share']);
 }
+const long = await longTasks(join(outDir, 'main.cpuprofile'), Number(flag('long') ?? 40));
+console.log(`\n## main thread: ${long.length} busy stretches over ${flag('long') ?? 40} ms (the event loop got no turn)`);
+for (const t of long.slice(0, top)) console.log(`${ms(t.atMs)} +${ms(t.ms)}: ${t.frames.map(([f, v]) => `${f} ${ms(v)}`).join(' · ')}`);

@@ -12,9 +12,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SiteBuild, type Comment } from '@agora/generator';
 import { buildSiteModel } from '../../packages/generator/src/model/site.ts';
-import { commentGroups, debateSelection, newestComments } from '../../packages/generator/src/model/comment-views.ts';
+import { commentGroups, debateSelection, newestComments, recentlyCommented } from '../../packages/generator/src/model/comment-views.ts';
 import { feedComments } from '../../packages/generator/src/model/feeds.ts';
-import { commentCounts } from '../../packages/generator/src/model/records.ts';
+import { commentCountsJson } from '../../packages/generator/src/model/records.ts';
 import type { SiteModel } from '../../packages/generator/src/types.ts';
 import { CommentCards } from '../../packages/generator/src/render/pages/comment-card.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
@@ -22,7 +22,7 @@ import { makeProject, postSource } from '../helpers/project.ts';
 const POSTS = ['alpha', 'beta', 'gamma', 'delta'];
 const MODELS = ['claude', 'gpt', 'gemini'];
 /** Site-wide outputs the tally feeds. */
-const SITE_WIDE = ['api/comments/count', 'comments/index.html', 'debates/index.html', 'comments/feed.json', 'comments/feed.atom'];
+const SITE_WIDE = ['api/comments/count', 'comments/index.html', 'debates/index.html', 'comments/feed.json', 'comments/feed.atom', 'comments/index.md', 'api/views'];
 
 /** A deterministic stream of comments: ordinary and debate, over four posts and three models. */
 function commentAt(i: number, createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()): Comment {
@@ -42,7 +42,8 @@ function shown(site: SiteModel) {
     debates: (({ topics, total }) => ({ total, topics: topics.map((t) => ({ post: t.post.slug, sides: Object.fromEntries(Object.entries(t.sides).map(([p, s]) => [p, { total: s.total, newest: ids(s.newest) }])) })) }))(debateSelection(site)),
     feed: ids(feedComments(site)),
     newest: ids(newestComments(site, 7)),
-    counts: JSON.stringify(commentCounts(site)),
+    counts: commentCountsJson(site),
+    recent: (({ posts, commented }) => ({ commented, posts: posts.map((p) => p.slug) }))(recentlyCommented(site)),
   };
 }
 
@@ -125,4 +126,18 @@ test("a new comment's card is appended to the post's kept card list; other chang
   assert.equal(cards.list(post, hidden).value, fresh(hidden));
   assert.equal(rendered, 4);
   assert.ok(!cards.list(post, hidden).value.includes(`id="comment-${all[1]!.id}"`));
+});
+
+test('warm makes every post\'s record ahead of the first site-wide flush', async (t) => {
+  const files: Record<string, string> = {};
+  POSTS.forEach((slug, i) => (files[`content/posts/${slug}.md`] = postSource({ title: slug, date: `2026-01-0${i + 1}`, tags: 'a' }, `The conclusion of ${slug}.\n`)));
+  const p = await makeProject({ files });
+  t.after(() => p.remove());
+  const { state } = await SiteBuild.build(p.config, { longLived: true, store: { comments: [commentAt(1), commentAt(2)], views: new Map() } });
+  t.after(() => state.close());
+  // A build that wrote everything made them already: drop them to see warm make them again.
+  (state as unknown as { state: { records: Map<string, unknown> } }).state.records.clear();
+  assert.equal(state.held.records, 0);
+  await state.warm();
+  assert.equal(state.held.records, POSTS.length);
 });

@@ -15,6 +15,8 @@ import { buildSiteModel } from '../../packages/generator/src/model/site.ts';
 import { Manifest } from '../../packages/generator/src/emit/manifest.ts';
 import { planBuild, settleRemovals, type BuildPlan } from '../../packages/generator/src/build/plan.ts';
 import { postSource } from '../helpers/project.ts';
+import { createJobKeyer } from '../../packages/generator/src/model/job-keys.ts';
+import type { Job } from '../../packages/generator/src/model/jobs.ts';
 
 const CONFIG: SiteConfig = { title: 'Plan test', description: 'A test site.', baseUrl: 'https://agora.example', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 };
 const FINGERPRINT = 'code-v1';
@@ -224,4 +226,33 @@ test('planBuild', async (t) => {
     const settled = settleRemovals(plan, new Set(['home.out.2']), ['home/page/2/index.html', 'api-posts.out']);
     assert.deepEqual(settled, [{ path: 'stray.html', reason: 'no job' }, { path: 'home/page/2/index.html', reason: 'no longer produced' }]);
   });
+});
+
+test('kept group keys: a list key on a model whose comments and views change in place equals a fresh model\'s', async () => {
+  // The writer changes one model in place (comment lists replaced, view counts set) and
+  // plans each flush on it: the group parts kept from the last plan must never hide a change.
+  const model = site();
+  const keyOf = () => createJobKeyer(model, FINGERPRINT);
+  const fresh = () => {
+    const copy = site(SOURCES, { comments: [...model.comments.values()].flat(), views: new Map(model.views) });
+    return createJobKeyer(copy, FINGERPRINT);
+  };
+  const lists: Job[] = [{ kind: 'api-category', category: 'guide' }, { kind: 'api-category', category: 'reviews' }, { kind: 'api-model', model: 'gpt-5' }, { kind: 'api-tag', tag: 'a' }, { kind: 'api-tag', tag: 'c' }];
+  const keys = (k: (job: Job) => string) => lists.map((job) => k(job));
+  const before = keys(keyOf());
+  assert.deepEqual(before, keys(fresh()));
+  // A comment on `one` (guide, gpt-5, tags a and b): its groups change, `reviews` and `c` do not.
+  model.comments.set('one', [comment('one', 'c1')]);
+  const afterComment = keys(keyOf());
+  assert.deepEqual(afterComment, keys(fresh()));
+  assert.deepEqual(afterComment.map((k, i) => k !== before[i]), [true, false, true, true, false]);
+  // Another list for the same post (same length, other comment), then views on `three`.
+  model.comments.set('one', [comment('one', 'c2')]);
+  const afterReplace = keys(keyOf());
+  assert.deepEqual(afterReplace, keys(fresh()));
+  assert.notEqual(afterReplace[0], afterComment[0]);
+  model.views.set('three', 7);
+  const afterViews = keys(keyOf());
+  assert.deepEqual(afterViews, keys(fresh()));
+  assert.deepEqual(afterViews.map((k, i) => k !== afterReplace[i]), [false, true, false, false, true]);
 });

@@ -6,10 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readdir, readFile, rm } from 'node:fs/promises';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@agora/generator';
+import { writeFileAtomic, writeFileAtomicSync } from '@agora/generator/files';
 
 test('a stepped write writes the same bytes, synced in steps', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'agora-steps-'));
@@ -41,4 +43,41 @@ test('a stepped write writes the same bytes, synced in steps', async (t) => {
   datasyncs = 0;
   await writeFileAtomic(join(dir, 'plain'), text, { durable: false });
   assert.equal(datasyncs, 0, 'no steps without syncEvery');
+});
+
+test('writeFileAtomicSync: durable and in steps, the same bytes (the store\'s file thread)', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-steps-sync-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // Count fdatasyncSync and fsyncSync calls (named imports of node:fs follow the module object after syncBuiltinESMExports).
+  const original = { fdatasyncSync: fs.fdatasyncSync, fsyncSync: fs.fsyncSync };
+  let datasyncs = 0;
+  let fsyncs = 0;
+  fs.fdatasyncSync = (fd) => {
+    datasyncs++;
+    original.fdatasyncSync(fd);
+  };
+  fs.fsyncSync = (fd) => {
+    fsyncs++;
+    original.fsyncSync(fd);
+  };
+  syncBuiltinESMExports();
+  t.after(() => {
+    Object.assign(fs, original);
+    syncBuiltinESMExports();
+  });
+  const text = 'y'.repeat(200_000) + 'ü'.repeat(30_000) + '\n';
+  writeFileAtomicSync(join(dir, 'sync-one'), text, undefined, { durable: true, syncEvery: 64 * 1024 });
+  assert.equal(await readFile(join(dir, 'sync-one'), 'utf8'), text);
+  assert.equal(datasyncs, Math.floor(Buffer.byteLength(text) / (64 * 1024)), 'one fdatasync per whole step');
+  assert.equal(fsyncs, 2, 'the file, then its folder');
+  datasyncs = fsyncs = 0;
+  const chunks = Array.from({ length: 30 }, (_, i) => Buffer.from(`part ${i} `.repeat(900)));
+  writeFileAtomicSync(join(dir, 'sync-chunks'), chunks, undefined, { durable: true, syncEvery: 50 * 1024 });
+  assert.deepEqual(await readFile(join(dir, 'sync-chunks')), Buffer.concat(chunks));
+  assert.equal(datasyncs, Math.floor(Buffer.concat(chunks).byteLength / (50 * 1024)));
+  datasyncs = fsyncs = 0;
+  writeFileAtomicSync(join(dir, 'sync-plain'), chunks);
+  assert.deepEqual(await readFile(join(dir, 'sync-plain')), Buffer.concat(chunks));
+  assert.deepEqual([datasyncs, fsyncs], [0, 0], 'not durable: no sync');
+  assert.deepEqual((await readdir(dir)).sort(), ['sync-chunks', 'sync-one', 'sync-plain'], 'no temporary file left');
 });

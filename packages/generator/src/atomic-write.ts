@@ -5,7 +5,8 @@
  * of one.
  */
 import { open, rename, mkdir, readdir, rm } from 'node:fs/promises';
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { dirname, basename, join } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -24,7 +25,8 @@ export interface AtomicWriteOptions {
   syncEvery?: number;
 }
 
-let counter = 0;
+// Per thread: a worker writing beside the main thread (the store's file thread) never picks the main thread's names.
+let counter = threadId * 1_000_000_000;
 
 /** A temporary name beside `path`: unique per process and call; the leading dot keeps it out of static serving. */
 export function tempPathFor(path: string): string {
@@ -125,11 +127,13 @@ export async function syncDir(dir: string): Promise<void> {
 }
 
 /**
- * The same replacement without fsync, done synchronously: for bulk builds of derived
- * files, where thousands of small files would otherwise pay a thread-pool round trip
- * per system call (the main thread has nothing else to do meanwhile).
+ * The same replacement done synchronously: for bulk builds of derived files, where
+ * thousands of small files would otherwise pay a thread-pool round trip per system call
+ * (the main thread has nothing else to do meanwhile), and for a worker thread that
+ * makes a whole durable replacement one round trip (`durable`, with `syncEvery` as
+ * for `writeFileAtomic`).
  */
-export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Set<string>): void {
+export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Set<string>, options: { durable?: boolean; syncEvery?: number } = {}): void {
   const dir = dirname(path);
   if (!knownDirs?.has(dir)) {
     mkdirSync(dir, { recursive: true });
@@ -140,7 +144,23 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
     const fd = openSync(tmp, 'w', 0o644);
     try {
       const chunks = toChunks(data);
-      for (let i = 0; i < chunks.length; i += IOV_MAX) writevSync(fd, chunks.slice(i, i + IOV_MAX) as Uint8Array[]);
+      const step = options.syncEvery ?? Infinity;
+      // Without steps, up to IOV_MAX chunks a call (a list of 10,000 records is ten calls).
+      if (!Number.isFinite(step)) for (let i = 0; i < chunks.length; i += IOV_MAX) writevSync(fd, chunks.slice(i, i + IOV_MAX) as Uint8Array[]);
+      let unsynced = 0;
+      for (const chunk of Number.isFinite(step) ? chunks : []) {
+        for (let at = 0; at < chunk.byteLength; ) {
+          const piece = chunk.subarray(at, at + step - unsynced);
+          writevSync(fd, [piece]);
+          at += piece.byteLength;
+          unsynced += piece.byteLength;
+          if (unsynced >= step) {
+            fdatasyncSync(fd);
+            unsynced = 0;
+          }
+        }
+      }
+      if (options.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -148,5 +168,16 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
   } catch (error) {
     rmSync(tmp, { force: true });
     throw error;
+  }
+  if (options.durable) syncDirSync(dir);
+}
+
+/** `syncDir`, synchronously. */
+function syncDirSync(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

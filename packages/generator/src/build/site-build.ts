@@ -281,9 +281,11 @@ export class SiteBuild {
    * comment feeds of at most `feeds` posts (the oldest waiting; the rest wait for the
    * next flush, so a flush under a flood of comments stays short and `/api/posts`
    * follows every second) and, unless `lists` is false, the category, model and tag
-   * mirrors (with `lists: false` they wait for a later flush).
+   * mirrors (with `lists: false` they wait for a later flush). `giveWay` is awaited
+   * between the flush's slices: the writer holds the flush there while comments are
+   * being answered.
    */
-  flushAggregates(options: { lists?: boolean; feeds?: number } = {}): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void> } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
       await this.runUrgent();
@@ -303,7 +305,17 @@ export class SiteBuild {
       const feeds = [...this.pendingFeeds].slice(0, options.feeds ?? Infinity);
       for (const s of feeds) this.pendingFeeds.delete(s);
       try {
-        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists, feeds }, this.runUrgent);
+        // Between its slices the flush runs the post rebuilds queued by then, and waits
+        // while requests it must not delay are under way (`giveWay`: comments being
+        // answered), so their steps do not each wait for a slice.
+        const between = options.giveWay
+          ? async () => {
+              await this.runUrgent();
+              await options.giveWay!();
+              await this.runUrgent();
+            }
+          : this.runUrgent;
+        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists, feeds }, between);
       } catch (error) {
         // Not lost: the next flush writes them.
         for (const s of comments) this.pendingComments.add(s);
@@ -332,6 +344,11 @@ export class SiteBuild {
   /** Resolves when the search index has caught up with every edit so far (tests, benches). */
   searchIndexIdle(): Promise<void> {
     return this.search.idle();
+  }
+
+  /** Make ahead what the first site-wide flush needs (a long-lived process, after its start; see `BuildState.warm`). */
+  warm(): Promise<void> {
+    return this.state.warm();
   }
 
   /** Persist pending state (the manifest) before the process exits; stop indexing. */

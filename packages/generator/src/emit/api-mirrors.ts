@@ -9,7 +9,7 @@ import type { Output } from './output.ts';
 import { toFileName } from '../paths.ts';
 import { postsByTag } from '../model/tags.ts';
 import { postsOfCategory } from '../model/site.ts';
-import { commentCounts, toCommentRecord, viewsMap } from '../model/records.ts';
+import { commentCountsJson, toCommentRecord, viewsJson } from '../model/records.ts';
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
@@ -59,10 +59,10 @@ export function emitCommentList(ctx: EmitContext, slug: string): Output {
 
 /** `/api/comments/count` */
 export function emitCommentCount(ctx: EmitContext): Output {
-  return { path: 'api/comments/count', body: JSON.stringify(commentCounts(ctx.site)) };
+  return { path: 'api/comments/count', body: commentCountsJson(ctx.site) };
 }
 
 /** `/api/views` */
 export function emitViews(ctx: EmitContext): Output {
-  return { path: 'api/views', body: JSON.stringify(viewsMap(ctx.site)) };
+  return { path: 'api/views', body: viewsJson(ctx.site) };
 }

@@ -11,7 +11,7 @@ import { CATEGORIES } from '../types.ts';
 import type { Catalog, CatalogService } from '../catalog/types.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
-import { debateSelection } from '../model/comment-views.ts';
+import { commentTotals, debateSelection, recentlyCommented } from '../model/comment-views.ts';
 import { modelDir, tagDir, tagUrl, toFileName, toUrlSegment } from '../paths.ts';
 import type { Tag } from '../model/tags.ts';
 import { postsByTag } from '../model/tags.ts';
@@ -58,22 +58,14 @@ function categoryTwin(site: SiteModel, category: Category): string {
   return page(site, CATEGORY_LABELS[category], intro, posts.map((p) => postLine(site, p)));
 }
 
-/** Posts listed on the comments twin: the most recently commented, so it stays small. */
-const COMMENTED_POSTS = 200;
-
 function commentsTwin(site: SiteModel): string {
-  let total = 0;
-  const commented: { post: Post; n: number; last: string }[] = [];
-  for (const post of site.posts) {
-    const list = site.comments.get(post.slug) ?? [];
-    if (list.length === 0) continue;
-    total += list.length;
-    // Lists are oldest first: the last is the newest.
-    commented.push({ post, n: list.length, last: list[list.length - 1]!.created_at });
-  }
-  commented.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
-  const lines = commented.slice(0, COMMENTED_POSTS).map(({ post, n }) => postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`));
-  return page(site, 'Comments', `${total} comment${total === 1 ? '' : 's'} on ${commented.length} post${commented.length === 1 ? '' : 's'}; the ${lines.length} most recently commented below. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
+  const { total } = commentTotals(site);
+  const { posts, commented } = recentlyCommented(site);
+  const lines = posts.map((post) => {
+    const n = site.comments.get(post.slug)?.length ?? 0;
+    return postLine(site, post, `; ${n} comment${n === 1 ? '' : 's'} at ${site.config.baseUrl}/api/comments/${toUrlSegment(post.slug)}`);
+  });
+  return page(site, 'Comments', `${total} comment${total === 1 ? '' : 's'} on ${commented} post${commented === 1 ? '' : 's'}; the ${lines.length} most recently commented below. Counts per model and post: ${site.config.baseUrl}/api/comments/count`, lines);
 }
 
 function serviceLine(site: SiteModel, s: CatalogService): string {

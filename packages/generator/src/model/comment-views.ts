@@ -17,6 +17,8 @@ import { forget, memoised } from './memo.ts';
 
 /** Comments shown per model on `/comments/`. */
 export const COMMENTS_PER_MODEL = 50;
+/** Posts listed on the comments twin (`/comments/index.md`): the most recently commented. */
+export const COMMENTED_POSTS = 200;
 /** Topics shown on `/debates/`, and answers shown per side of each. */
 export const DEBATE_TOPICS = 100;
 export const ANSWERS_PER_SIDE = 10;
@@ -45,6 +47,10 @@ interface Tally {
   groups: Map<string, ModelGroup>;
   topics: Map<string, TopicTally>;
   order: Map<string, number>;
+  /** Posts with at least one visible comment. */
+  commented: number;
+  /** The `COMMENTED_POSTS` posts commented most recently, newest first, with their newest comment's time. */
+  recent: { post: Post; last: string }[];
   /** The sorted views of the tally, made when first read after a change. */
   view: { groups: ModelGroup[]; topics: DebateTopic[] } | null;
 }
@@ -74,9 +80,28 @@ export function commentsChanged(site: SiteModel): void {
 export function commentsAppended(site: SiteModel, slug: string, added: readonly Comment[]): void {
   const tally = site.memo.get(TALLY) as Tally | undefined;
   const post = site.bySlug.get(slug);
-  if (!tally || !post) return;
+  if (!tally || !post || added.length === 0) return;
   for (const c of added) count(tally, post, c);
+  // All of the list is new: the post had no comment before.
+  if ((site.comments.get(slug)?.length ?? 0) === added.length) tally.commented++;
+  touchRecent(tally, post, added[added.length - 1]!.created_at);
   tally.view = null;
+}
+
+/**
+ * Put a post where its newest comment's time places it among the most recently
+ * commented (a post's time only grows as comments are appended, so the `k` newest stay
+ * exact without the others).
+ */
+function touchRecent(tally: Tally, post: Post, last: string): void {
+  const { recent, order } = tally;
+  const at = recent.findIndex((r) => r.post === post);
+  if (at !== -1) recent.splice(at, 1);
+  const mine = order.get(post.slug) ?? 0;
+  let i = 0;
+  while (i < recent.length && (recent[i]!.last > last || (recent[i]!.last === last && (order.get(recent[i]!.post.slug) ?? 0) < mine))) i++;
+  if (i < COMMENTED_POSTS) recent.splice(i, 0, { post, last });
+  if (recent.length > COMMENTED_POSTS) recent.pop();
 }
 
 function emptySides(): DebateTopic['sides'] {
@@ -98,11 +123,18 @@ function count(tally: Tally, post: Post, c: Comment): void {
 }
 
 function tallyNow(site: SiteModel): Tally {
-  const tally: Tally = { groups: new Map(), topics: new Map(), order: new Map(site.posts.map((p, i) => [p.slug, i])), view: null };
+  const tally: Tally = { groups: new Map(), topics: new Map(), order: new Map(site.posts.map((p, i) => [p.slug, i])), commented: 0, recent: [], view: null };
+  const commented: Tally['recent'] = [];
   site.posts.forEach((post, order) => {
-    for (const c of site.comments.get(post.slug) ?? []) count(tally, post, c);
+    const list = site.comments.get(post.slug) ?? [];
+    for (const c of list) count(tally, post, c);
+    // Lists are oldest first: the last is the newest.
+    if (list.length > 0) commented.push({ post, last: list[list.length - 1]!.created_at });
     if (post.category === 'debates' && !tally.topics.has(post.slug)) tally.topics.set(post.slug, { post, latest: '', order, sides: emptySides() });
   });
+  tally.commented = commented.length;
+  // Newest first; posts with the same time in the site's order (a stable sort).
+  tally.recent = commented.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0)).slice(0, COMMENTED_POSTS);
   return tally;
 }
 
@@ -132,6 +164,12 @@ export function debateSelection(site: SiteModel): { topics: DebateTopic[]; total
 export function newestComments(site: SiteModel, k: number): Comment[] {
   const candidates = view(site).groups.flatMap((g) => g.newest.slice(0, k));
   return candidates.sort(newer).slice(0, k);
+}
+
+/** The posts most recently commented (at most `COMMENTED_POSTS`, newest first), and how many posts have comments. */
+export function recentlyCommented(site: SiteModel): { posts: Post[]; commented: number } {
+  const tally = memoised(site, TALLY, () => tallyNow(site));
+  return { posts: tally.recent.map((r) => r.post), commented: tally.commented };
 }
 
 /** The visible comments per model and in all (models by name). */

@@ -57,6 +57,7 @@ const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(t
 
 const DIGESTS = Symbol('comment list digests');
 const GROUPS = Symbol('job key groups');
+const GROUP_PARTS = Symbol('job key group parts');
 
 /**
  * The posts of each group a list job's key covers (the site, each category, model and
@@ -109,6 +110,36 @@ function commentsDigest(site: SiteModel, slug: string): string {
   return d;
 }
 
+/** A group's comments and views parts, with the lists and counts they were made from. */
+interface GroupParts {
+  lists: (readonly Comment[] | undefined)[];
+  views: number[];
+  comments: string;
+  viewsPart: string;
+}
+
+const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
+
+/** The comments part of a group's key: made again only when a member's list is another. */
+function commentsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
+  const same = kept.lists.length === posts.length && posts.every((p, i) => site.comments.get(p.slug) === kept.lists[i]);
+  if (!same) {
+    kept.lists = posts.map((p) => site.comments.get(p.slug));
+    kept.comments = sha1(posts.map((p) => `${p.slug}\u0000${commentsDigest(site, p.slug)}\n`));
+  }
+  return kept.comments;
+}
+
+/** The views part of a group's key: made again only when a member's count changed. */
+function viewsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
+  const same = kept.views.length === posts.length && posts.every((p, i) => (site.views.get(p.slug) ?? 0) === kept.views[i]);
+  if (!same) {
+    kept.views = posts.map((p) => site.views.get(p.slug) ?? 0);
+    kept.viewsPart = sha1(posts.map((p, i) => `${p.slug}\u0000${kept.views[i]}\n`));
+  }
+  return kept.viewsPart;
+}
+
 /**
  * A function giving each job of this site its input key. `fingerprint` stands for the
  * generator's code (tests pass their own to play a template change).
@@ -119,24 +150,14 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
   const comments = (slug: string) => commentsDigest(site, slug);
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';
   const { members, sources } = groupsOf(site);
+  const parts = memoised(site, GROUP_PARTS, () => new Map<string, GroupParts>());
   // Each group hashes sources, comments and views apart, so a key says which of them
   // changed; the sources part and who belongs to which group are kept with the model
-  // (content does not change under a writer), the other two are hashed when asked for.
+  // (content does not change under a writer). The comments and views parts are kept
+  // too, with what they were made from: a plan hashes a group again only where one of
+  // its posts got another comment list or view count, so a site-wide flush after one
+  // comment costs a pass over the groups' members, not hashing every post six times.
   const groups = new Map<string, string>();
-  const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
-  // A post is in about six groups (site, category, model, tags): its lines are made once.
-  const commentLines = new Map<Post, string>();
-  const viewLines = new Map<Post, string>();
-  const commentLine = (p: Post) => {
-    let line = commentLines.get(p);
-    if (line === undefined) commentLines.set(p, (line = `${p.slug}\u0000${comments(p.slug)}\n`));
-    return line;
-  };
-  const viewLine = (p: Post) => {
-    let line = viewLines.get(p);
-    if (line === undefined) viewLines.set(p, (line = `${p.slug}\u0000${site.views.get(p.slug) ?? 0}\n`));
-    return line;
-  };
   const group = (name: string) => {
     let k = groups.get(name);
     if (k !== undefined) return k;
@@ -144,7 +165,11 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     const source = sources.get(name);
     if (!posts || source === undefined) k = key('empty', '', '');
     else if (name.startsWith('content:')) k = key(source, '', '');
-    else k = key(source, sha1(posts.map(commentLine)), sha1(posts.map(viewLine)));
+    else {
+      const kept = parts.get(name) ?? { lists: [], views: [], comments: '', viewsPart: '' };
+      parts.set(name, kept);
+      k = key(source, commentsPart(site, posts, kept), viewsPart(site, posts, kept));
+    }
     groups.set(name, k);
     return k;
   };

@@ -74,30 +74,35 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const firstId = deps.duplicates?.check(slug, sender, input.body);
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
-  const t0 = performance.now();
-  const rendering = await deps.renderer.render(client, input.body);
-  const t1 = performance.now();
-  // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
-  const at = deps.now ? received : new Date();
-  const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
-  await deps.store.comments.add(comment);
-  const t2 = performance.now();
-  deps.duplicates?.remember(slug, sender, input.body, comment.id);
-  const published = await Promise.race([
-    deps.publisher.commentAdded(comment),
-    new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
-  ]);
-  // Where a comment's time went (the render includes its wait for the client's turn).
-  const ms = (n: number) => Math.round(n * 10) / 10;
-  deps.logger?.debug({ id: comment.id, slug, client, render_ms: ms(t1 - t0), store_ms: ms(t2 - t1), publish_ms: ms(performance.now() - t2) }, 'comment stored');
-  const record = toCommentRecord(comment);
-  if (published) return { status: 201, body: { ...record }, location: where(comment.id) };
-  deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
-  return {
-    status: 202,
-    body: { ...record, status: 'pending', message: 'Stored. The post\'s page does not show it yet; the server keeps rebuilding it. Do not post it again.' },
-    location: where(comment.id),
-  };
+  const answered = deps.publisher.answeringComment();
+  try {
+    const t0 = performance.now();
+    const rendering = await deps.renderer.render(client, input.body);
+    const t1 = performance.now();
+    // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
+    const at = deps.now ? received : new Date();
+    const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
+    await deps.store.comments.add(comment);
+    const t2 = performance.now();
+    deps.duplicates?.remember(slug, sender, input.body, comment.id);
+    const published = await Promise.race([
+      deps.publisher.commentAdded(comment),
+      new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
+    ]);
+    // Where a comment's time went (the render includes its wait for the client's turn).
+    const ms = (n: number) => Math.round(n * 10) / 10;
+    deps.logger?.debug({ id: comment.id, slug, client, render_ms: ms(t1 - t0), store_ms: ms(t2 - t1), publish_ms: ms(performance.now() - t2) }, 'comment stored');
+    const record = toCommentRecord(comment);
+    if (published) return { status: 201, body: { ...record }, location: where(comment.id) };
+    deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
+    return {
+      status: 202,
+      body: { ...record, status: 'pending', message: 'Stored. The post\'s page does not show it yet; the server keeps rebuilding it. Do not post it again.' },
+      location: where(comment.id),
+    };
+  } finally {
+    answered();
+  }
 }
 
 /**

@@ -14,6 +14,7 @@ import type { Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import { RebuildQueue } from './queue.ts';
 import { AggregateScheduler } from './aggregates.ts';
+import { CommentsInFlight } from './comments-in-flight.ts';
 
 export interface PublisherOptions {
   state: SiteBuild;
@@ -32,7 +33,6 @@ export interface PublisherOptions {
 
 /** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
 const FEEDS_PER_FLUSH = 100;
-
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
 
 export class Publisher {
@@ -45,6 +45,8 @@ export class Publisher {
   private readonly reread = new Set<string>();
   /** When the category, model and tag mirrors were last rewritten (`Date.now()`). */
   private listsAt = 0;
+  /** Comments being answered now: the flush gives way to them between its slices. */
+  private readonly inFlight = new CommentsInFlight();
 
   constructor(private readonly options: PublisherOptions) {
     const { state, store, health, logger } = options;
@@ -61,7 +63,7 @@ export class Publisher {
         // At most FEEDS_PER_FLUSH posts' comment feeds (~2 ms each) per flush: under a flood of
         // comments on many posts the rest follow in the next flushes, and `/api/posts`
         // (written first) keeps following every second.
-        const write = await state.flushAggregates({ lists, feeds: now ? Infinity : FEEDS_PER_FLUSH });
+        const write = await state.flushAggregates({ lists, feeds: now ? Infinity : FEEDS_PER_FLUSH, giveWay: now ? undefined : this.inFlight.giveWay });
         if (state.aggregatesPending) this.aggregates.touch();
         if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
       },
@@ -114,6 +116,15 @@ export class Publisher {
     if (added) added.push(comment);
     else this.added.set(comment.slug, [comment]);
     return this.rebuild.schedule([comment.slug]);
+  }
+
+  /**
+   * A comment is being answered (judged, stored, its page rebuilt): until the function
+   * returned is called, the site-wide flush gives way to it between its slices
+   * (`CommentsInFlight`).
+   */
+  answeringComment(): () => void {
+    return this.inFlight.begin();
   }
 
   /**

@@ -1,5 +1,5 @@
 /** The shape of a stored comment and of a per-post comment file, checked on every read. */
-import { COMMENT_TYPES, POSITIONS, type Comment } from '@agora/generator';
+import { COMMENT_TYPES, POSITIONS, type Comment } from '@agora/generator/types';
 import { isPlainObject } from './data-file.ts';
 
 /** A per-post file: `data/comments/<slug file name>.json`. */

@@ -6,7 +6,8 @@
  * - Concurrent adds are group-committed per post: the comments of a post waiting when
  *   its commit starts are written together, under that post's lock (`runFor`), while
  *   other posts commit side by side; each caller's promise settles when its own post's
- *   file is durable (a failing or slow post never fails or holds another).
+ *   file is durable (a failing or slow post never fails or holds another). The file
+ *   work of an add runs on one of the store's file threads (`file-thread.ts`), one round trip.
  * - Every write re-reads the post's file under the lock, so a moderator's change made
  *   by another process a moment before is never overwritten.
  * - Nothing is cached here: the writer's site model holds the visible comments once.
@@ -21,6 +22,7 @@ import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-
 import { readDataFile, toStoreError } from './data-file.ts';
 import type { FileMutex } from './os-lock.ts';
 import type { ChangeJournal } from './change-journal.ts';
+import { FileThreads } from './file-thread.ts';
 
 const FIX = 'Restore it from a backup (`agora comments import` of an export), or move it away to drop that post\'s comments';
 
@@ -43,6 +45,8 @@ export class EmbeddedComments implements CommentStore {
   /** The commit loop of each post with comments waiting or being written. */
   private readonly committing = new Map<string, Promise<void>>();
   private dirMade: Promise<unknown> | null = null;
+  /** Where new comments are appended to their post's file (one round trip each). */
+  private readonly files = new FileThreads();
 
   constructor(
     readonly dir: string,
@@ -50,6 +54,16 @@ export class EmbeddedComments implements CommentStore {
     /** Where CLI commands announce their changes to a running writer (null in the writer). */
     private readonly journal: ChangeJournal | null,
   ) {}
+
+  /** Start the file threads now (the writer: its first comment does not wait for them to load). */
+  startThreads(): void {
+    this.files.start();
+  }
+
+  /** Stop the file threads (after the adds under way). */
+  close(): Promise<void> {
+    return this.files.close();
+  }
 
   fileOf(slug: string): string {
     return join(this.dir, `${toFileName(slug)}.json`);
@@ -78,10 +92,7 @@ export class EmbeddedComments implements CommentStore {
             this.dirMade = null;
             throw error;
           }));
-          const db = this.db(slug);
-          await db.read();
-          db.data.comments.push(...batch.map((p) => p.comment));
-          await db.write();
+          await this.files.appendComments(this.fileOf(slug), slug, batch.map((p) => p.comment), FIX);
         });
         for (const p of batch) p.resolve();
       } catch (error) {

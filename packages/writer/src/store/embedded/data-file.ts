@@ -5,11 +5,11 @@
  * never overwritten. Writes are durable (temp file, fsync, rename, fsync folder), and
  * a full disk becomes `StoreError('disk_full')`.
  */
-import { readTextIfExists, writeFileAtomic } from '@agora/generator';
+import { readTextIfExists, writeFileAtomic } from '@agora/generator/files';
 import { StoreError } from '../types.ts';
 
 /** Bytes of a data file written back to disk at a time (see `syncEvery`). */
-const STORE_SYNC_STEP = 256 * 1024;
+export const STORE_SYNC_STEP = 256 * 1024;
 
 /** A shape check: returns the problem, or null when `value` is fine. */
 export type ShapeCheck = (value: unknown) => string | null;
@@ -36,7 +36,11 @@ function corrupt(path: string, problem: string, fix: string): StoreError {
  */
 export async function readDataFile<T>(path: string, check: ShapeCheck, fix: string): Promise<T | null> {
   const text = await readTextIfExists(path);
-  if (text === null) return null;
+  return text === null ? null : parseDataFile<T>(path, text, check, fix);
+}
+
+/** A data file's text as its value, or the `corrupt` error naming the file, the problem and the fix. */
+export function parseDataFile<T>(path: string, text: string, check: ShapeCheck, fix: string): T {
   let value: unknown;
   try {
     value = JSON.parse(text);

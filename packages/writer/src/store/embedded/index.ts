@@ -60,6 +60,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       // Check every small file now; the comment files are checked as the site loads them.
       await Promise.all([views.load(), tokens.list(), quotas.load(), agents.blocks()]);
       await mutex.run(() => journal.reset());
+      comments.startThreads();
     }
     return {
       engine: 'files',
@@ -72,6 +73,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       agents,
       changes: (onChange) => journal.follow(onChange),
       async close() {
+        await comments.close().catch(() => {});
         await quotas.flush().catch(() => {});
         await agents.close().catch(() => {});
         await mutex.close();

@@ -1,0 +1,7 @@
+/**
+ * The generator's file helpers alone (`@agora/generator/files`): crash-safe replacement
+ * and reading, with nothing else loaded, for worker threads that only write files
+ * (the writer's store file thread).
+ */
+export { syncDir, writeFileAtomic, writeFileAtomicSync, type FileData } from './atomic-write.ts';
+export { readTextIfExists } from './json-file.ts';

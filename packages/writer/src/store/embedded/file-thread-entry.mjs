@@ -1,0 +1,6 @@
+// File thread bootstrap in plain JavaScript: a worker does not inherit the TypeScript
+// loader of its parent, so it registers tsx itself (as the generator's worker-entry.mjs).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./file-thread-worker.ts');

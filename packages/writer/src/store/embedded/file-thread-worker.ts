@@ -1,0 +1,48 @@
+/**
+ * The store's file thread (see `file-thread.ts`): appends comments to a post's file with
+ * synchronous calls — read, check, add, replace durably — and answers once it is on
+ * disk. Loads only the file helpers and the shape checks, not the generator.
+ */
+import { parentPort } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '@agora/generator/files';
+import type { Comment } from '@agora/generator/types';
+import { parseDataFile, STORE_SYNC_STEP } from './data-file.ts';
+import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { StoreError } from '../types.ts';
+
+export interface AppendRequest {
+  seq: number;
+  path: string;
+  slug: string;
+  comments: Comment[];
+  /** What the operator should do when the post's file is broken. */
+  fix: string;
+}
+
+export type AppendReply = { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
+
+function append({ path, slug, comments, fix }: AppendRequest): void {
+  let text: string | null = null;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const file = text === null ? { slug, comments: [] } : parseDataFile<PostCommentsFile>(path, text, postFileCheck(slug), fix);
+  file.comments.push(...comments);
+  // In steps of 256 KB, as every store file (`writeDataFile`).
+  writeFileAtomicSync(path, `${JSON.stringify(file)}\n`, undefined, { durable: true, syncEvery: STORE_SYNC_STEP });
+}
+
+parentPort?.on('message', (request: AppendRequest) => {
+  let reply: AppendReply;
+  try {
+    append(request);
+    reply = { seq: request.seq };
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    reply = { seq: request.seq, error: { message: e?.message ?? String(error), ...(e?.code ? { code: e.code } : {}), ...(error instanceof StoreError ? { storeCode: error.code } : {}) } };
+  }
+  parentPort?.postMessage(reply);
+});
