@@ -140,4 +140,7 @@ test('warm makes every post\'s record ahead of the first site-wide flush', async
   assert.equal(state.held.records, 0);
   await state.warm();
   assert.equal(state.held.records, POSTS.length);
+  const fresh = buildSiteModel({ config: state.site.config, posts: state.site.posts, comments: [commentAt(1), commentAt(2)], views: new Map(), catalog: null });
+  assert.deepEqual(shown(state.site), shown(fresh), 'the tally warm made is the one a fresh model makes');
 });
+

@@ -163,11 +163,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   });
   app.locals.renderings = renderings;
   await warming;
+  // What the first site-wide flush needs: the comment tally now (before any request),
+  // the rest in the background, so the first comments do not wait for it.
+  void state.warm().catch((error: unknown) => logger.warn({ err: error }, 'warming the site-wide outputs failed; the first flush makes them'));
   handler = app;
   fullApp(app);
   logger.info({ url, ms: Date.now() - startedAt.getTime() }, 'agora listening');
-  // In the background: what the first site-wide flush needs, so the first comments do not wait for it.
-  void state.warm().catch((error: unknown) => logger.warn({ err: error }, 'warming the site-wide outputs failed; the first flush makes them'));
   // In the background: comments whose stored HTML is from an older renderer.
   const upgraded = renderings.upgrade(state, renderer, (slugs) => published.commentsChanged(slugs)).catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'));
 

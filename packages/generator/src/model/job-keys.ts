@@ -58,6 +58,8 @@ const digest = (text: string) => (text === '' ? '' : createHash('sha1').update(t
 const DIGESTS = Symbol('comment list digests');
 const GROUPS = Symbol('job key groups');
 const GROUP_PARTS = Symbol('job key group parts');
+const LIST_HASHES = Symbol('comment list hashes');
+const VIEW_HASHES = Symbol('view count hashes');
 
 /**
  * The posts of each group a list job's key covers (the site, each category, model and
@@ -103,41 +105,110 @@ function groupsOf(site: SiteModel): { members: Map<string, Post[]>; sources: Map
  */
 function commentsDigest(site: SiteModel, slug: string): string {
   const list = site.comments.get(slug);
-  if (!list) return '';
+  return list ? listDigest(site, list) : '';
+}
+
+function listDigest(site: SiteModel, list: readonly Comment[]): string {
   const digests = memoised(site, DIGESTS, () => new WeakMap<readonly Comment[], string>());
   let d = digests.get(list);
   if (d === undefined) digests.set(list, (d = digest(list.map(commentShown).join('\n'))));
   return d;
 }
 
-/** A group's comments and views parts, with the lists and counts they were made from. */
+/**
+ * A group's comments and views parts, kept as sums of its members' hashes (two 32-bit
+ * halves, each mod 2^32) with the lists and counts they were made from: a plan adds and
+ * takes out the members that changed, so a flush after one comment costs a pass
+ * comparing the groups' members, not hashing every post six times (40–55 ms at 10,000
+ * posts). The sums do not depend on the members' order; the sources part does.
+ */
 interface GroupParts {
   lists: (readonly Comment[] | undefined)[];
   views: number[];
-  comments: string;
-  viewsPart: string;
+  comments: [number, number];
+  viewsSum: [number, number];
 }
 
-const sha1 = (lines: string[]) => createHash('sha1').update(lines.join('')).digest('hex');
+/** 64 bits of SHA-1, as two 32-bit halves. */
+function hash64(text: string): [number, number] {
+  const d = createHash('sha1').update(text).digest();
+  return [d.readUInt32BE(0), d.readUInt32BE(4)];
+}
 
-/** The comments part of a group's key: made again only when a member's list is another. */
+function addTo(sum: [number, number], h: [number, number], sign: 1 | -1): void {
+  sum[0] = (sum[0] + sign * h[0]) >>> 0;
+  sum[1] = (sum[1] + sign * h[1]) >>> 0;
+}
+
+const hex = ([a, b]: [number, number]) => a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0');
+
+/** A member's comments hash: its slug and its list's digest (kept per list). */
+function commentsHash(site: SiteModel, slug: string, list: readonly Comment[] | undefined): [number, number] {
+  const hashes = memoised(site, LIST_HASHES, () => ({ byList: new WeakMap<readonly Comment[], [number, number]>(), none: new Map<string, [number, number]>() }));
+  if (!list) {
+    let h = hashes.none.get(slug);
+    if (!h) hashes.none.set(slug, (h = hash64(`${slug}\u0000`)));
+    return h;
+  }
+  let h = hashes.byList.get(list);
+  if (!h) hashes.byList.set(list, (h = hash64(`${slug}\u0000${listDigest(site, list)}`)));
+  return h;
+}
+
+/** A member's views hash (the last one kept per post: a post is in about six groups). */
+function viewsHashOf(site: SiteModel, slug: string, n: number): [number, number] {
+  const kept = memoised(site, VIEW_HASHES, () => new Map<string, { n: number; h: [number, number] }>());
+  const k = kept.get(slug);
+  if (k?.n === n) return k.h;
+  const h = hash64(`${slug}\u0000${n}`);
+  kept.set(slug, { n, h });
+  return h;
+}
+
+/**
+ * Make a post's part of the list jobs' keys ahead (its comments digest and hashes), so
+ * the first plan that needs every group adds sums instead of hashing 10,000 posts at once.
+ */
+export function preparePostKeys(site: SiteModel, slug: string): void {
+  commentsHash(site, slug, site.comments.get(slug));
+  viewsHashOf(site, slug, site.views.get(slug) ?? 0);
+}
+
+/** The comments part of a group's key, updated by the members whose list is another. */
 function commentsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
-  const same = kept.lists.length === posts.length && posts.every((p, i) => site.comments.get(p.slug) === kept.lists[i]);
-  if (!same) {
+  if (kept.lists.length !== posts.length) {
     kept.lists = posts.map((p) => site.comments.get(p.slug));
-    kept.comments = sha1(posts.map((p) => `${p.slug}\u0000${commentsDigest(site, p.slug)}\n`));
+    kept.comments = [0, 0];
+    posts.forEach((p, i) => addTo(kept.comments, commentsHash(site, p.slug, kept.lists[i]), 1));
+  } else {
+    posts.forEach((p, i) => {
+      const list = site.comments.get(p.slug);
+      if (list === kept.lists[i]) return;
+      addTo(kept.comments, commentsHash(site, p.slug, kept.lists[i]), -1);
+      addTo(kept.comments, commentsHash(site, p.slug, list), 1);
+      kept.lists[i] = list;
+    });
   }
-  return kept.comments;
+  return hex(kept.comments);
 }
 
-/** The views part of a group's key: made again only when a member's count changed. */
+/** The views part of a group's key, updated by the members whose count changed. */
 function viewsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
-  const same = kept.views.length === posts.length && posts.every((p, i) => (site.views.get(p.slug) ?? 0) === kept.views[i]);
-  if (!same) {
+  const viewsHash = (slug: string, n: number) => viewsHashOf(site, slug, n);
+  if (kept.views.length !== posts.length) {
     kept.views = posts.map((p) => site.views.get(p.slug) ?? 0);
-    kept.viewsPart = sha1(posts.map((p, i) => `${p.slug}\u0000${kept.views[i]}\n`));
+    kept.viewsSum = [0, 0];
+    posts.forEach((p, i) => addTo(kept.viewsSum, viewsHash(p.slug, kept.views[i]!), 1));
+  } else {
+    posts.forEach((p, i) => {
+      const n = site.views.get(p.slug) ?? 0;
+      if (n === kept.views[i]) return;
+      addTo(kept.viewsSum, viewsHash(p.slug, kept.views[i]!), -1);
+      addTo(kept.viewsSum, viewsHash(p.slug, n), 1);
+      kept.views[i] = n;
+    });
   }
-  return kept.viewsPart;
+  return hex(kept.viewsSum);
 }
 
 /**
@@ -166,7 +237,7 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     if (!posts || source === undefined) k = key('empty', '', '');
     else if (name.startsWith('content:')) k = key(source, '', '');
     else {
-      const kept = parts.get(name) ?? { lists: [], views: [], comments: '', viewsPart: '' };
+      const kept = parts.get(name) ?? { lists: [], views: [], comments: [0, 0], viewsSum: [0, 0] };
       parts.set(name, kept);
       k = key(source, commentsPart(site, posts, kept), viewsPart(site, posts, kept));
     }

@@ -3,6 +3,7 @@
  */
 import type { Comment, CommentRecord, Post, PostRecord, SiteModel } from '../types.ts';
 import { commentTotals } from './comment-views.ts';
+import { memoised } from './memo.ts';
 
 export function toPostRecord(site: SiteModel, post: Post): PostRecord {
   return {
@@ -50,10 +51,14 @@ export function toCommentRecord(c: Comment): CommentRecord {
  * building a 10,000-key object and stringifying it.
  */
 function perPostJson(site: SiteModel, value: (slug: string) => number): string {
-  const parts: string[] = [];
-  for (const post of site.posts) parts.push(`${JSON.stringify(post.slug)}:${value(post.slug)}`);
+  // The `"slug":` of every post, made once per model.
+  const keys = memoised(site, SLUG_KEYS, () => site.posts.map((p) => `${JSON.stringify(p.slug)}:`));
+  const parts: string[] = new Array(keys.length);
+  site.posts.forEach((post, i) => (parts[i] = keys[i]! + value(post.slug)));
   return `{${parts.join(',')}}`;
 }
+
+const SLUG_KEYS = Symbol('post slugs as JSON keys');
 
 /** `{total, by_model: {model: n}, by_post: {slug: n}}` as JSON; by_post lists every post, 0 included. */
 export function commentCountsJson(site: SiteModel): string {
