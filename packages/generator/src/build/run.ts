@@ -64,9 +64,6 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
 
-/** Writes a site-wide flush keeps in flight at most (see `runChange`). */
-const FLUSH_WRITES = 2;
-
 /**
  * Emit the jobs of a comment or views change or of edited posts (keyed, and the files
  * of deleted posts removed): fsync-free, manifest saved lazily. `between` runs after
@@ -85,11 +82,10 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // more than the write. A comment's few files go through the thread pool instead: a
   // rename can block for milliseconds on a busy disk, and the main thread has requests
   // to serve meanwhile.
-  //
-  // A site-wide flush keeps at most FLUSH_WRITES in flight: the thread pool has four
-  // threads, and a comment's store commit and files queue behind whatever the flush
-  // put there (64 in flight put 300 ms on a comment's store step at 10,000 posts).
-  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: change.kind === 'post-comments' ? undefined : 64 * 1024, concurrency: change.kind === 'aggregates' ? FLUSH_WRITES : undefined });
+  // (Two writes in flight for a flush instead of 64 left a comment's files less to
+  // queue behind in the thread pool, but made `/api/posts` 1 s later under a flood
+  // once the store's appends had moved to their own threads: not kept.)
+  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: change.kind === 'post-comments' ? undefined : 64 * 1024 });
   await emitInOrder(state, plan, sink, between);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
