@@ -1,12 +1,14 @@
 /**
  * The writer under comment load, profiled: `node --import tsx --conditions=agora-source
- * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--latency 0] [--top 30]` starts
+ * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--latency 0] [--top 30] [--long 40]` starts
  * the writer on an existing site (e.g. `bench/.corpus/writer-10000` after `npm run
  * bench`, with its comments imported) under `--cpu-prof`, posts comments from
  * `connections` clients to random posts (after `--latency N` comments one at a time,
  * timed to their page and mirror), and prints the rate and self time by function
- * and module for the main thread and the render workers. Changes the site's store (the
- * comments it posts stay).
+ * and module for the main thread and the render workers, then the main thread's busy
+ * stretches longer than `--long` ms with the repository functions they spent it in
+ * (`BENCH_SERVER_LOG=debug` adds the writer's log, with each comment's render, store
+ * and publish times). Changes the site's store (the comments it posts stay).
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { measureCommentLatency } from './comments.ts';
