@@ -20,7 +20,7 @@ export interface AppendRequest {
   fix: string;
 }
 
-export type AppendReply = { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
+export type AppendReply = { ready: true } | { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
 
 function append({ path, slug, comments, fix }: AppendRequest): void {
   let text: string | null = null;
@@ -46,3 +46,5 @@ parentPort?.on('message', (request: AppendRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+// Loaded: the parent may let the process exit from now on (never while this thread is still loading).
+parentPort?.postMessage({ ready: true } satisfies AppendReply);

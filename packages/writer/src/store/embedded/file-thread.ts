@@ -87,10 +87,16 @@ export class FileThread {
       // It holds one post's file at a time.
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
+    let loaded = false;
     worker.on('message', (reply: AppendReply) => {
+      if ('ready' in reply) {
+        loaded = true;
+        if (this.waiting.size === 0) worker.unref();
+        return;
+      }
       const waiting = this.waiting.get(reply.seq);
       this.waiting.delete(reply.seq);
-      if (this.waiting.size === 0) worker.unref();
+      if (this.waiting.size === 0 && loaded) worker.unref();
       if (!waiting) return;
       if (!('error' in reply)) return waiting.resolve();
       const { message, code, storeCode } = reply.error;
@@ -105,8 +111,8 @@ export class FileThread {
     worker.on('exit', (code) => {
       if (this.worker === worker || this.waiting.size > 0) fail(new Error(`exit code ${code}`));
     });
-    // After the listeners: adding a 'message' listener refs the worker's port again.
-    worker.unref();
+    // Kept referenced until it has loaded (its 'ready'): a process that ends while a
+    // worker is still loading may crash on the way out instead of exiting cleanly.
     return (this.worker = worker);
   }
 }
