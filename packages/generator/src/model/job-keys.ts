@@ -123,10 +123,14 @@ function listDigest(site: SiteModel, list: readonly Comment[]): string {
  * posts). The sums do not depend on the members' order; the sources part does.
  */
 interface GroupParts {
-  lists: (readonly Comment[] | undefined)[];
-  views: number[];
-  comments: [number, number];
-  viewsSum: [number, number];
+  comments: KeptSum<readonly Comment[] | undefined>;
+  views: KeptSum<number>;
+}
+
+/** A sum of members' hashes, with the value each member had when it was added. */
+interface KeptSum<V> {
+  values: V[];
+  sum: [number, number];
 }
 
 /** 64 bits of SHA-1, as two 32-bit halves. */
@@ -174,41 +178,25 @@ export function preparePostKeys(site: SiteModel, slug: string): void {
   viewsHashOf(site, slug, site.views.get(slug) ?? 0);
 }
 
-/** The comments part of a group's key, updated by the members whose list is another. */
-function commentsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
-  if (kept.lists.length !== posts.length) {
-    kept.lists = posts.map((p) => site.comments.get(p.slug));
-    kept.comments = [0, 0];
-    posts.forEach((p, i) => addTo(kept.comments, commentsHash(site, p.slug, kept.lists[i]), 1));
+/**
+ * A group part's sum, updated by the members whose value (comment list, view count) is
+ * another than when it was added: its old hash goes out, its new one comes in.
+ */
+function keptSum<V>(posts: readonly Post[], kept: KeptSum<V>, valueOf: (p: Post) => V, hashOf: (p: Post, value: V) => [number, number]): string {
+  if (kept.values.length !== posts.length) {
+    kept.values = posts.map(valueOf);
+    kept.sum = [0, 0];
+    posts.forEach((p, i) => addTo(kept.sum, hashOf(p, kept.values[i] as V), 1));
   } else {
     posts.forEach((p, i) => {
-      const list = site.comments.get(p.slug);
-      if (list === kept.lists[i]) return;
-      addTo(kept.comments, commentsHash(site, p.slug, kept.lists[i]), -1);
-      addTo(kept.comments, commentsHash(site, p.slug, list), 1);
-      kept.lists[i] = list;
+      const value = valueOf(p);
+      if (value === kept.values[i]) return;
+      addTo(kept.sum, hashOf(p, kept.values[i] as V), -1);
+      addTo(kept.sum, hashOf(p, value), 1);
+      kept.values[i] = value;
     });
   }
-  return hex(kept.comments);
-}
-
-/** The views part of a group's key, updated by the members whose count changed. */
-function viewsPart(site: SiteModel, posts: readonly Post[], kept: GroupParts): string {
-  const viewsHash = (slug: string, n: number) => viewsHashOf(site, slug, n);
-  if (kept.views.length !== posts.length) {
-    kept.views = posts.map((p) => site.views.get(p.slug) ?? 0);
-    kept.viewsSum = [0, 0];
-    posts.forEach((p, i) => addTo(kept.viewsSum, viewsHash(p.slug, kept.views[i]!), 1));
-  } else {
-    posts.forEach((p, i) => {
-      const n = site.views.get(p.slug) ?? 0;
-      if (n === kept.views[i]) return;
-      addTo(kept.viewsSum, viewsHash(p.slug, kept.views[i]!), -1);
-      addTo(kept.viewsSum, viewsHash(p.slug, n), 1);
-      kept.views[i] = n;
-    });
-  }
-  return hex(kept.viewsSum);
+  return hex(kept.sum);
 }
 
 /**
@@ -237,9 +225,11 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     if (!posts || source === undefined) k = key('empty', '', '');
     else if (name.startsWith('content:')) k = key(source, '', '');
     else {
-      const kept = parts.get(name) ?? { lists: [], views: [], comments: [0, 0], viewsSum: [0, 0] };
+      const kept = parts.get(name) ?? { comments: { values: [], sum: [0, 0] }, views: { values: [], sum: [0, 0] } };
       parts.set(name, kept);
-      k = key(source, commentsPart(site, posts, kept), viewsPart(site, posts, kept));
+      const comments = keptSum(posts, kept.comments, (p) => site.comments.get(p.slug), (p, list) => commentsHash(site, p.slug, list));
+      const views = keptSum(posts, kept.views, (p) => site.views.get(p.slug) ?? 0, (p, n) => viewsHashOf(site, p.slug, n));
+      k = key(source, comments, views);
     }
     groups.set(name, k);
     return k;
