@@ -4,8 +4,10 @@
  * disk. Loads only the file helpers and the shape checks, not the generator.
  */
 import { parentPort } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '@agora/generator/files';
 import type { Comment } from '@agora/generator/types';
-import { readDataFileSync, writeDataFileSync } from './data-file.ts';
+import { parseDataFile, STORE_SYNC_STEP } from './data-file.ts';
 import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
 import { StoreError } from '../types.ts';
 
@@ -21,9 +23,16 @@ export interface AppendRequest {
 export type AppendReply = { ready: true } | { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
 
 function append({ path, slug, comments, fix }: AppendRequest): void {
-  const file = readDataFileSync<PostCommentsFile>(path, postFileCheck(slug), fix) ?? { slug, comments: [] };
+  let text: string | null = null;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const file = text === null ? { slug, comments: [] } : parseDataFile<PostCommentsFile>(path, text, postFileCheck(slug), fix);
   file.comments.push(...comments);
-  writeDataFileSync(path, file);
+  // In steps of 256 KB, as every store file (`writeDataFile`).
+  writeFileAtomicSync(path, `${JSON.stringify(file)}\n`, undefined, { durable: true, syncEvery: STORE_SYNC_STEP });
 }
 
 parentPort?.on('message', (request: AppendRequest) => {
