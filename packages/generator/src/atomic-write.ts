@@ -16,7 +16,7 @@ export interface AtomicWriteOptions {
   knownDirs?: Set<string>;
   /**
    * Write the data back to disk every this many bytes as it is written, and all of it
-   * before the rename (`fdatasync`; async writes only). For big files beside a process
+   * before the rename (`fdatasync`). For big files beside a process
    * that fsyncs small ones (the writer's store): ext4 commits its journal with the
    * dirty data of every file renamed since the last commit, so one unsynced 28 MB
    * rename makes the next small fsync wait for all 28 MB. Synced in steps, a small
@@ -74,6 +74,32 @@ function toChunks(data: FileData): readonly Uint8Array[] {
 /** writev takes at most IOV_MAX (1024) buffers a call. */
 const IOV_MAX = 1024;
 
+/**
+ * `data` as writev calls of up to IOV_MAX buffers; with a `step`, each call ends where a
+ * step of bytes ends (`stepEnds`: write it back now), chunks cut where a step ends (a
+ * big string is one chunk).
+ */
+function* writeCalls(data: FileData, step = Infinity): Generator<{ buffers: Uint8Array[]; stepEnds: boolean }> {
+  let buffers: Uint8Array[] = [];
+  let unsynced = 0;
+  for (const chunk of toChunks(data)) {
+    for (let at = 0; at < chunk.byteLength; ) {
+      const end = at + step - unsynced;
+      const piece = at === 0 && end >= chunk.byteLength ? chunk : chunk.subarray(at, end);
+      at += piece.byteLength;
+      unsynced += piece.byteLength;
+      buffers.push(piece);
+      const stepEnds = unsynced >= step;
+      if (stepEnds || buffers.length === IOV_MAX) {
+        yield { buffers, stepEnds };
+        buffers = [];
+        if (stepEnds) unsynced = 0;
+      }
+    }
+  }
+  if (buffers.length > 0) yield { buffers, stepEnds: false };
+}
+
 /** Replace `path` with `data` atomically, creating parent folders as needed. */
 export async function writeFileAtomic(path: string, data: FileData, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
@@ -86,25 +112,15 @@ export async function writeFileAtomic(path: string, data: FileData, options: Ato
   let handle;
   try {
     handle = await open(tmp, 'w', 0o644);
-    const step = options.syncEvery ?? Infinity;
-    // Chunks bigger than a step are cut into steps (a big string is one chunk).
-    const chunks = Number.isFinite(step) ? toChunks(data).flatMap((c) => (c.byteLength <= step ? [c] : Array.from({ length: Math.ceil(c.byteLength / step) }, (_, i) => c.subarray(i * step, (i + 1) * step)))) : toChunks(data);
-    let unsynced = 0;
-    for (let i = 0; i < chunks.length; ) {
-      // Up to IOV_MAX chunks (writev's limit) and, when syncing in steps, about one step of bytes.
-      let end = i;
-      let bytes = 0;
-      while (end < chunks.length && end - i < IOV_MAX && (bytes === 0 || bytes + unsynced < step)) bytes += chunks[end++]!.byteLength;
-      await handle.writev(chunks.slice(i, end) as Uint8Array[]);
-      i = end;
-      unsynced += bytes;
-      if (unsynced >= step) {
-        await handle.datasync();
-        unsynced = 0;
-      }
+    // Bytes written since the last write-back (with `syncEvery`, all go back before the rename).
+    let pending = false;
+    for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
+      await handle.writev(buffers);
+      pending = !stepEnds;
+      if (stepEnds) await handle.datasync();
     }
     if (durable) await handle.sync();
-    else if (options.syncEvery !== undefined && unsynced > 0) await handle.datasync();
+    else if (options.syncEvery !== undefined && pending) await handle.datasync();
     await handle.close();
     handle = undefined;
     await rename(tmp, path);
@@ -143,22 +159,9 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
   try {
     const fd = openSync(tmp, 'w', 0o644);
     try {
-      const chunks = toChunks(data);
-      const step = options.syncEvery ?? Infinity;
-      // Without steps, up to IOV_MAX chunks a call (a list of 10,000 records is ten calls).
-      if (!Number.isFinite(step)) for (let i = 0; i < chunks.length; i += IOV_MAX) writevSync(fd, chunks.slice(i, i + IOV_MAX) as Uint8Array[]);
-      let unsynced = 0;
-      for (const chunk of Number.isFinite(step) ? chunks : []) {
-        for (let at = 0; at < chunk.byteLength; ) {
-          const piece = chunk.subarray(at, at + step - unsynced);
-          writevSync(fd, [piece]);
-          at += piece.byteLength;
-          unsynced += piece.byteLength;
-          if (unsynced >= step) {
-            fdatasyncSync(fd);
-            unsynced = 0;
-          }
-        }
+      for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
+        writevSync(fd, buffers);
+        if (stepEnds) fdatasyncSync(fd);
       }
       if (options.durable) fsyncSync(fd);
     } finally {
