@@ -5,11 +5,12 @@
  * never overwritten. Writes are durable (temp file, fsync, rename, fsync folder), and
  * a full disk becomes `StoreError('disk_full')`.
  */
-import { readTextIfExists, writeFileAtomic } from '@agora/generator/files';
+import { readFileSync } from 'node:fs';
+import { readTextIfExists, writeFileAtomic, writeFileAtomicSync } from '@agora/generator/files';
 import { StoreError } from '../types.ts';
 
 /** Bytes of a data file written back to disk at a time (see `syncEvery`). */
-export const STORE_SYNC_STEP = 256 * 1024;
+const STORE_SYNC_STEP = 256 * 1024;
 
 /** A shape check: returns the problem, or null when `value` is fine. */
 export type ShapeCheck = (value: unknown) => string | null;
@@ -39,6 +40,18 @@ export async function readDataFile<T>(path: string, check: ShapeCheck, fix: stri
   return text === null ? null : parseDataFile<T>(path, text, check, fix);
 }
 
+/** `readDataFile`, synchronously (the store's file threads). */
+export function readDataFileSync<T>(path: string, check: ShapeCheck, fix: string): T | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return parseDataFile<T>(path, text, check, fix);
+}
+
 /** A data file's text as its value, or the `corrupt` error naming the file, the problem and the fix. */
 export function parseDataFile<T>(path: string, text: string, check: ShapeCheck, fix: string): T {
   let value: unknown;
@@ -55,13 +68,27 @@ export function parseDataFile<T>(path: string, text: string, check: ShapeCheck, 
 /** Write a data file durably (`pretty` for the small files an operator may read). */
 export async function writeDataFile(path: string, value: unknown, pretty = false): Promise<void> {
   try {
-    // In steps of 256 KB: a post file with hundreds of comments and their HTML is MBs,
-    // and another post's fsync then waits for one step, not for the whole file.
-    await writeFileAtomic(path, `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`, { durable: true, syncEvery: STORE_SYNC_STEP });
+    await writeFileAtomic(path, dataFileText(value, pretty), { durable: true, syncEvery: STORE_SYNC_STEP });
   } catch (error) {
     throw toStoreError(error, path);
   }
 }
+
+/** `writeDataFile`, synchronously (the store's file threads). */
+export function writeDataFileSync(path: string, value: unknown): void {
+  try {
+    writeFileAtomicSync(path, dataFileText(value), undefined, { durable: true, syncEvery: STORE_SYNC_STEP });
+  } catch (error) {
+    throw toStoreError(error, path);
+  }
+}
+
+/**
+ * A data file's bytes. Written back in steps of 256 KB: a post file with hundreds of
+ * comments and their HTML is MBs, and another post's fsync then waits for one step,
+ * not for the whole file.
+ */
+const dataFileText = (value: unknown, pretty = false) => `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`;
 
 /** `{ <key>: <object of T> }` checks, shared by the small files. */
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>

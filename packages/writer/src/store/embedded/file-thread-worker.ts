@@ -4,10 +4,8 @@
  * disk. Loads only the file helpers and the shape checks, not the generator.
  */
 import { parentPort } from 'node:worker_threads';
-import { readFileSync } from 'node:fs';
-import { writeFileAtomicSync } from '@agora/generator/files';
 import type { Comment } from '@agora/generator/types';
-import { parseDataFile, STORE_SYNC_STEP } from './data-file.ts';
+import { readDataFileSync, writeDataFileSync } from './data-file.ts';
 import { postFileCheck, type PostCommentsFile } from './comment-shape.ts';
 import { StoreError } from '../types.ts';
 
@@ -23,16 +21,9 @@ export interface AppendRequest {
 export type AppendReply = { ready: true } | { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
 
 function append({ path, slug, comments, fix }: AppendRequest): void {
-  let text: string | null = null;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const file = text === null ? { slug, comments: [] } : parseDataFile<PostCommentsFile>(path, text, postFileCheck(slug), fix);
+  const file = readDataFileSync<PostCommentsFile>(path, postFileCheck(slug), fix) ?? { slug, comments: [] };
   file.comments.push(...comments);
-  // In steps of 256 KB, as every store file (`writeDataFile`).
-  writeFileAtomicSync(path, `${JSON.stringify(file)}\n`, undefined, { durable: true, syncEvery: STORE_SYNC_STEP });
+  writeDataFileSync(path, file);
 }
 
 parentPort?.on('message', (request: AppendRequest) => {
