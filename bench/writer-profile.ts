@@ -8,13 +8,15 @@
  * and module for the main thread and the render workers, then the main thread's busy
  * stretches longer than `--long` ms with the repository functions they spent it in
  * (`BENCH_SERVER_LOG=debug` adds the writer's log, with each comment's render, store
- * and publish times). Changes the site's store (the comments it posts stay).
+ * and publish times). `--views` sends `PUT /api/views/{slug}` to random posts instead of
+ * comments (the figure `npm run bench` compares with bare Express). Changes the site's
+ * store (the comments it posts and the views it counts stay).
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { measureCommentLatency } from './comments.ts';
 import { basename, join, resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
-import { loadComments } from './load.ts';
+import { loadComments, loadViews } from './load.ts';
 import { VisibilityWatch } from './visibility.ts';
 import { prng, type CorpusPost } from './corpus.ts';
 import { longTasks, ranked, summarizeProfiles } from './cpu-profile.ts';
@@ -45,13 +47,20 @@ if (latencySamples > 0) {
   const l = await measureCommentLatency([{ url: server.url, root }], posts, latencySamples, 0, prng(11));
   console.log(`comment → page + mirror, ${l.samples} one at a time: p50 ${l.diskP50Ms} ms, p99 ${l.diskP99Ms} ms, max ${l.diskMaxMs} ms (failed ${l.failed}); → 201 p50 ${l.ackP50Ms} / p99 ${l.ackP99Ms} ms`);
 }
-const watch = new VisibilityWatch([{ url: server.url, root }]);
-await watch.start();
-const load = await loadComments(server.url, posts, seconds, connections, prng(7), (ack, post) => watch.acked(ack, post));
-const seen = await watch.finish();
-console.log(`visibility of the 201'd comments: ${JSON.stringify(seen)}`);
+let summary: string;
+if (process.argv.includes('--views')) {
+  const { figures: f } = await loadViews(server.url, posts.map((p) => p.slug), seconds, connections, prng(7));
+  summary = `${f.requestsPerSec} PUT views/s (p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms; ${f.ok} ok, ${f.non2xx} not 2xx, ${f.errors} errors)`;
+} else {
+  const watch = new VisibilityWatch([{ url: server.url, root }]);
+  await watch.start();
+  const load = await loadComments(server.url, posts, seconds, connections, prng(7), (ack, post) => watch.acked(ack, post));
+  const seen = await watch.finish();
+  console.log(`visibility of the 201'd comments: ${JSON.stringify(seen)}`);
+  summary = `${load.commentsPerSec} comments/s (p50 ${load.figures.p50Ms} ms, p99 ${load.figures.p99Ms} ms; statuses ${JSON.stringify(load.statuses)})`;
+}
 const usage = await server.close();
-console.log(`\n${load.commentsPerSec} comments/s (p50 ${load.figures.p50Ms} ms, p99 ${load.figures.p99Ms} ms; statuses ${JSON.stringify(load.statuses)}); writer CPU user ${ms(usage.userMs)} sys ${ms(usage.sysMs)}, RSS ${Math.round(usage.rssMB)} MB`);
+console.log(`\n${summary}; writer CPU user ${ms(usage.userMs)} sys ${ms(usage.sysMs)}, RSS ${Math.round(usage.rssMB)} MB`);
 const threads = (await readdir(join(outDir, 'threads'))).filter((f) => f.endsWith('.cpuprofile') && !/\.0\.001\./.test(f)).sort();
 for (const file of [join(outDir, 'main.cpuprofile'), ...threads.map((f) => join(outDir, 'threads', f))]) {
   const s = await summarizeProfiles([file]);

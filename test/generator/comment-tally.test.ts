@@ -128,6 +128,36 @@ test("a new comment's card is appended to the post's kept card list; other chang
   assert.ok(!cards.list(post, hidden).value.includes(`id="comment-${all[1]!.id}"`));
 });
 
+test('kept card lists are bounded: the least recently shown go first and are joined again when shown', () => {
+  let rendered = 0;
+  const bodyHtml = (c: Comment) => {
+    rendered++;
+    return c.html!;
+  };
+  const postOf = (slug: string) => ({ slug }) as unknown as Parameters<CommentCards['list']>[0];
+  const [alpha, beta, gamma] = ['alpha', 'beta', 'gamma'].map(postOf) as [ReturnType<typeof postOf>, ReturnType<typeof postOf>, ReturnType<typeof postOf>];
+  const listOf = (slug: string) => Array.from({ length: 3 }, (_, i) => ({ ...commentAt(i * 4), slug, id: `${slug}-${i}` }));
+  const lists = { alpha: listOf('alpha'), beta: listOf('beta'), gamma: listOf('gamma') };
+  const oneList = new CommentCards(bodyHtml).list(alpha, lists.alpha).value.length;
+  // Room for two posts' lists.
+  const cards = new CommentCards(bodyHtml, oneList * 2 + 10);
+  const fresh = (post: ReturnType<typeof postOf>, list: Comment[]) => new CommentCards((c) => c.html!).list(post, list).value;
+  cards.list(alpha, lists.alpha);
+  cards.list(beta, lists.beta);
+  rendered = 0;
+  cards.list(alpha, lists.alpha);
+  cards.list(beta, lists.beta);
+  assert.equal(rendered, 0, 'both kept');
+  // A third post: the least recently shown (alpha) goes, beta stays.
+  assert.equal(cards.list(gamma, lists.gamma).value, fresh(gamma, lists.gamma));
+  assert.equal(rendered, 3);
+  rendered = 0;
+  cards.list(beta, lists.beta);
+  assert.equal(rendered, 0, 'beta kept');
+  assert.equal(cards.list(alpha, lists.alpha).value, fresh(alpha, lists.alpha), 'alpha joined again, the same HTML');
+  assert.equal(rendered, 3, 'alpha was let go');
+});
+
 test('warm makes every post\'s record ahead of the first site-wide flush', async (t) => {
   const files: Record<string, string> = {};
   POSTS.forEach((slug, i) => (files[`content/posts/${slug}.md`] = postSource({ title: slug, date: `2026-01-0${i + 1}`, tags: 'a' }, `The conclusion of ${slug}.\n`)));

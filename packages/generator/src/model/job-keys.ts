@@ -127,9 +127,13 @@ interface GroupParts {
   views: KeptSum<number>;
 }
 
-/** A sum of members' hashes, with the value each member had when it was added. */
+/**
+ * A sum of members' hashes, with the value each member had when it was added and the
+ * hash it added (taken out again as it was, never hashed a second time).
+ */
 interface KeptSum<V> {
   values: V[];
+  hashes: [number, number][];
   sum: [number, number];
 }
 
@@ -159,7 +163,7 @@ function commentsHash(site: SiteModel, slug: string, list: readonly Comment[] | 
   return h;
 }
 
-/** A member's views hash (the last one kept per post: a post is in about six groups). */
+/** A member's views hash (the last one kept per post: the post's other groups ask for the same). */
 function viewsHashOf(site: SiteModel, slug: string, n: number): [number, number] {
   const kept = memoised(site, VIEW_HASHES, () => new Map<string, { n: number; h: [number, number] }>());
   const k = kept.get(slug);
@@ -185,16 +189,20 @@ export function preparePostKeys(site: SiteModel, slug: string): void {
 function keptSum<V>(posts: readonly Post[], kept: KeptSum<V>, valueOf: (p: Post) => V, hashOf: (p: Post, value: V) => [number, number]): string {
   if (kept.values.length !== posts.length) {
     kept.values = posts.map(valueOf);
+    kept.hashes = posts.map((p, i) => hashOf(p, kept.values[i] as V));
     kept.sum = [0, 0];
-    posts.forEach((p, i) => addTo(kept.sum, hashOf(p, kept.values[i] as V), 1));
+    for (const h of kept.hashes) addTo(kept.sum, h, 1);
   } else {
-    posts.forEach((p, i) => {
+    for (let i = 0; i < posts.length; i++) {
+      const p = posts[i] as Post;
       const value = valueOf(p);
-      if (value === kept.values[i]) return;
-      addTo(kept.sum, hashOf(p, kept.values[i] as V), -1);
-      addTo(kept.sum, hashOf(p, value), 1);
+      if (value === kept.values[i]) continue;
+      const h = hashOf(p, value);
+      addTo(kept.sum, kept.hashes[i] as [number, number], -1);
+      addTo(kept.sum, h, 1);
       kept.values[i] = value;
-    });
+      kept.hashes[i] = h;
+    }
   }
   return hex(kept.sum);
 }
@@ -225,7 +233,7 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     if (!posts || source === undefined) k = key('empty', '', '');
     else if (name.startsWith('content:')) k = key(source, '', '');
     else {
-      const kept = parts.get(name) ?? { comments: { values: [], sum: [0, 0] }, views: { values: [], sum: [0, 0] } };
+      const kept = parts.get(name) ?? { comments: { values: [], hashes: [], sum: [0, 0] }, views: { values: [], hashes: [], sum: [0, 0] } };
       parts.set(name, kept);
       const comments = keptSum(posts, kept.comments, (p) => site.comments.get(p.slug), (p, list) => commentsHash(site, p.slug, list));
       const views = keptSum(posts, kept.views, (p) => site.views.get(p.slug) ?? 0, (p, n) => viewsHashOf(site, p.slug, n));

@@ -14,20 +14,40 @@ export interface CommentCardOptions {
 }
 
 /**
+ * Characters of joined comment lists kept (`CommentCards.list`), least recently shown
+ * out first. Kept for every post, they were a second copy of every comment's HTML
+ * (~80 MB at 10,000 posts and 100,000 comments) in the writer after a full re-emit and
+ * in a cold build until its end; the append they speed up matters for the posts being
+ * commented on now, and any other post's list is joined again in well under a
+ * millisecond per ten comments.
+ */
+export const KEPT_LIST_CHARS = 8_000_000;
+
+/**
  * Comment cards and the pieces built from them, memoised: a page with thousands of
  * comments is then a join. One instance lives in the build state (`build/state.ts`)
  * for the life of a `SiteBuild`; entries are keyed by the comment and post objects,
- * so they go with them.
+ * so they go with them (the joined lists are also bounded: `KEPT_LIST_CHARS`).
  */
 export class CommentCards {
   private readonly cards = new WeakMap<Comment, Map<string, SafeHtml>>();
   private readonly onPosts = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
   private readonly sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
-  /** Each post's joined cards, with the list they show (a list is replaced, never changed in place). */
-  private readonly lists = new WeakMap<Post, { comments: readonly Comment[]; html: string }>();
+  /**
+   * Posts' joined cards, with the list they show (a list is replaced, never changed in
+   * place), least recently shown first; at most `keptChars` characters in all.
+   */
+  private readonly lists = new Map<Post, { comments: readonly Comment[]; html: string }>();
+  private listChars = 0;
 
-  /** `bodyHtml`: the sanitized HTML of a comment's body (prepared before emitting). */
-  constructor(readonly bodyHtml: (comment: Comment) => string) {}
+  /**
+   * @param bodyHtml The sanitized HTML of a comment's body (prepared before emitting).
+   * @param keptChars Characters of joined lists kept (tests pass a small bound).
+   */
+  constructor(
+    readonly bodyHtml: (comment: Comment) => string,
+    private readonly keptChars = KEPT_LIST_CHARS,
+  ) {}
 
   /** The card of a comment (per variant: "on post" line, in a debate column). */
   card(comment: Comment, options: CommentCardOptions = {}): SafeHtml {
@@ -49,12 +69,22 @@ export class CommentCards {
    */
   list(post: Post, comments: readonly Comment[]): SafeHtml {
     const kept = this.lists.get(post);
-    if (kept?.comments === comments) return raw(kept.html);
-    const appended = kept ? appendedAfter(kept.comments, comments) : null;
+    if (kept) {
+      this.lists.delete(post);
+      this.listChars -= kept.html.length;
+    }
+    const appended = kept ? (kept.comments === comments ? [] : appendedAfter(kept.comments, comments)) : null;
     let joined = appended && kept ? kept.html : '';
     // Not memoised one by one: the joined HTML is the one copy kept.
     for (const c of appended ?? comments) joined += commentCard(c, this.bodyHtml(c), {}).value;
+    // Most recently shown last; the least recent go while over the bound.
     this.lists.set(post, { comments, html: joined });
+    this.listChars += joined.length;
+    for (const [old, entry] of this.lists) {
+      if (this.listChars <= this.keptChars || old === post) break;
+      this.lists.delete(old);
+      this.listChars -= entry.html.length;
+    }
     return raw(joined);
   }
 
