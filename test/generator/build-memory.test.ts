@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -131,6 +131,43 @@ test('render cache: a new shard is written as its renderings arrive; a shard on 
   assert.deepEqual(await readdir(dir), ['ab.json']);
   const again = await RenderCache.open(p.config.cacheDir);
   assert.deepEqual(await again.getMany(['ab01', 'ab02', 'ab03']), new Map([['ab01', big(1)], ['ab02', big(2)], ['ab03', big(3)]]));
+});
+
+test('render cache: one entry is read out of its shard as the whole shard would give it, whatever its HTML holds', async (t) => {
+  const p = await makeProject();
+  t.after(() => p.remove());
+  const key = (n: number) => `cd${String(n).padStart(38, '0')}`;
+  // Quotes, backslashes (one ending the value), a key's own pattern, non-Latin text, an emoji.
+  const htmls = [
+    '<p>plain</p>',
+    '<p>say "hi" \\ and \\</p>\\',
+    `<code>${JSON.stringify(key(0))}:"not the key"</code>`,
+    '<p>한국어 본문, 日本語, emoji 🙂 and \u2028 line separator\u2028</p>',
+    '',
+  ];
+  const cache = await RenderCache.open(p.config.cacheDir);
+  htmls.forEach((html, i) => cache.set(key(i), { html, notes: [] }));
+  await cache.save();
+  const want = new Map(htmls.map((html, i) => [key(i), { html, notes: [] }]));
+  const streamed = await RenderCache.open(p.config.cacheDir);
+  for (const [k, v] of want) assert.deepEqual(await streamed.getMany([k]), new Map([[k, v]]), `entry ${k} of the streamed shard`);
+  assert.deepEqual(await streamed.getMany(want.keys()), want);
+  // Merged at save (written whole by JSON.stringify): the same.
+  streamed.set(key(9), { html: '<p>merged</p>', notes: [] });
+  await streamed.save();
+  want.set(key(9), { html: '<p>merged</p>', notes: [] });
+  const merged = await RenderCache.open(p.config.cacheDir);
+  for (const [k, v] of want) assert.deepEqual(await merged.getMany([k]), new Map([[k, v]]), `entry ${k} of the merged shard`);
+  // A shard cut short (a disk that filled): what cannot be read is a miss, never half an entry.
+  const file = join(p.config.cacheDir, 'render', 'cd.json');
+  const text = await readFile(file, 'utf8');
+  await writeFile(file, text.slice(0, text.indexOf('merged')));
+  const cut = await RenderCache.open(p.config.cacheDir);
+  assert.deepEqual(await cut.getMany([key(9)]), new Map());
+  // Only the entry asked for is parsed: a whole entry before a cut one is still read.
+  await writeFile(file, `${text.slice(0, text.indexOf('"entries":{') + 11)}${JSON.stringify(key(0))}:"<p>whole</p>",${JSON.stringify(key(1))}:"<p>cu`);
+  assert.deepEqual(await cut.getMany([key(0)]), new Map([[key(0), { html: '<p>whole</p>', notes: [] }]]));
+  assert.deepEqual(await cut.getMany([key(1)]), new Map());
 });
 
 test('a build killed while streaming render-cache shards: the shards on disk stay whole, the next build sweeps the temporary files', { timeout: 180_000 }, async (t) => {
