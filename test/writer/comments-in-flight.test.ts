@@ -1,10 +1,15 @@
 /**
  * `CommentsInFlight`: the site-wide flush gives way to comments being answered between
- * its slices, for at most `maxMs` at a time, and not at all under a flood.
+ * its slices, for at most `maxMs` at a time, and not at all under a flood; a post's
+ * rebuild queued meanwhile runs at once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SiteBuild, type Comment } from '@agora/generator';
 import { CommentsInFlight } from '../../packages/writer/src/rebuild/comments-in-flight.ts';
+import { makeProject, postSource } from '../helpers/project.ts';
 
 const settledWithin = async (p: Promise<void>, ms: number) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
@@ -31,4 +36,40 @@ test('the flush waits at most maxMs, and not at all under a flood', async () => 
   assert.equal(gate.size, 3);
   assert.equal(await settledWithin(gate.giveWay(), 10), true, 'more than upTo under way: no wait');
   for (const d of [one, ...more]) d();
+});
+
+test("a post's rebuild queued while the flush gives way runs at once, not after the wait", { timeout: 120_000 }, async (t) => {
+  // Enough posts that a views flush (every post's record, the lists) runs for more than one slice.
+  const slugs = Array.from({ length: 400 }, (_, i) => `post-${String(i).padStart(3, '0')}`);
+  const files = Object.fromEntries(slugs.map((slug, i) => [`content/posts/${slug}.md`, postSource({ title: `Post ${i}`, date: '2026-01-01', tags: `t${i % 7}` }, `Body of post ${i}.\n`)]));
+  const p = await makeProject({ files });
+  t.after(() => p.remove());
+  const { state } = await SiteBuild.build(p.config, { longLived: true, store: { comments: [], views: new Map() } });
+  t.after(() => state.close());
+  await state.updateViews(new Map(slugs.map((s) => [s, 5])));
+  const comment: Comment = {
+    id: 'c1', slug: slugs[0]!, author: 'a', model: 'm', date: '2026-01-02', type: 'supplement', position: null,
+    body: 'A comment.', created_at: '2026-01-02T00:00:00.000Z', html: '<p>A comment.</p>',
+  };
+  // The flush would wait up to 5 s for a comment being answered.
+  const gate = new CommentsInFlight(5_000, 4);
+  let gaveWay = 0;
+  let rebuilt: Promise<number> | null = null;
+  const giveWay = () => {
+    if (gaveWay++ === 0) {
+      // A comment is being answered; its post's rebuild is queued a little later, while the flush waits for it.
+      const answered = gate.begin();
+      const started = performance.now();
+      rebuilt = new Promise<number>((resolve, reject) => setTimeout(() => state.updateComments(new Map([[comment.slug, [comment]]])).then(() => {
+        answered();
+        resolve(performance.now() - started);
+      }, reject), 20));
+    }
+    return gate.giveWay();
+  };
+  await state.flushAggregates({ giveWay });
+  assert.ok(gaveWay >= 1 && rebuilt, 'the flush gave way at least once');
+  const ms = await rebuilt!;
+  assert.ok(ms < 1000, `the queued rebuild ran while the flush waited: ${Math.round(ms)} ms (it waited the whole 5 s before)`);
+  assert.match(await readFile(join(p.config.distDir, 'api', 'comments', comment.slug), 'utf8'), /A comment\./);
 });
