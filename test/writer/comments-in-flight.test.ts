@@ -38,8 +38,8 @@ test('the flush waits at most maxMs, and not at all under a flood', async () => 
   for (const d of [one, ...more]) d();
 });
 
-test("a post's rebuild queued while the flush gives way runs at once, not after the wait", { timeout: 120_000 }, async (t) => {
-  // Enough posts that a views flush (every post's record, the lists) runs for more than one slice.
+/** A long-lived build of 400 posts whose views all changed: a flush of it runs for more than one slice. */
+async function siteWithPendingFlush(t: { after: (fn: () => unknown) => void }) {
   const slugs = Array.from({ length: 400 }, (_, i) => `post-${String(i).padStart(3, '0')}`);
   const files = Object.fromEntries(slugs.map((slug, i) => [`content/posts/${slug}.md`, postSource({ title: `Post ${i}`, date: '2026-01-01', tags: `t${i % 7}` }, `Body of post ${i}.\n`)]));
   const p = await makeProject({ files });
@@ -47,10 +47,16 @@ test("a post's rebuild queued while the flush gives way runs at once, not after 
   const { state } = await SiteBuild.build(p.config, { longLived: true, store: { comments: [], views: new Map() } });
   t.after(() => state.close());
   await state.updateViews(new Map(slugs.map((s) => [s, 5])));
-  const comment: Comment = {
-    id: 'c1', slug: slugs[0]!, author: 'a', model: 'm', date: '2026-01-02', type: 'supplement', position: null,
-    body: 'A comment.', created_at: '2026-01-02T00:00:00.000Z', html: '<p>A comment.</p>',
-  };
+  const comment = (i: number): Comment => ({
+    id: `c${i}`, slug: slugs[i % slugs.length]!, author: 'a', model: 'm', date: '2026-01-02', type: 'supplement', position: null,
+    body: `Comment ${i}.`, created_at: new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(), html: `<p>Comment ${i}.</p>`,
+  });
+  return { p, state, comment };
+}
+
+test("a post's rebuild queued while the flush gives way runs at once, not after the wait", { timeout: 120_000 }, async (t) => {
+  const { p, state, comment } = await siteWithPendingFlush(t);
+  const one = comment(1);
   // The flush would wait up to 5 s for a comment being answered.
   const gate = new CommentsInFlight(5_000, 4);
   let gaveWay = 0;
@@ -60,7 +66,7 @@ test("a post's rebuild queued while the flush gives way runs at once, not after 
       // A comment is being answered; its post's rebuild is queued a little later, while the flush waits for it.
       const answered = gate.begin();
       const started = performance.now();
-      rebuilt = new Promise<number>((resolve, reject) => setTimeout(() => state.updateComments(new Map([[comment.slug, [comment]]])).then(() => {
+      rebuilt = new Promise<number>((resolve, reject) => setTimeout(() => state.updateComments(new Map([[one.slug, [one]]])).then(() => {
         answered();
         resolve(performance.now() - started);
       }, reject), 20));
@@ -71,5 +77,31 @@ test("a post's rebuild queued while the flush gives way runs at once, not after 
   assert.ok(gaveWay >= 1 && rebuilt, 'the flush gave way at least once');
   const ms = await rebuilt!;
   assert.ok(ms < 1000, `the queued rebuild ran while the flush waited: ${Math.round(ms)} ms (it waited the whole 5 s before)`);
-  assert.match(await readFile(join(p.config.distDir, 'api', 'comments', comment.slug), 'utf8'), /A comment\./);
+  assert.match(await readFile(join(p.config.distDir, 'api', 'comments', one.slug), 'utf8'), /Comment 1\./);
+});
+
+test('rebuilds that keep coming while the flush gives way do not hold it past the wait', { timeout: 120_000 }, async (t) => {
+  const { state, comment } = await siteWithPendingFlush(t);
+  // One comment always under way: each time the flush gives way, it waits its 30 ms.
+  const gate = new CommentsInFlight(30, 4);
+  const answered = gate.begin();
+  t.after(answered);
+  // Each rebuild queues the next as it finishes: there is always one waiting.
+  let flushed = false;
+  let rebuilds = 0;
+  const next = (i: number): Promise<void> => state.updateComments(new Map([[comment(i).slug, [comment(i)]]])).then(() => {
+    rebuilds++;
+    if (!flushed) void next(i + 1);
+  });
+  let gaveWay = 0;
+  const giveWay = () => {
+    if (gaveWay++ === 0) void next(1);
+    return gate.giveWay();
+  };
+  const started = performance.now();
+  const flush = state.flushAggregates({ giveWay }).then(() => (flushed = true));
+  const outcome = await Promise.race([flush.then(() => 'flushed'), new Promise((r) => setTimeout(() => r('held'), 20_000))]);
+  flushed = true;
+  assert.equal(outcome, 'flushed', `the flush finished (${Math.round(performance.now() - started)} ms) while ${rebuilds} rebuilds kept coming`);
+  assert.ok(gaveWay >= 1 && rebuilds >= 1, `it gave way (${gaveWay}) and ran the rebuilds meanwhile (${rebuilds})`);
 });

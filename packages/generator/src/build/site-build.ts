@@ -319,11 +319,12 @@ export class SiteBuild {
         const between = options.giveWay
           ? async () => {
               await this.runUrgent();
-              const gaveWay = options.giveWay!().then(() => true);
-              for (let done = false; !done; ) {
+              // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
+              let over = false;
+              const gaveWay = options.giveWay!().then(() => void (over = true));
+              while (!over) {
                 if (this.urgent.length === 0) {
-                  const queued = new Promise<boolean>((resolve) => (this.urgentQueued = () => resolve(false)));
-                  done = await Promise.race([gaveWay, queued]);
+                  await Promise.race([gaveWay, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
                   this.urgentQueued = null;
                 }
                 await this.runUrgent();
