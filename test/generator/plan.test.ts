@@ -12,6 +12,7 @@ import type { Comment, Post, SiteConfig, SiteModel } from '@agora/generator';
 import { toSourceFile } from '../../packages/generator/src/load/posts.ts';
 import { parsePost } from '../../packages/generator/src/validate/post.ts';
 import { buildSiteModel } from '../../packages/generator/src/model/site.ts';
+import { ChangeLog } from '../../packages/generator/src/model/change-log.ts';
 import { Manifest } from '../../packages/generator/src/emit/manifest.ts';
 import { planBuild, settleRemovals, type BuildPlan } from '../../packages/generator/src/build/plan.ts';
 import { postSource } from '../helpers/project.ts';
@@ -255,4 +256,38 @@ test('kept group keys: a list key on a model whose comments and views change in 
   const afterViews = keys(keyOf());
   assert.deepEqual(afterViews, keys(fresh()));
   assert.deepEqual(afterViews.map((k, i) => k !== afterReplace[i]), [false, true, false, false, true]);
+});
+
+test('kept group keys follow the model\'s change log, and compare every member once the log let go of what they need', async () => {
+  const model = site();
+  const keyOf = () => createJobKeyer(model, FINGERPRINT);
+  const fresh = () => createJobKeyer(site(SOURCES, { comments: [...model.comments.values()].flat(), views: new Map(model.views) }), FINGERPRINT);
+  const job: Job = { kind: 'api-category', category: 'guide' };
+  const first = keyOf()(job);
+  // A change made past the log (not through the map's own set) is not seen by the kept key:
+  // the key takes in only the posts the log names, not a pass over every member.
+  Map.prototype.set.call(model.views, 'one', 41);
+  assert.equal(keyOf()(job), first, 'the kept key read the log, not every member');
+  assert.notEqual(fresh()(job), first);
+  // A logged change of that post brings it in, with the one made past the log.
+  model.views.set('one', 42);
+  assert.equal(keyOf()(job), fresh()(job));
+  // The log lets go of its oldest entries: a key that fell behind compares every member.
+  Map.prototype.set.call(model.views, 'one', 43);
+  for (let i = 0; i < 60_000; i++) model.views.set('three', i);
+  assert.equal(keyOf()(job), fresh()(job), 'behind the log: every member compared');
+});
+
+test('the change log numbers each change and says when it let go of some', () => {
+  const log = new ChangeLog();
+  log.note('a');
+  log.note('b');
+  assert.deepEqual(log.since(0), ['a', 'b']);
+  assert.deepEqual(log.since(1), ['b']);
+  assert.deepEqual(log.since(log.end), []);
+  for (let i = 0; i < 60_000; i++) log.note(`s${i}`);
+  assert.ok(log.start > 0 && log.slugs.length <= 50_000, `kept ${log.slugs.length}`);
+  assert.equal(log.since(0), null);
+  assert.equal(log.end, 60_002);
+  assert.deepEqual(log.since(log.end - 1), ['s59999']);
 });

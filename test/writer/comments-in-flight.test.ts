@@ -57,8 +57,8 @@ async function siteWithPendingFlush(t: { after: (fn: () => unknown) => void }) {
 test("a post's rebuild queued while the flush gives way runs at once, not after the wait", { timeout: 120_000 }, async (t) => {
   const { p, state, comment } = await siteWithPendingFlush(t);
   const one = comment(1);
-  // The flush would wait up to 5 s for a comment being answered.
-  const gate = new CommentsInFlight(5_000, 4);
+  // The flush would wait up to 30 s for a comment being answered.
+  const gate = new CommentsInFlight(30_000, 4);
   let gaveWay = 0;
   let rebuilt: Promise<number> | null = null;
   const giveWay = () => {
@@ -76,7 +76,8 @@ test("a post's rebuild queued while the flush gives way runs at once, not after 
   await state.flushAggregates({ giveWay });
   assert.ok(gaveWay >= 1 && rebuilt, 'the flush gave way at least once');
   const ms = await rebuilt!;
-  assert.ok(ms < 1000, `the queued rebuild ran while the flush waited: ${Math.round(ms)} ms (it waited the whole 5 s before)`);
+  // Its own work takes a few ms (up to seconds on a loaded machine running tests side by side).
+  assert.ok(ms < 10_000, `the queued rebuild ran while the flush waited: ${Math.round(ms)} ms (it waited the whole 30 s before)`);
   assert.match(await readFile(join(p.config.distDir, 'api', 'comments', one.slug), 'utf8'), /Comment 1\./);
 });
 

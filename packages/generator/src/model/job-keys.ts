@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import type { Comment, Post, SiteModel } from '../types.ts';
 import { memoised } from './memo.ts';
+import { changeLogOf, type ChangeLog } from './change-log.ts';
 import type { Job } from './jobs.ts';
 import { postTags } from './tags.ts';
 import { tagKey } from '../paths.ts';
@@ -118,13 +119,18 @@ function listDigest(site: SiteModel, list: readonly Comment[]): string {
 /**
  * A group's comments and views parts, kept as sums of its members' hashes (two 32-bit
  * halves, each mod 2^32) with the lists and counts they were made from: a plan adds and
- * takes out the members that changed, so a flush after one comment costs a pass
- * comparing the groups' members, not hashing every post six times (40–55 ms at 10,000
- * posts). The sums do not depend on the members' order; the sources part does.
+ * takes out the members that changed, so a flush after one comment does not hash every
+ * post six times (40–55 ms at 10,000 posts). The members that changed are those the
+ * model's change log names since `seen` (`model/change-log.ts`); without a log, every
+ * member is compared. The sums do not depend on the members' order; the sources part does.
  */
 interface GroupParts {
   comments: KeptSum<readonly Comment[] | undefined>;
   views: KeptSum<number>;
+  /** The change log's `end` when the parts were last brought up to date. */
+  seen: number;
+  /** Each member's place, by slug (made when first needed). */
+  index: Map<string, number> | null;
 }
 
 /**
@@ -182,29 +188,53 @@ export function preparePostKeys(site: SiteModel, slug: string): void {
   viewsHashOf(site, slug, site.views.get(slug) ?? 0);
 }
 
-/**
- * A group part's sum, updated by the members whose value (comment list, view count) is
- * another than when it was added: its old hash goes out, its new one comes in.
- */
-function keptSum<V>(posts: readonly Post[], kept: KeptSum<V>, valueOf: (p: Post) => V, hashOf: (p: Post, value: V) => [number, number]): string {
-  if (kept.values.length !== posts.length) {
-    kept.values = posts.map(valueOf);
-    kept.hashes = posts.map((p, i) => hashOf(p, kept.values[i] as V));
-    kept.sum = [0, 0];
-    for (const h of kept.hashes) addTo(kept.sum, h, 1);
+/** What a group part is made of: a member's value (comment list, view count) and its hash. */
+interface Part<V> {
+  valueOf: (p: Post) => V;
+  hashOf: (p: Post, value: V) => [number, number];
+}
+
+/** A group part's sum made from all its members. */
+function sumAll<V>(posts: readonly Post[], kept: KeptSum<V>, part: Part<V>): void {
+  kept.values = posts.map(part.valueOf);
+  kept.hashes = posts.map((p, i) => part.hashOf(p, kept.values[i] as V));
+  kept.sum = [0, 0];
+  for (const h of kept.hashes) addTo(kept.sum, h, 1);
+}
+
+/** Update a group part's sum for the member at `i`, if its value is another than when it was added. */
+function updateAt<V>(posts: readonly Post[], i: number, kept: KeptSum<V>, part: Part<V>): void {
+  const p = posts[i] as Post;
+  const value = part.valueOf(p);
+  if (value === kept.values[i]) return;
+  const h = part.hashOf(p, value);
+  addTo(kept.sum, kept.hashes[i] as [number, number], -1);
+  addTo(kept.sum, h, 1);
+  kept.values[i] = value;
+  kept.hashes[i] = h;
+}
+
+/** Bring a group's parts up to date: from scratch, by the changed members the log names, or by comparing every member. */
+function updateGroup(posts: readonly Post[], kept: GroupParts, log: ChangeLog | null, comments: Part<readonly Comment[] | undefined>, views: Part<number>): void {
+  const changed = log && kept.comments.values.length === posts.length ? log.since(kept.seen) : null;
+  if (kept.comments.values.length !== posts.length) {
+    sumAll(posts, kept.comments, comments);
+    sumAll(posts, kept.views, views);
+  } else if (changed) {
+    kept.index ??= new Map(posts.map((p, i) => [p.slug, i]));
+    for (const slug of changed) {
+      const i = kept.index.get(slug);
+      if (i === undefined) continue;
+      updateAt(posts, i, kept.comments, comments);
+      updateAt(posts, i, kept.views, views);
+    }
   } else {
     for (let i = 0; i < posts.length; i++) {
-      const p = posts[i] as Post;
-      const value = valueOf(p);
-      if (value === kept.values[i]) continue;
-      const h = hashOf(p, value);
-      addTo(kept.sum, kept.hashes[i] as [number, number], -1);
-      addTo(kept.sum, h, 1);
-      kept.values[i] = value;
-      kept.hashes[i] = h;
+      updateAt(posts, i, kept.comments, comments);
+      updateAt(posts, i, kept.views, views);
     }
   }
-  return hex(kept.sum);
+  kept.seen = log?.end ?? 0;
 }
 
 /**
@@ -222,8 +252,11 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
   // changed; the sources part and who belongs to which group are kept with the model
   // (content does not change under a writer). The comments and views parts are kept
   // too, with what they were made from: a plan hashes a group again only where one of
-  // its posts got another comment list or view count, so a site-wide flush after one
-  // comment costs a pass over the groups' members, not hashing every post six times.
+  // its posts got another comment list or view count, and finds those posts in the
+  // model's change log, so a site-wide flush after one comment costs that comment's post.
+  const log = changeLogOf(site);
+  const commentsPart: Part<readonly Comment[] | undefined> = { valueOf: (p) => site.comments.get(p.slug), hashOf: (p, list) => commentsHash(site, p.slug, list) };
+  const viewsPart: Part<number> = { valueOf: (p) => site.views.get(p.slug) ?? 0, hashOf: (p, n) => viewsHashOf(site, p.slug, n) };
   const groups = new Map<string, string>();
   const group = (name: string) => {
     let k = groups.get(name);
@@ -233,11 +266,10 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
     if (!posts || source === undefined) k = key('empty', '', '');
     else if (name.startsWith('content:')) k = key(source, '', '');
     else {
-      const kept = parts.get(name) ?? { comments: { values: [], hashes: [], sum: [0, 0] }, views: { values: [], hashes: [], sum: [0, 0] } };
+      const kept = parts.get(name) ?? { comments: { values: [], hashes: [], sum: [0, 0] }, views: { values: [], hashes: [], sum: [0, 0] }, seen: 0, index: null };
       parts.set(name, kept);
-      const comments = keptSum(posts, kept.comments, (p) => site.comments.get(p.slug), (p, list) => commentsHash(site, p.slug, list));
-      const views = keptSum(posts, kept.views, (p) => site.views.get(p.slug) ?? 0, (p, n) => viewsHashOf(site, p.slug, n));
-      k = key(source, comments, views);
+      updateGroup(posts, kept, log, commentsPart, viewsPart);
+      k = key(source, hex(kept.comments.sum), hex(kept.views.sum));
     }
     groups.set(name, k);
     return k;

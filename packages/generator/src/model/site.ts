@@ -2,6 +2,7 @@
  * The site model: posts in their published order plus the comments and views that
  * belong to them, and the indexes every emitter reads.
  */
+import { ChangeLog, LoggedMap } from './change-log.ts';
 import type { Category, Comment, Post, SiteConfig, SiteModel } from '../types.ts';
 import type { Catalog } from '../catalog/types.ts';
 import { memoised } from './memo.ts';
@@ -31,7 +32,7 @@ export interface SiteInput {
 export function buildSiteModel(input: SiteInput): SiteModel {
   const posts = [...input.posts].sort(comparePosts);
   const bySlug = new Map(posts.map((p) => [p.slug, p]));
-  const comments = new Map<string, Comment[]>();
+  const comments = new LoggedMap<Comment[]>();
   for (const c of input.comments) {
     if (c.hidden || !bySlug.has(c.slug)) continue;
     const list = comments.get(c.slug);
@@ -39,8 +40,10 @@ export function buildSiteModel(input: SiteInput): SiteModel {
     else comments.set(c.slug, [c]);
   }
   for (const list of comments.values()) list.sort(compareComments);
-  const views = new Map<string, number>();
+  const views = new LoggedMap<number>();
   for (const p of posts) views.set(p.slug, viewCount(input.views.get(p.slug)));
+  // From now on every change is noted (the job keys follow them: `model/change-log.ts`).
+  comments.log = views.log = new ChangeLog();
   return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog, memo: new Map() };
 }
 
