@@ -38,10 +38,10 @@ test('the flush waits at most maxMs, and not at all under a flood', async () => 
   for (const d of [one, ...more]) d();
 });
 
-/** A long-lived build of 400 posts whose views all changed: a flush of it runs for more than one slice. */
-async function siteWithPendingFlush(t: { after: (fn: () => unknown) => void }) {
-  const slugs = Array.from({ length: 400 }, (_, i) => `post-${String(i).padStart(3, '0')}`);
-  const files = Object.fromEntries(slugs.map((slug, i) => [`content/posts/${slug}.md`, postSource({ title: `Post ${i}`, date: '2026-01-01', tags: `t${i % 7}` }, `Body of post ${i}.\n`)]));
+/** A long-lived build of `count` posts whose views all changed: a flush of it runs for more than one slice. */
+async function siteWithPendingFlush(t: { after: (fn: () => unknown) => void }, count = 400, body = '') {
+  const slugs = Array.from({ length: count }, (_, i) => `post-${String(i).padStart(4, '0')}`);
+  const files = Object.fromEntries(slugs.map((slug, i) => [`content/posts/${slug}.md`, postSource({ title: `Post ${i}`, date: '2026-01-01', tags: `t${i % 7}` }, `Body of post ${i}.\n${body}`)]));
   const p = await makeProject({ files });
   t.after(() => p.remove());
   const { state } = await SiteBuild.build(p.config, { longLived: true, store: { comments: [], views: new Map() } });
@@ -105,4 +105,22 @@ test('rebuilds that keep coming while the flush gives way do not hold it past th
   flushed = true;
   assert.equal(outcome, 'flushed', `the flush finished (${Math.round(performance.now() - started)} ms) while ${rebuilds} rebuilds kept coming`);
   assert.ok(gaveWay >= 1 && rebuilds >= 1, `it gave way (${gaveWay}) and ran the rebuilds meanwhile (${rebuilds})`);
+});
+
+test('warming after a start gives way to comments being answered', { timeout: 120_000 }, async (t) => {
+  // Enough posts that warming takes more than one of its 5 ms steps.
+  const { state } = await siteWithPendingFlush(t, 1000, `${'A sentence of the body. '.repeat(80)}\n`);
+  // A build that wrote everything made the records already: drop them so warming makes them again.
+  (state as unknown as { state: { records: Map<string, unknown> } }).state.records.clear();
+  const gate = new CommentsInFlight(30_000, 4);
+  const answered = gate.begin();
+  let gaveWay = 0;
+  let warmed = false;
+  const warming = state.warm(() => (gaveWay++, gate.giveWay())).then(() => (warmed = true));
+  await new Promise((r) => setTimeout(r, 300));
+  assert.ok(gaveWay >= 1, 'warming paused for the comment');
+  assert.equal(warmed, false, 'and waits while it is answered');
+  answered();
+  await warming;
+  assert.equal(state.held.records, 1000, 'then makes every record');
 });

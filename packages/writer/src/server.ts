@@ -165,7 +165,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await warming;
   // What the first site-wide flush needs: the comment tally now (before any request),
   // the rest in the background, so the first comments do not wait for it.
-  void state.warm().catch((error: unknown) => logger.warn({ err: error }, 'warming the site-wide outputs failed; the first flush makes them'));
+  void published.warm().catch((error: unknown) => logger.warn({ err: error }, 'warming the site-wide outputs failed; the first flush makes them'));
   handler = app;
   fullApp(app);
   logger.info({ url, ms: Date.now() - startedAt.getTime() }, 'agora listening');

@@ -362,9 +362,12 @@ export class SiteBuild {
     return this.search.idle();
   }
 
-  /** Make ahead what the first site-wide flush needs (a long-lived process, after its start; see `BuildState.warm`). */
-  warm(): Promise<void> {
-    return this.state.warm();
+  /**
+   * Make ahead what the first site-wide flush needs (a long-lived process, after its
+   * start; see `BuildState.warm`), giving way between steps as `flushAggregates` does.
+   */
+  warm(giveWay?: () => Promise<void>): Promise<void> {
+    return this.state.warm(giveWay);
   }
 
   /** Persist pending state (the manifest) before the process exits; stop indexing. */

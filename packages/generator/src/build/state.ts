@@ -109,15 +109,18 @@ export class BuildState {
    * start would otherwise make in one go while requests wait (~500 ms at 10,000 posts
    * and 100,000 comments): the site-wide comment tally (at once, see below), every
    * post's record (`/api/posts`) and its part of the list jobs' keys, then those keys.
-   * Stops if the model is replaced meanwhile.
+   * Stops if the model is replaced meanwhile. Between its steps it awaits `giveWay`
+   * (the writer: while comments are being answered, so their steps do not each wait
+   * for one of warm's).
    */
-  async warm(): Promise<void> {
+  async warm(giveWay?: () => Promise<void>): Promise<void> {
     const site = this.site;
     const keyOf = createJobKeyer(site);
     let since = performance.now();
     const pause = async () => {
       if (performance.now() - since < 5) return;
       await new Promise((resolve) => setImmediate(resolve));
+      await giveWay?.();
       since = performance.now();
     };
     // The site-wide comment tally in one go, before the first await: the writer calls

@@ -128,6 +128,14 @@ export class Publisher {
   }
 
   /**
+   * After the start: make ahead what the first site-wide flush needs (`SiteBuild.warm`),
+   * giving way to comments being answered as the flush does.
+   */
+  warm(): Promise<void> {
+    return this.state.warm(this.inFlight.giveWay);
+  }
+
+  /**
    * A post's comments for its rebuild: read from the store when it changed there, else
    * what is published plus what this process added since (the same list, as the store
    * is written before the publisher hears of a comment).
