@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -213,4 +213,23 @@ test('a build killed while streaming render-cache shards: the shards on disk sta
   const { posts } = await readValidContent(p.config);
   assert.equal((await cache.getMany(posts.map((post) => post.bodyHash))).size, 600, 'every rendering cached');
   assert.match(await readFile(join(p.config.distDir, 'guide', 'k-599', 'index.html'), 'utf8'), /Body 599\./);
+});
+
+test('the manifest is saved in runs of entries and reads back the same, empty or with many entries', async (t) => {
+  const p = await makeProject();
+  t.after(() => p.remove());
+  await mkdir(p.config.distDir, { recursive: true });
+  const empty = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  await empty.save();
+  const reopenedEmpty = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  assert.equal(reopenedEmpty.outputs.size + reopenedEmpty.jobs.size, 0);
+  assert.equal(reopenedEmpty.lost, null, 'read back, not lost');
+  // More entries than one run (4,096), with names JSON must escape.
+  const manifest = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  for (let i = 0; i < 10_000; i++) manifest.outputs.set(`api/post/글-${i}-"q"\\b`, `hash-${i}`);
+  for (let i = 0; i < 5_000; i++) manifest.jobs.set(`post-page:p${i}`, { key: `k|${i}|\u2028`, paths: [`a/${i}/index.html`, `a/${i}/post.md`] });
+  await manifest.save();
+  const again = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  assert.deepEqual([...again.outputs], [...manifest.outputs]);
+  assert.deepEqual([...again.jobs], [...manifest.jobs]);
 });
