@@ -18,11 +18,19 @@ import { contentType } from 'mime-types';
 /** What became of a request for a path. */
 export type SendOutcome = 'sent' | 'missing' | 'directory';
 
+/** The version of the file being sent: a header that describes its bytes reads them here, never by path. */
+export interface OpenedFile {
+  handle: FileHandle;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
 /**
  * Answer `req` with the file at `path`, headers first from `setHeaders`.
  * Resolves `missing` or `directory` without answering when there is no file to send.
  */
-export async function sendWholeFile(req: Request, res: Response, path: string, setHeaders: (res: Response, path: string) => void): Promise<SendOutcome> {
+export async function sendWholeFile(req: Request, res: Response, path: string, setHeaders: (res: Response, path: string, opened: OpenedFile) => void | Promise<void>): Promise<SendOutcome> {
   let file: FileHandle;
   try {
     file = await open(path, 'r');
@@ -36,7 +44,7 @@ export async function sendWholeFile(req: Request, res: Response, path: string, s
     const stat = await file.stat();
     if (stat.isDirectory()) return 'directory';
     if (!stat.isFile()) return 'missing';
-    setHeaders(res, path);
+    await setHeaders(res, path, { handle: file, size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino });
     // Types `setHeaders` does not decide come from the extension, as static servers do (.atom, .wasm, .svg…).
     if (!res.hasHeader('Content-Type')) {
       const type = contentType(extname(path));

@@ -15,9 +15,8 @@
  * the pointers travel in headers.
  */
 import { Router, type Request, type Response } from 'express';
-import { sendWholeFile } from '../http/send-file.ts';
+import { sendWholeFile, type OpenedFile } from '../http/send-file.ts';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CONTENT_TYPES, contentSignal, countTextTokens, linkHeader, listPageLinks, sitePages, toFileName, type PageLinks, type SiteBuild, type SiteModel } from '@agora/generator';
 
@@ -43,16 +42,19 @@ function safeDecode(path: string): string {
 /** Most files whose token counts are remembered (a count is re-read when the file changes). */
 const TOKEN_CACHE_ENTRIES = 50_000;
 
-/** Tokens of a markdown file, counted once per version of the file (size and mtime). */
-function markdownTokens(): (file: string) => Promise<number> {
-  const cache = new Map<string, { mtimeMs: number; size: number; tokens: number }>();
-  return async (file) => {
-    const s = await stat(file);
-    const hit = cache.get(file);
-    if (hit && hit.mtimeMs === s.mtimeMs && hit.size === s.size) return hit.tokens;
-    const tokens = countTextTokens(await readFile(file, 'utf8'));
+/**
+ * Tokens of the markdown file being sent, counted once per version of the file (inode,
+ * size and mtime), from the open file whose bytes are sent: counted by path, a flush
+ * that replaced the file in between gave the old version's count with the new text.
+ */
+function markdownTokens(): (path: string, opened: OpenedFile) => Promise<number> {
+  const cache = new Map<string, { ino: number; mtimeMs: number; size: number; tokens: number }>();
+  return async (path, opened) => {
+    const hit = cache.get(path);
+    if (hit && hit.ino === opened.ino && hit.mtimeMs === opened.mtimeMs && hit.size === opened.size) return hit.tokens;
+    const tokens = countTextTokens((await opened.handle.read(Buffer.alloc(opened.size), 0, opened.size, 0)).buffer.toString('utf8'));
     if (cache.size >= TOKEN_CACHE_ENTRIES) cache.clear();
-    cache.set(file, { mtimeMs: s.mtimeMs, size: s.size, tokens });
+    cache.set(path, { ino: opened.ino, mtimeMs: opened.mtimeMs, size: opened.size, tokens });
     return tokens;
   };
 }
@@ -62,9 +64,10 @@ const OFFERED = ['text/html', 'text/markdown', 'application/json'];
 /** A later page of a list: `/tags/nginx/page/2/` → `/tags/nginx/`. */
 const LATER_PAGE = /^(.*\/)page\/\d+\/$/;
 
-function send(req: Request, res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}): void {
-  const headers = (r: Response) => {
-    for (const [k, v] of Object.entries({ 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra })) r.setHeader(k, v);
+function send(req: Request, res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}, ofFile?: (opened: OpenedFile) => Promise<Record<string, string>>): void {
+  const headers = async (r: Response, _path: string, opened: OpenedFile) => {
+    const fromFile = ofFile ? await ofFile(opened) : {};
+    for (const [k, v] of Object.entries({ 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra, ...fromFile })) r.setHeader(k, v);
   };
   sendWholeFile(req, res, path, headers).then((outcome) => outcome !== 'sent' && next(), next);
 }
@@ -85,10 +88,10 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
   const inside = (path: string) => path === root || path.startsWith(root + sep);
 
   /** Send a markdown file with its token count, the Content Signals and the page's links. */
-  const sendMarkdown = async (req: Request, res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
+  const sendMarkdown = (req: Request, res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
     const config = state.site.config;
     res.setHeader('Link', linkHeader(config, page));
-    send(req, res, file, CONTENT_TYPES.markdown, next, { 'x-markdown-tokens': String(await tokens(file)), 'Content-Signal': contentSignal(config) });
+    send(req, res, file, CONTENT_TYPES.markdown, next, { 'Content-Signal': contentSignal(config) }, async (opened) => ({ 'x-markdown-tokens': String(await tokens(file, opened)) }));
   };
 
   router.get('/openapi.json', (_req, res, next) => {
@@ -103,7 +106,7 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
     // `…/post.md` and `…/index.md` belong to the page of their folder; agents.md to none.
     const dir = `${dirname(decoded).replace(/\/$/, '')}/`;
     const page = decoded.endsWith('/post.md') || decoded.endsWith('/index.md') ? (pages(state.site).get(dir) ?? listPageLinks(encodeURI(dir))) : null;
-    await sendMarkdown(req, res, file, page, next);
+    sendMarkdown(req, res, file, page, next);
   });
   router.get(/\/$/, async (req, res, next) => {
     if (req.path.startsWith('/api/')) return next();
