@@ -2,7 +2,7 @@
  * One Agora build in its own process: `node --import tsx --conditions=agora-source bench/build-child.ts <root> [--workers N]`.
  * Prints one JSON line: build time, the process's CPU time and peak RSS, files written.
  */
-import { loadConfig, build } from '@agora/generator';
+import { loadConfig, build, limitHeapGrowth } from '@agora/generator';
 
 export interface BuildFigures {
   ok: boolean;
@@ -38,6 +38,8 @@ function usage(): Pick<BuildFigures, 'uptimeMs' | 'userMs' | 'sysMs' | 'maxRssMB
   return { uptimeMs: process.uptime() * 1000, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000, maxRssMB: ru.maxRSS / 1024 };
 }
 
+// As `agora build` does (heap-growth.ts): what is measured is the CLI's build.
+limitHeapGrowth();
 const config = loadConfig({ root, env: {}, overrides: { port: 0, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
 const started = performance.now();
 try {

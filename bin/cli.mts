@@ -108,7 +108,9 @@ program
   .action(
     guarded(async (opts: { force?: boolean }) => {
       const cfg = siteConfig();
-      const { build, printable, describeBuild } = await generator();
+      const { build, printable, describeBuild, limitHeapGrowth } = await generator();
+      // A one-off build's peak memory follows when V8 collects: collect sooner (heap-growth.ts).
+      limitHeapGrowth();
       // Entries whose provider key this environment lacks are built as pending_key.
       const missingKeys = await missingKeysOf(process.env);
       // The comments and views to show come from the store the writer uses.
