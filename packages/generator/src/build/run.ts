@@ -59,7 +59,7 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   state.trim(true);
   const changed = result.emittedJobs > 0 || result.removed.length > 0;
   if (options.lazySave) manifest.scheduleSave(1000);
-  await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save()]);
+  await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save(), state.tokens.save()]);
   const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
   return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
@@ -92,6 +92,8 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // It is saved at close; until then the dirty marker makes a build after a crash
   // emit everything once instead of trusting stale hashes.
   state.trim(false);
+  // Only when a count was made: a post edited in `agora dev`, not a comment.
+  await state.tokens.save();
   return { ...result, rendered };
 }
 

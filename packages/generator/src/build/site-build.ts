@@ -14,6 +14,7 @@ import { checkChanges, readChanges, readValidContent } from '../content.ts';
 import { ContentError, sortMessages } from '../messages.ts';
 import { SiteChecks } from '../validate/site.ts';
 import { ParseCache } from '../parse-cache.ts';
+import { TokenCache } from '../emit/token-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
 import { buildSiteModel, compareComments, updateSiteModel } from '../model/site.ts';
@@ -80,7 +81,7 @@ export class SiteBuild {
   static async build(config: AgoraConfig, options: BuildOptions = {}): Promise<{ state: SiteBuild; result: BuildResult }> {
     const started = performance.now();
     if (options.force) await Promise.all([rm(config.distDir, { recursive: true, force: true }), rm(config.cacheDir, { recursive: true, force: true })]);
-    const [cache, manifest, parsed] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir), ParseCache.open(config.cacheDir)]);
+    const [cache, manifest, parsed, tokens] = await Promise.all([RenderCache.open(config.cacheDir), Manifest.open(config.cacheDir, config.distDir), ParseCache.open(config.cacheDir), TokenCache.open(config.cacheDir)]);
     // A cold build of a big site renders everything: start the workers now, so their
     // start-up overlaps with reading the content.
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
@@ -88,7 +89,7 @@ export class SiteBuild {
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
-      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens });
       const built = new SiteBuild(config, state, options.missingKeys);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
       built.search.note(postPages(state.site), [...result.written, ...result.removed]);

@@ -6,7 +6,6 @@
  * reach them through `ctx`; nothing is cached at module level, so two builds in one
  * process share nothing and a cache goes with its `SiteBuild`.
  */
-import { createHash } from 'node:crypto';
 import type { Comment, Post, RenderedPost, SiteModel } from '../types.ts';
 import type { Content } from '../content.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -20,7 +19,7 @@ import { EMITTERS } from '../emit/index.ts';
 import type { EmitContext } from '../emit/context.ts';
 import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
-import { countTextTokens } from '../emit/token-count.ts';
+import { TokenCache } from '../emit/token-cache.ts';
 import { appendedAfter } from '../sorted.ts';
 
 /**
@@ -35,8 +34,8 @@ function sameComment(a: Comment, b: Comment): boolean {
 export class BuildState {
   /** Each post's public record as JSON bytes, by slug (dropped when the post, its comments or views change). */
   private readonly records = new Map<string, Uint8Array>();
-  /** Token counts by SHA-1 of the text (post sources, llms-full entry heads). */
-  private readonly tokenCounts = new Map<string, number>();
+  /** Token counts of post sources, llms-full entries, agents.md: kept on disk when the build has a cache folder. */
+  readonly tokens: TokenCache;
   /**
    * Body renderings in memory, by body hash (read from the render cache or rendered).
    * Unless `longLived`, a full build drops each once the last job showing it is
@@ -60,9 +59,10 @@ export class BuildState {
     /** The on-disk render cache (HTML by body hash, style notes of every body). */
     readonly cache: RenderCache,
     readonly manifest: Manifest,
-    options: CommentHtmlOptions & { longLived?: boolean } = {},
+    options: CommentHtmlOptions & { longLived?: boolean; tokens?: TokenCache } = {},
   ) {
     this.longLived = options.longLived ?? false;
+    this.tokens = options.tokens ?? TokenCache.memory();
     this.commentHtml = new CommentHtml(options);
     this.cards = new CommentCards((c) => this.commentHtml.get(c));
     const self = this;
@@ -79,13 +79,7 @@ export class BuildState {
       },
       commentHtml: (c) => this.commentHtml.get(c),
       cards: this.cards,
-      tokens: (text) => {
-        // Counting costs ~0.3 s per MB; llms.txt and llms-full.txt ask for every post each time.
-        const key = createHash('sha1').update(text).digest('base64');
-        let n = this.tokenCounts.get(key);
-        if (n === undefined) this.tokenCounts.set(key, (n = countTextTokens(text)));
-        return n;
-      },
+      tokens: (text) => this.tokens.count(text),
     };
   }
 
