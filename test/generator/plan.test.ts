@@ -68,6 +68,8 @@ const rendered = (plan: BuildPlan) => plan.render.map((r) => `${r.post.slug} (${
 
 /** Jobs keyed on the whole site: any source, comment or view change re-emits them. */
 const SITE_JOBS = ['agents-md', 'api-comment-count', 'api-posts', 'api-views', 'assets', 'catalog', 'comment-twins', 'comments-feed', 'comments-page', 'debates-page', 'headers', 'home', 'llms-full-txt', 'llms-txt', 'markdown-twins', 'openapi', 'robots', 'search-page', 'sitemap', 'tags-page'];
+/** The site-wide jobs whose outputs show or count comments or views. */
+const SITE_WITH_COMMENTS = ['api-comment-count', 'api-posts', 'api-views', 'comment-twins', 'comments-feed', 'comments-page', 'debates-page'];
 
 test('planBuild', async (t) => {
   await t.test('should skip every job of a warm build with nothing changed, and render and remove nothing', () => {
@@ -125,11 +127,16 @@ test('planBuild', async (t) => {
     const plan = full(site(SOURCES, { comments: [comment('two', 'c1')] }), manifest);
     assert.deepEqual(reasons(plan), ['comments changed']);
     assert.deepEqual(ids(plan), [
-      ...SITE_JOBS, 'api-category:guide', 'api-comments:two', 'api-model:gpt-5', 'api-post:two', 'api-tag:a', 'category-page:guide', 'model-page:gpt-5', 'post-comments-feed:two', 'post-page:two', 'tag-page:a',
+      ...SITE_WITH_COMMENTS, 'api-category:guide', 'api-comments:two', 'api-model:gpt-5', 'api-post:two', 'api-tag:a', 'post-comments-feed:two', 'post-page:two',
     ].sort());
     assert.deepEqual(rendered(plan), ['two (page emitted)']);
     assert.ok(!plan.skip.some((s) => s.id === 'api-tag:a'));
     assert.ok(plan.skip.some((s) => s.id === 'site-feed') && plan.skip.some((s) => s.id === 'post-md:two') && plan.skip.some((s) => s.id === 'tag-page:b'));
+    // HTML lists and the site-wide documents show no comment: a writer restarted after
+    // comments does not make llms.txt, _headers or the list pages again.
+    for (const id of [...SITE_JOBS.filter((j) => !SITE_WITH_COMMENTS.includes(j)), 'category-page:guide', 'model-page:gpt-5', 'tag-page:a']) {
+      assert.ok(plan.skip.some((s) => s.id === id), `${id} is skipped`);
+    }
   });
 
   await t.test('should plan a view flush: the mirrors that carry view counts', () => {

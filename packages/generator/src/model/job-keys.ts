@@ -70,7 +70,7 @@ const VIEW_HASHES = Symbol('view count hashes');
 function groupsOf(site: SiteModel): { members: Map<string, Post[]>; sources: Map<string, string> } {
   return memoised(site, GROUPS, () => {
     // The site's group exists on an empty site too (its key covers the catalog).
-    const members = new Map<string, Post[]>([['site', []]]);
+    const members = new Map<string, Post[]>([['site', []], ['content:all', []]]);
     const join = (id: string, p: Post) => {
       const list = members.get(id);
       if (list) list.push(p);
@@ -81,7 +81,9 @@ function groupsOf(site: SiteModel): { members: Map<string, Post[]>; sources: Map
       join(`category:${p.category}`, p);
       join(`model:${p.model}`, p);
       join('content:site', p);
+      join('content:all', p);
       join(`content:category:${p.category}`, p);
+      join(`content:model:${p.model}`, p);
       for (const k of new Set(postTags(p).map(tagKey))) {
         join(`tag:${k}`, p);
         join(`content:tag:${k}`, p);
@@ -90,7 +92,7 @@ function groupsOf(site: SiteModel): { members: Map<string, Post[]>; sources: Map
     const sources = new Map<string, string>();
     for (const [id, posts] of members) {
       const hash = createHash('sha1');
-      if (id === 'site') hash.update(JSON.stringify(site.catalog));
+      if (id === 'site' || id === 'content:all') hash.update(JSON.stringify(site.catalog));
       hash.update(posts.map((p) => `${p.slug}\u0000${p.hash}\n`).join(''));
       sources.set(id, hash.digest('hex'));
     }
@@ -286,14 +288,36 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
       case 'api-comments':
         return key('', comments(job.slug), '');
       case 'api-category':
-      case 'category-page':
         return group(`category:${job.category}`);
       case 'api-model':
-      case 'model-page':
         return group(`model:${job.model}`);
       case 'api-tag':
-      case 'tag-page':
         return group(`tag:${job.tag}`);
+      // HTML lists and the site-wide documents below show neither comments nor views
+      // (comment and views flushes never list them): keyed by content alone, so
+      // comments taken since the last full build do not make a restarted writer's
+      // catch-up remake them (llms.txt, llms-full.txt, _headers, every list page:
+      // ~1 s of its main thread at 10,000 posts, for the same bytes).
+      case 'category-page':
+        return group(`content:category:${job.category}`);
+      case 'model-page':
+        return group(`content:model:${job.model}`);
+      case 'tag-page':
+        return group(`content:tag:${job.tag}`);
+      case 'home':
+      case 'llms-txt':
+      case 'llms-full-txt':
+      case 'agents-md':
+      case 'markdown-twins':
+      case 'sitemap':
+      case 'robots':
+      case 'headers':
+      case 'assets':
+      case 'openapi':
+      case 'catalog':
+      case 'tags-page':
+      case 'search-page':
+        return group('content:all');
       case 'site-feed':
         return group('content:site');
       case 'category-feed':
