@@ -233,3 +233,27 @@ test('the manifest is saved in runs of entries and reads back the same, empty or
   assert.deepEqual([...again.outputs], [...manifest.outputs]);
   assert.deepEqual([...again.jobs], [...manifest.jobs]);
 });
+
+test('a save during which a rebuild marks the manifest dirty keeps the crash marker', async (t) => {
+  const p = await makeProject();
+  t.after(() => p.remove());
+  await mkdir(p.config.distDir, { recursive: true });
+  const marker = join(p.config.cacheDir, 'manifest.json.dirty');
+  const manifest = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  for (let i = 0; i < 20_000; i++) manifest.outputs.set(`api/post/p${i}`, `hash-${i}`);
+  await manifest.markDirty();
+  // The save makes its file in runs between yields; a rebuild runs in between.
+  const saving = manifest.save();
+  await new Promise((resolve) => setImmediate(resolve));
+  await manifest.markDirty();
+  manifest.outputs.set('api/post/late', 'hash-late');
+  await saving;
+  assert.ok(existsSync(marker), 'the marker stays: the saved file may lack the late entry');
+  assert.equal((await Manifest.open(p.config.cacheDir, p.config.distDir)).lost, 'crash marker');
+  // The next save, with nothing running beside it, clears it.
+  await manifest.save();
+  assert.ok(!existsSync(marker));
+  const again = await Manifest.open(p.config.cacheDir, p.config.distDir);
+  assert.equal(again.lost, null);
+  assert.equal(again.outputs.get('api/post/late'), 'hash-late');
+});

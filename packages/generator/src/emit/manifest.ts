@@ -47,6 +47,8 @@ async function inodeOf(path: string): Promise<number | null> {
 
 export class Manifest {
   private dirtyOnDisk = false;
+  /** Rebuilds that marked it dirty so far: a save knows whether one ran while it saved. */
+  private changes = 0;
   private saveTimer: NodeJS.Timeout | null = null;
   /** Folders known to exist in dist/ (saves a mkdir per file). */
   readonly knownDirs = new Set<string>();
@@ -109,6 +111,7 @@ export class Manifest {
   }
 
   async markDirty(): Promise<void> {
+    this.changes++;
     if (this.dirtyOnDisk || !this.markerPath) return;
     await writeFileAtomic(this.markerPath, String(process.pid));
     this.dirtyOnDisk = true;
@@ -133,11 +136,20 @@ export class Manifest {
     await this.save();
   }
 
+  /**
+   * Write the file; the crash marker goes only if no rebuild marked the manifest dirty
+   * while it was saved (the file is made in runs between yields, and a rebuild can run
+   * in between: a file that may lack its entries must not be trusted after a crash).
+   * A save that saw a rebuild start leaves the writing to the save that rebuild schedules.
+   */
   async save(): Promise<void> {
     if (!this.path) return;
+    const at = this.changes;
     const distIno = (await inodeOf(this.distDir)) ?? -1;
-    await writeFileAtomic(this.path, await this.fileChunks(distIno), { durable: this.dirtyOnDisk });
-    if (this.dirtyOnDisk && this.markerPath) {
+    const chunks = await this.fileChunks(distIno);
+    if (this.changes !== at) return;
+    await writeFileAtomic(this.path, chunks, { durable: this.dirtyOnDisk });
+    if (this.dirtyOnDisk && this.markerPath && this.changes === at) {
       await rm(this.markerPath, { force: true });
       this.dirtyOnDisk = false;
     }
