@@ -140,7 +140,8 @@ export class Manifest {
    * Write the file; the crash marker goes only if no rebuild marked the manifest dirty
    * while it was saved (the file is made in runs between yields, and a rebuild can run
    * in between: a file that may lack its entries must not be trusted after a crash).
-   * A save that saw a rebuild start leaves the writing to the save that rebuild schedules.
+   * A save that saw a rebuild start leaves the writing to a later save: the one an edit
+   * in `agora dev` schedules, or `flush` at close (the writer's rebuilds schedule none).
    */
   async save(): Promise<void> {
     if (!this.path) return;
