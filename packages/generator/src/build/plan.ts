@@ -161,7 +161,10 @@ function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' | '
     }
   };
   if (change.kind === 'post-comments') add(listJobs(site, change), 'comments changed');
-  else {
+  else if (change.kind === 'lists') {
+    add([...change.comments], 'comments changed');
+    add([...change.views], 'views changed');
+  } else {
     // Listed apart, to tell which change each job follows.
     const lists = change.lists ?? { comments: change.comments, views: change.views };
     add(listJobs(site, { kind: 'aggregates', comments: change.comments, views: [], lists: { comments: lists.comments, views: [] }, feeds: change.feeds ?? change.comments }), 'comments changed');

@@ -33,6 +33,9 @@ const HASH_LIMIT = 1 << 20;
  */
 const FLUSH_WRITES_IN_FLIGHT = 2;
 
+/** What a rebuild wrote, and the ids of the jobs it emitted (all of them unless `stop` ended it early). */
+export type ChangeResult = WriteResult & { rendered: number; emitted: string[] };
+
 /** Gives every comment the jobs show its HTML (never leaves one out). */
 export type PrepareComments = (jobs: readonly Job[]) => Promise<void>;
 
@@ -80,11 +83,12 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
  * Emit the jobs of a comment or views change or of edited posts (keyed, and the files
  * of deleted posts removed): fsync-free, manifest saved lazily. `between` runs after
  * each job (a site-wide flush lets post rebuilds that arrived meanwhile go first:
- * `SiteBuild.flushAggregates`).
+ * `SiteBuild.flushAggregates`); `stop`, after each job, ends it early (the jobs not
+ * emitted keep their manifest records: a later rebuild emits them).
  */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>): Promise<WriteResult & { rendered: number }> {
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
   const plan = planBuild(state.site, change, state.manifest);
-  if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0 };
+  if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0, emitted: [] };
   const [rendered] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
@@ -96,7 +100,7 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   // to serve meanwhile.
   const comment = change.kind === 'post-comments';
   const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: comment ? undefined : 64 * 1024, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
-  await emitInOrder(state, plan, sink, between);
+  const emitted = await emitInOrder(state, plan, sink, between, stop);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
   // It is saved at close; until then the dirty marker makes a build after a crash
@@ -104,7 +108,7 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
   state.trim(false);
   // Only when a count was made: a post edited in `agora dev`, not a comment.
   await state.tokens.save();
-  return { ...result, rendered };
+  return { ...result, rendered, emitted };
 }
 
 /** Wait for the sink's writes, then remove what the settled plan lists. */

@@ -133,12 +133,18 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
 /** Work a site-wide flush does between two turns of the post rebuilds and the event loop (ms). */
 const FLUSH_SLICE_MS = 8;
 
-/** Emit the jobs of a comment or views rebuild, in order, once their bodies are rendered. */
-export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>): Promise<void> {
+/**
+ * Emit the jobs of a comment or views rebuild, in order, once their bodies are
+ * rendered; after each job, stop early if `stop` says so. Returns the ids emitted.
+ */
+export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>, stop?: () => boolean): Promise<string[]> {
   let slice = performance.now();
   let budget = FLUSH_SLICE_MS;
+  const emitted: string[] = [];
   for (const { job, id, key } of plan.emit) {
     await sink.emit(id, key, () => state.emit(job));
+    emitted.push(id);
+    if (stop?.()) break;
     if (!between || performance.now() - slice < budget) continue;
     // A site-wide flush gives way after each slice of its jobs: the post rebuilds waiting
     // then run, and the event loop serves requests and worker messages. So nothing waits
@@ -152,4 +158,5 @@ export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: Outp
     slice = performance.now();
     budget = Math.max(FLUSH_SLICE_MS, (slice - away) / 2);
   }
+  return emitted;
 }

@@ -17,9 +17,11 @@ import { ParseCache } from '../parse-cache.ts';
 import { TokenCache } from '../emit/token-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
-import { buildSiteModel, compareComments, updateSiteModel } from '../model/site.ts';
+import { buildSiteModel, compareComments, postsByModel, updateSiteModel } from '../model/site.ts';
+import { postsByTag } from '../model/tags.ts';
 import { withKeyStatus, type MissingKeys } from '../catalog/key-status.ts';
-import type { Job } from '../model/jobs.ts';
+import { listJobsOf, type Job } from '../model/jobs.ts';
+import { jobId } from '../model/job-keys.ts';
 import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
@@ -36,6 +38,8 @@ export class SiteBuild {
   /** Posts whose category, model and tag mirrors wait for a flush with `lists` (by what changed). */
   private readonly pendingListComments = new Set<string>();
   private readonly pendingListViews = new Set<string>();
+  /** Category, model and tag mirrors a flush with `lists` has still to write, by job id (and whether comments changed them). */
+  private readonly pendingListJobs = new Map<string, { job: Job; comments: boolean }>();
   /** Posts whose comment feeds wait for a flush (in arrival order). */
   private readonly pendingFeeds = new Set<string>();
   /**
@@ -276,9 +280,14 @@ export class SiteBuild {
     return this.pendingComments.size + this.pendingViews.size + this.listsPending + this.pendingFeeds.size > 0;
   }
 
-  /** How many posts' category, model and tag mirrors wait for a flush with `lists`. */
+  /** A round of category, model and tag mirrors was begun and not finished (a flush with `lists` ended it early). */
+  get listsUnderWay(): boolean {
+    return this.pendingListJobs.size > 0;
+  }
+
+  /** How many category, model and tag mirrors (or posts whose mirrors) wait for a flush with `lists`. */
   get listsPending(): number {
-    return this.pendingListComments.size + this.pendingListViews.size;
+    return this.pendingListComments.size + this.pendingListViews.size + this.pendingListJobs.size;
   }
 
   /**
@@ -288,11 +297,15 @@ export class SiteBuild {
    * comment feeds of at most `feeds` posts (the oldest waiting; the rest wait for the
    * next flush, so a flush under a flood of comments stays short and `/api/posts`
    * follows every second) and, unless `lists` is false, the category, model and tag
-   * mirrors (with `lists: false` they wait for a later flush). `giveWay` is awaited
-   * between the flush's slices: the writer holds the flush there while comments are
-   * being answered.
+   * mirrors (with `lists: false` they wait for a later flush). The mirrors come last, as
+   * a rebuild of their own that ends early once `stopLists` says so (asked after each
+   * mirror; the writer: when a newer change has waited half the aggregate delay): the
+   * mirrors not written by then wait for the next flush with `lists`, after its
+   * `/api/posts`, so ~140 MB of mirrors at 10,000 posts never hold `/api/posts` back.
+   * `giveWay` is awaited between the flush's slices: the writer holds the flush there
+   * while comments are being answered.
    */
-  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void> } = {}): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
       await this.runUrgent();
@@ -303,14 +316,14 @@ export class SiteBuild {
       for (const s of comments) this.pendingListComments.add(s);
       for (const s of views) this.pendingListViews.add(s);
       const withLists = options.lists !== false;
-      const lists = { comments: withLists ? [...this.pendingListComments] : [], views: withLists ? [...this.pendingListViews] : [] };
-      if (withLists) {
-        this.pendingListComments.clear();
-        this.pendingListViews.clear();
-      }
+      // A round of mirrors is finished before the next begins (each mirror once per
+      // round, however many changes come meanwhile); a flush that may not stop early
+      // takes the changes since into the round it finishes.
+      if (withLists && (this.pendingListJobs.size === 0 || !options.stopLists)) this.takeListJobs();
       for (const s of comments) this.pendingFeeds.add(s);
       const feeds = [...this.pendingFeeds].slice(0, options.feeds ?? Infinity);
       for (const s of feeds) this.pendingFeeds.delete(s);
+      const none = { comments: [], views: [] };
       try {
         // Between its slices the flush runs the post rebuilds queued by then, and waits
         // while requests it must not delay are under way (`giveWay`: comments being
@@ -332,13 +345,17 @@ export class SiteBuild {
               }
             }
           : this.runUrgent;
-        return await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists, feeds }, between);
+        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, between);
+        if (!withLists || this.pendingListJobs.size === 0) return result;
+        for (const [id, { job }] of this.pendingListJobs) if (!this.listed(job)) this.pendingListJobs.delete(id);
+        const jobs = [...this.pendingListJobs.values()];
+        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, between, options.stopLists);
+        for (const id of lists.emitted) this.pendingListJobs.delete(id);
+        return { written: [...result.written, ...lists.written], unchanged: result.unchanged + lists.unchanged, removed: [...result.removed, ...lists.removed] };
       } catch (error) {
-        // Not lost: the next flush writes them.
+        // Not lost: the next flush writes them (mirrors not written stay in `pendingListJobs`).
         for (const s of comments) this.pendingComments.add(s);
         for (const s of views) this.pendingViews.add(s);
-        for (const s of lists.comments) this.pendingListComments.add(s);
-        for (const s of lists.views) this.pendingListViews.add(s);
         for (const s of feeds) this.pendingFeeds.add(s);
         throw error;
       } finally {
@@ -346,6 +363,28 @@ export class SiteBuild {
         await this.runUrgent();
       }
     });
+  }
+
+  /** Whether a mirror left waiting still lists posts (an edit may have taken its model's or tag's last one away). */
+  private listed(job: Job): boolean {
+    if (job.kind === 'api-model') return postsByModel(this.state.site).has(job.model);
+    if (job.kind === 'api-tag') return postsByTag(this.state.site).has(job.tag);
+    return true;
+  }
+
+  /** The mirrors of the posts waiting for a flush with `lists`, as jobs (each once; a comment change wins over views). */
+  private takeListJobs(): void {
+    const add = (slugs: Iterable<string>, comments: boolean) => {
+      for (const job of listJobsOf([...slugs].flatMap((s) => this.state.site.bySlug.get(s) ?? []))) {
+        const id = jobId(job);
+        const had = this.pendingListJobs.get(id);
+        this.pendingListJobs.set(id, { job, comments: comments || (had?.comments ?? false) });
+      }
+    };
+    add(this.pendingListComments, true);
+    add(this.pendingListViews, false);
+    this.pendingListComments.clear();
+    this.pendingListViews.clear();
   }
 
   /** How stale the static search index is (`/api/health`, the dev log). */

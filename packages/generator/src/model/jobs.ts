@@ -79,7 +79,13 @@ export type Change =
    * milliseconds; the lists that show them follow in the full plan that comes next.
    * A slug that is no longer a post lists nothing: its files go through the plan's removals.
    */
-  | { kind: 'post-sources'; slugs: readonly string[] };
+  | { kind: 'post-sources'; slugs: readonly string[] }
+  /**
+   * Category, model and tag mirrors left over from an earlier flush (`listJobsOf`),
+   * listed apart by what changed: the writer writes them a slice at a time between the
+   * flushes that carry `/api/posts`, so a 140 MB rewrite never holds those back.
+   */
+  | { kind: 'lists'; comments: readonly Job[]; views: readonly Job[] };
 
 /** Jobs for a change, without duplicates. */
 export function listJobs(site: SiteModel, change: Change): Job[] {
@@ -95,6 +101,10 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
       add({ kind: 'api-comments', slug: post.slug });
       add({ kind: 'post-comments-feed', slug: post.slug });
     }
+    return [...jobs.values()];
+  }
+  if (change.kind === 'lists') {
+    for (const job of [...change.comments, ...change.views]) add(job);
     return [...jobs.values()];
   }
   if (change.kind === 'post-comments') {
@@ -126,12 +136,17 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
   // A post's comment feeds are feeds like the site's: coalesced, so a busy post's
   // feeds are written once per flush, not once per comment.
   for (const post of change.feeds ? posts(change.feeds) : commented) add({ kind: 'post-comments-feed', slug: post.slug });
-  for (const post of listed) {
-    add({ kind: 'api-category', category: post.category });
-    add({ kind: 'api-model', model: post.model });
-    for (const tag of tagsOf(post)) add({ kind: 'api-tag', tag });
-  }
+  for (const job of listJobsOf(listed)) add(job);
   return [...jobs.values()];
+}
+
+/** The category, model and tag mirrors that list these posts (with repeats). */
+export function listJobsOf(posts: readonly Post[]): Job[] {
+  return posts.flatMap((post): Job[] => [
+    { kind: 'api-category', category: post.category },
+    { kind: 'api-model', model: post.model },
+    ...tagsOf(post).map((tag): Job => ({ kind: 'api-tag', tag })),
+  ]);
 }
 
 function planFull(site: SiteModel): Job[] {

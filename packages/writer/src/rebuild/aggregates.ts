@@ -23,6 +23,11 @@ export class AggregateScheduler {
 
   constructor(private readonly options: AggregateSchedulerOptions) {}
 
+  /** How long the oldest change that came in during the running flush has waited for the next one (ms; 0 if none). */
+  get waitingMs(): number {
+    return this.again ? performance.now() - this.again : 0;
+  }
+
   /** Something changed: make sure a flush happens within the delay. */
   touch(): void {
     if (this.running) {

@@ -56,14 +56,22 @@ export class Publisher {
       flush: async (now) => {
         const started = performance.now();
         // The category, model and tag mirrors hold every post of their group (~140 MB
-        // at 10,000 posts): under a steady flow they are rewritten at most once per
-        // interval, the rest of the site-wide outputs within the delay.
-        const lists = now || Date.now() - this.listsAt >= (options.listIntervalMs ?? 5000);
-        if (lists) this.listsAt = Date.now();
+        // at 10,000 posts): under a steady flow a round of them begins at most once per
+        // interval, the rest of the site-wide outputs follow within the delay. A round
+        // stops for the next flush once a newer change has waited half the delay, and
+        // goes on in the flushes after it, each after its `/api/posts`.
+        const underWay = state.listsUnderWay;
+        const lists = now || underWay || Date.now() - this.listsAt >= (options.listIntervalMs ?? 5000);
+        if (lists && !underWay) this.listsAt = Date.now();
+        const halfDelay = (options.aggregateDelayMs ?? 1000) / 2;
         // At most FEEDS_PER_FLUSH posts' comment feeds (~2 ms each) per flush: under a flood of
         // comments on many posts the rest follow in the next flushes, and `/api/posts`
         // (written first) keeps following every second.
-        const write = await state.flushAggregates({ lists, feeds: now ? Infinity : FEEDS_PER_FLUSH, giveWay: now ? undefined : this.inFlight.giveWay });
+        const write = await state.flushAggregates({
+          lists, feeds: now ? Infinity : FEEDS_PER_FLUSH,
+          giveWay: now ? undefined : this.inFlight.giveWay,
+          stopLists: now ? undefined : () => this.aggregates.waitingMs >= halfDelay,
+        });
         if (state.aggregatesPending) this.aggregates.touch();
         if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
       },
