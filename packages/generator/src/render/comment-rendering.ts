@@ -24,11 +24,26 @@ export function commentHtmlKey(body: string): string {
   return `${COMMENT_RENDERER_VERSION}:${bodyDigest(body)}`;
 }
 
+/**
+ * The body and key a comment object's HTML was last found to match, by object: a
+ * comment's HTML is looked up each time a page, mirror or feed showing it is emitted,
+ * and hashing its body every time made the writer's main thread hash every comment of
+ * a post for each new one (~4 % of it under 50 clients). Weak, and only a cache of a
+ * pure function of the three fields it compares, so builds sharing it share nothing
+ * else; a field changed in place (a rendering set, an edit) misses it.
+ */
+const matched = new WeakMap<Comment, { body: string; key: string }>();
+
 /** The comment's stored HTML when it was rendered from its current body (by any renderer version), else undefined. */
 export function storedHtml(comment: Comment): string | undefined {
-  if (comment.html === undefined || comment.html_key === undefined) return undefined;
-  const colon = comment.html_key.lastIndexOf(':');
-  return colon > 0 && comment.html_key.slice(colon + 1) === bodyDigest(comment.body) ? comment.html : undefined;
+  const { html, html_key: key, body } = comment;
+  if (html === undefined || key === undefined) return undefined;
+  const seen = matched.get(comment);
+  if (seen && seen.key === key && seen.body === body) return html;
+  const colon = key.lastIndexOf(':');
+  if (colon <= 0 || key.slice(colon + 1) !== bodyDigest(body)) return undefined;
+  matched.set(comment, { body, key });
+  return html;
 }
 
 /** Whether the stored HTML is usable but was made by another renderer version (re-render it in the background). */
