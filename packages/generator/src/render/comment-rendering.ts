@@ -28,9 +28,9 @@ export function commentHtmlKey(body: string): string {
  * The body and key a comment object's HTML was last found to match, by object: a
  * comment's HTML is looked up each time a page, mirror or feed showing it is emitted,
  * and hashing its body every time made the writer's main thread hash every comment of
- * a post for each new one (~4 % of it under 50 clients). Weak, and only a cache of a
- * pure function of the three fields it compares, so builds sharing it share nothing
- * else; a field changed in place (a rendering set, an edit) misses it.
+ * a post for each new one (~4 % of it under 50 clients). Weak, and a cache of a pure
+ * function of `body` and `html_key` alone, so two builds in one process may share it;
+ * either field changed in place (a rendering set, an edit) misses it.
  */
 const matched = new WeakMap<Comment, { body: string; key: string }>();
 
