@@ -162,8 +162,8 @@ function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' | '
   };
   if (change.kind === 'post-comments') add(listJobs(site, change), 'comments changed');
   else if (change.kind === 'lists') {
-    add([...change.comments], 'comments changed');
-    add([...change.views], 'views changed');
+    add(listJobs(site, { kind: 'lists', comments: change.comments, views: [] }), 'comments changed');
+    add(listJobs(site, { kind: 'lists', comments: [], views: change.views }), 'views changed');
   } else {
     // Listed apart, to tell which change each job follows.
     const lists = change.lists ?? { comments: change.comments, views: change.views };

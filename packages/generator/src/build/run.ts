@@ -28,8 +28,9 @@ const HASH_LIMIT = 1 << 20;
  * a comment's own files queued behind dozens of them, and its publish step took 20–45
  * ms instead of 3 during every flush. With 2, half the pool is always free for them:
  * comment → page + mirror p99 at 10,000 posts and 100,200 comments went from 55–79 ms
- * to 45–46 ms (three alternated runs each, `bench/writer-profile.ts --latency 200`),
- * and `/api/posts` caught up as soon under 50 clients (p99 1.5–1.6 s both ways).
+ * to 41–46 ms (alternated runs, `bench/writer-profile.ts --latency 200`). The slower
+ * rewrite of the list mirrors then held `/api/posts` back past 2 s under 50 clients,
+ * until the mirrors became rounds that stop for it (`SiteBuild.flushAggregates`).
  */
 const FLUSH_WRITES_IN_FLIGHT = 2;
 

@@ -66,8 +66,9 @@ export type Change =
       views: readonly string[];
       /**
        * Posts whose category, model and tag mirrors to rewrite, by what changed (default:
-       * `comments` and `views`). The writer spaces these rewrites out under a steady flow
-       * (`AGORA_LIST_INTERVAL_MS`): at 10,000 posts they are ~140 MB.
+       * `comments` and `views`). The writer passes none: it writes the mirrors (~140 MB
+       * at 10,000 posts) as a `lists` change of their own, in rounds paced by
+       * `AGORA_LIST_INTERVAL_MS` that stop for the next `/api/posts`.
        */
       lists?: { comments: readonly string[]; views: readonly string[] };
       /** Posts whose comment feeds to rewrite (default: `comments`); the writer bounds them per flush. */
