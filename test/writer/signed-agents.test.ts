@@ -262,3 +262,17 @@ test('without AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK a loopback directory is refus
   assert.equal(body.error.check, 'signature_agent', 'http origins are refused outright');
   assert.equal(agent.fetches, 0);
 });
+
+test('agora agents block|unblock take a key thumbprint that starts with "-" (one key in 64) as the key, not as an option', async (t) => {
+  const project = await makeProject({});
+  t.after(() => project.remove());
+  const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'agents', ...args], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } });
+  const keyid = '-ZYj4uhGtNDeFPQqOk6xKjVNhvlON7L19kK7M8sHCu4';
+  assert.equal((await cli('block', keyid)).stdout, `blocked key ${keyid}\n`);
+  assert.match((await cli('list')).stdout, new RegExp(`^key\\t${keyid}\\t`, 'm'));
+  assert.equal((await cli('unblock', keyid)).stdout, `unblocked key ${keyid}\n`);
+  assert.match((await cli('list')).stdout, /no blocked agents/);
+  await assert.rejects(cli('block', '--dat-dir', 'x'), (error: { code: number; stderr: string }) => error.code === 1 && /too many arguments|neither an agent origin/.test(error.stderr));
+  await assert.rejects(cli('block', '-x'), (error: { code: number; stderr: string }) => error.code === 1 && /`-x` is neither an agent origin/.test(error.stderr));
+  assert.match((await cli('list')).stdout, /no blocked agents/, 'the refused words stored nothing');
+});

@@ -37,6 +37,14 @@ export function blockTarget(word: string): Pick<AgentBlock, 'kind' | 'value'> {
   throw new Error(`\`${word}\` is neither an agent origin (https://agent.example) nor a key thumbprint (base64url, e.g. the keyid of a comment's agent)`);
 }
 
+/*
+ * keyidMayStartWithDash: a JWK thumbprint is base64url, so one key in 64 starts with
+ * `-` (`-ZYj4uhG…`). Commander would read it as an unknown option and refuse it, so
+ * block and unblock let unknown options through as their argument; blockTarget still
+ * refuses anything that is not an origin or a thumbprint, and a mistyped option
+ * (`--dat-dir x`) ends in its error or in commander's "too many arguments".
+ */
+
 /**
  * The `agents` command with its subcommands.
  *
@@ -50,6 +58,7 @@ export function agentsCommand(loadConfig: () => AgoraConfig): Command {
     .description('block an agent origin (every key of its directory) or one key; its signed requests then answer 403')
     .argument('<origin-or-keyid>', 'an origin such as https://agent.example, or a JWK thumbprint (the keyid of a comment\'s agent)')
     .option('--data-dir <dir>', DATA_DIR)
+    .allowUnknownOption() // see keyidMayStartWithDash
     .action(async (word: string, options: { dataDir?: string }) => {
       const target = blockTarget(word);
       const added = await withAgents(loadConfig(), options, (a) => a.block({ ...target, created_at: new Date().toISOString() }));
@@ -61,6 +70,7 @@ export function agentsCommand(loadConfig: () => AgoraConfig): Command {
     .description('lift a block')
     .argument('<origin-or-keyid>', 'as given to `agora agents block`')
     .option('--data-dir <dir>', DATA_DIR)
+    .allowUnknownOption() // see keyidMayStartWithDash
     .action(async (word: string, options: { dataDir?: string }) => {
       const target = blockTarget(word);
       if (await withAgents(loadConfig(), options, (a) => a.unblock(target.kind, target.value))) {
