@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { commentDoc, postComment } from '../helpers/server.ts';
 import { NEEDS_CHROMIUM, serveInBrowser } from '../helpers/browser.ts';
+import { eventually } from '../helpers/store.ts';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
 
@@ -16,12 +17,11 @@ test('post page in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     assert.equal(await views(), 0);
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('[data-view-count]')?.textContent === '1');
-    await page.waitForTimeout(300);
-    assert.equal(await views(), 1);
+    // /api/views is a file the writer rewrites after a short delay: wait for it, not a fixed time.
+    await eventually(async () => assert.equal(await views(), 1), 5000);
     await page.reload();
     await page.waitForFunction(() => document.querySelector('[data-view-count]')?.textContent === '2');
-    await page.waitForTimeout(300);
-    assert.equal(await views(), 2, 'exactly one more view per load');
+    await eventually(async () => assert.equal(await views(), 2, 'exactly one more view per load'), 5000);
   });
 
   await t.test('should show a comment posted through the API on the reloaded page', async () => {

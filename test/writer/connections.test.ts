@@ -53,7 +53,7 @@ test('connection limits on a real server', async (t) => {
     const drip = setInterval(() => raw.socket.writable && raw.socket.write(doc[i++ % doc.length] ?? 'x'), 50);
     const ms = await raw.closed;
     clearInterval(drip);
-    assert.ok(ms < limits.requestTimeoutMs + 600, `closed after ${Math.round(ms)} ms`);
+    assert.ok(ms < limits.requestTimeoutMs + 2000, `closed after ${Math.round(ms)} ms`);
     assert.match(raw.received(), /^HTTP\/1\.1 408/);
   });
 
@@ -63,7 +63,7 @@ test('connection limits on a real server', async (t) => {
     const drip = setInterval(() => raw.socket.writable && raw.socket.write('X-Slow: 1\r\n'), 50);
     const ms = await raw.closed;
     clearInterval(drip);
-    assert.ok(ms < limits.headersTimeoutMs + 600, `closed after ${Math.round(ms)} ms`);
+    assert.ok(ms < limits.headersTimeoutMs + 2000, `closed after ${Math.round(ms)} ms`);
   });
 
   await t.test('should refuse connections past the cap and keep serving the open ones', async () => {

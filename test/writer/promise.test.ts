@@ -181,7 +181,7 @@ test('one client never slows another, under CPU load', async (t) => {
   const heaviest = Object.values(WORST_CASES);
   const finished: { who: string; at: number; status: number }[] = [];
   const send = async (who: string, slug: string, body: string) => {
-    const res = await postComment(server.url, slug, commentDoc({ author: who }, body), { 'X-Forwarded-For': who === 'heavy' ? '203.0.113.1' : `198.51.100.${finished.length + 10}` });
+    const res = await postComment(server.url, slug, commentDoc({ author: who }, body), { 'X-Forwarded-For': who === 'heavy' ? '203.0.113.1' : `198.51.100.${10 + Number(who.slice('other-'.length))}` });
     finished.push({ who, at: performance.now(), status: res.status });
     await res.arrayBuffer();
   };

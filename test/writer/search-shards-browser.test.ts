@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { NEEDS_CHROMIUM, serveInBrowser } from '../helpers/browser.ts';
 import { postSource } from '../helpers/project.ts';
+import { eventually } from '../helpers/store.ts';
 
 const name = (i: number) => `2025-06-${String(i + 1).padStart(2, '0')}-p${i}`;
 const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`content/posts/${name(i)}.md`, postSource({ title: `Post ${i}`, date: name(i).slice(0, 10) }, `Word${i}marker opens post ${i}.\n`)]));
@@ -19,6 +20,12 @@ interface Health {
 
 test('search over index shards in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
   const { project, server, browser } = await serveInBrowser(t, { files, searchIndex: true, searchShardPages: 4 });
+  // The writer indexes in the background after it starts: wait for every shard, so the
+  // first subtest merges shards instead of passing on the /api/search fallback.
+  await eventually(async () => {
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as Health;
+    assert.equal(health.search_index.state, 'current');
+  }, 60_000);
   const page = await browser.newPage();
   const search = async (q: string): Promise<string[]> => {
     await page.goto(`${server.url}/search/?q=${encodeURIComponent(q)}`);
