@@ -1,0 +1,56 @@
+/**
+ * The same comment load, several times back to back on one writer: `node --import tsx
+ * bench/writer-phases.ts <root> [--phases 3] [--seconds 8] [--connections 50]` starts
+ * the writer (compiled, as `npm start` runs it) on an existing site (e.g.
+ * `bench/.corpus/writer-10000` after `npm run bench`), then runs `--phases` loads of
+ * `--connections` clients posting to random posts, and prints each phase's rate and
+ * latency with the writer's RSS and heap after it. `npm run bench` measures the first
+ * phase only, right after the start; the later phases show what a writer that has run
+ * for a while does (V8 has optimized the comment path by then). Memory at rest is
+ * taken after a full collection. `BENCH_NODE_FLAGS="…"` passes Node flags to the writer. Changes the site's store (the comments stay).
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { startServerChild } from './server-handle.ts';
+import { procMemory } from './rss.ts';
+import { loadComments } from './load.ts';
+import { prng, type CorpusPost } from './corpus.ts';
+import { flag } from './report.ts';
+
+const root = resolve(process.argv[2] ?? '');
+const phases = Number(flag('phases') ?? 3);
+const seconds = Number(flag('seconds') ?? 8);
+const connections = Number(flag('connections') ?? 50);
+const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
+// The category is in each post's front matter (the page's path needs it).
+const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
+  const text = await readFile(join(root, 'content', 'posts', f), 'utf8');
+  return { slug: f.slice(0, -3), category: /^category: *(\S+)/m.exec(text)?.[1] ?? '', model: '', date: '', file: `content/posts/${f}` };
+}));
+
+// `BENCH_NODE_FLAGS="--heap-growing-percent=20"`: Node or V8 flags for the writer, to compare.
+const server = await startServerChild('agora', root, { execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
+const memory = async (afterGc: boolean) => {
+  const usage = await server.usage(afterGc);
+  const rss = (await procMemory(server.pid))?.rssMB ?? usage.rssMB;
+  return { rss: Math.round(rss), heap: Math.round(usage.heapUsedMB) };
+};
+const rows: string[][] = [];
+const atRest = await memory(true);
+rows.push(['at rest after the start', '', '', '', `${atRest.rss} MB`, `${atRest.heap} MB`]);
+for (let phase = 1; phase <= phases; phase++) {
+  let peak = 0;
+  const sampler = setInterval(() => void procMemory(server.pid).then((m) => (peak = Math.max(peak, m?.rssMB ?? 0))), 100);
+  const load = await loadComments(server.url, posts, seconds, connections, prng(100 + phase));
+  clearInterval(sampler);
+  const after = await memory(false);
+  rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`]);
+}
+await new Promise((r) => setTimeout(r, 3000));
+const rest = await memory(true);
+rows.push(['at rest after the loads', '', '', '', `${rest.rss} MB`, `${rest.heap} MB`]);
+await server.close();
+console.log(`writer on ${root} (${posts.length} posts), listening after ${Math.round(server.listenMs)} ms, caught up after ${Math.round(server.startMs)} ms; ${connections} clients`);
+// A markdown table: docs/performance.md quotes it.
+const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+console.log(['', line(['phase', 'comments/s', '201 p50 / p99', 'peak RSS', 'RSS after', 'heap used after']), line(Array(6).fill('---')), ...rows.map(line)].join('\n'));
