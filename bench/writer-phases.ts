@@ -1,6 +1,6 @@
 /**
  * The same comment load, several times back to back on one writer: `node --import tsx
- * bench/writer-phases.ts <root> [--phases 3] [--seconds 8] [--connections 50]` starts
+ * bench/writer-phases.ts <root> [--phases 3] [--seconds 8] [--connections 50] [--rest 3]` starts
  * the writer (compiled, as `npm start` runs it) on an existing site (e.g.
  * `bench/.corpus/writer-10000` after `npm run bench`), then runs `--phases` loads of
  * `--connections` clients posting to random posts, and prints each phase's rate and
@@ -21,6 +21,8 @@ const root = resolve(process.argv[2] ?? '');
 const phases = Number(flag('phases') ?? 3);
 const seconds = Number(flag('seconds') ?? 8);
 const connections = Number(flag('connections') ?? 50);
+// V8's memory reducer starts 8 s after the allocation rate drops: rest longer to see it.
+const restSeconds = Number(flag('rest') ?? 3);
 const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
 // The category is in each post's front matter (the page's path needs it).
 const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
@@ -46,9 +48,11 @@ for (let phase = 1; phase <= phases; phase++) {
   const after = await memory(false);
   rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`]);
 }
-await new Promise((r) => setTimeout(r, 3000));
+await new Promise((r) => setTimeout(r, restSeconds * 1000));
+const idle = await memory(false);
+rows.push([`${restSeconds} s after the loads`, '', '', '', `${idle.rss} MB`, `${idle.heap} MB`]);
 const rest = await memory(true);
-rows.push(['at rest after the loads', '', '', '', `${rest.rss} MB`, `${rest.heap} MB`]);
+rows.push(['then after a full collection', '', '', '', `${rest.rss} MB`, `${rest.heap} MB`]);
 await server.close();
 console.log(`writer on ${root} (${posts.length} posts), listening after ${Math.round(server.listenMs)} ms, caught up after ${Math.round(server.startMs)} ms; ${connections} clients`);
 // A markdown table: docs/performance.md quotes it.

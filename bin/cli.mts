@@ -146,8 +146,11 @@ for (const name of ['serve', 'start']) {
     .option('-H, --host <host>', 'host (default $HOST or 127.0.0.1)')
     .action(
       guarded(async (opts: { port?: string; host?: string }) => {
+        const config = siteConfig(listenOverrides(opts));
+        // Sustained comment load grew V8's heap to 1.2 GB and it kept it: collect sooner (heap-growth.ts).
+        (await generator()).limitHeapGrowth();
         const { startServer, createLogger } = await import('@agora/writer');
-        const running = await startServer({ config: siteConfig(listenOverrides(opts)), logger: createLogger({ level: process.env.LOG_LEVEL }) });
+        const running = await startServer({ config, logger: createLogger({ level: process.env.LOG_LEVEL }) });
         announce(running);
       }),
     );
@@ -161,8 +164,9 @@ program
   .action(
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
+      const { watch, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth } = await generator();
+      limitHeapGrowth();
       const { startServer, createLogger } = await import('@agora/writer');
-      const { watch, describeBuild, describeSearchRun, LiveReload } = await generator();
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
       const live = new LiveReload(cfg.distDir);
       const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });

@@ -66,3 +66,18 @@ test('agora build stops on a wrong AGORA_HEAP_GROWING_PERCENT, naming it, before
   assert.match(run.stderr, /AGORA_HEAP_GROWING_PERCENT must be a whole number/);
   assert.equal(existsSync(join(dir, 'dist')), false, 'nothing built');
 });
+
+test('agora start stops on a wrong AGORA_HEAP_GROWING_PERCENT, naming it, before listening', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-heap-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const agora = join(REPO_ROOT, 'bin', 'agora');
+  await execFileP(process.execPath, [agora, 'init', dir], { env: { ...process.env, LOG_LEVEL: 'silent' } });
+  // The writer sets the same limit as build: a wrong value stops it, which a writer that ignored the setting would not.
+  const run = await execFileP(process.execPath, [agora, 'start', '--port', '0'], { cwd: dir, timeout: 60_000, env: { ...process.env, AGORA_SEARCH_INDEX: '0', AGORA_HEAP_GROWING_PERCENT: '20%' } }).then(
+    () => ({ code: 0, stderr: '' }),
+    (e: { code: number; stderr: string }) => e,
+  );
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /AGORA_HEAP_GROWING_PERCENT must be a whole number of percent .* not "20%"/);
+  assert.equal(existsSync(join(dir, 'dist')), false, 'nothing built, nothing served');
+});
