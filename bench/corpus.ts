@@ -6,7 +6,7 @@
  *
  *   node --import tsx --conditions=agora-source bench/corpus.ts <dir> <n> [<comments>]   (then: agora check -C <dir>)
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as T from './corpus-text.ts';
 
@@ -32,6 +32,19 @@ export interface CorpusPost {
   date: string;
   /** Path relative to the corpus root. */
   file: string;
+}
+
+/**
+ * The posts of an existing site (e.g. `bench/.corpus/writer-10000`), as far as the load
+ * generators need them: slug and category (the page's path needs it; read from each
+ * post's front matter).
+ */
+export async function readSitePosts(root: string): Promise<CorpusPost[]> {
+  const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
+  return Promise.all(files.map(async (f) => {
+    const text = await readFile(join(root, 'content', 'posts', f), 'utf8');
+    return { slug: f.slice(0, -3), category: /^category: *(\S+)/m.exec(text)?.[1] ?? '', model: '', date: '', file: `content/posts/${f}` };
+  }));
 }
 
 export interface Corpus {

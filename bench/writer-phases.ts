@@ -9,12 +9,11 @@
  * for a while does (V8 has optimized the comment path by then). Memory at rest is
  * taken after a full collection. `BENCH_NODE_FLAGS="…"` passes Node flags to the writer. Changes the site's store (the comments stay).
  */
-import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
 import { procMemory } from './rss.ts';
 import { loadComments } from './load.ts';
-import { prng, type CorpusPost } from './corpus.ts';
+import { prng, readSitePosts } from './corpus.ts';
 import { flag } from './report.ts';
 
 const root = resolve(process.argv[2] ?? '');
@@ -23,12 +22,7 @@ const seconds = Number(flag('seconds') ?? 8);
 const connections = Number(flag('connections') ?? 50);
 // V8's memory reducer starts 8 s after the allocation rate drops: rest longer to see it.
 const restSeconds = Number(flag('rest') ?? 3);
-const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
-// The category is in each post's front matter (the page's path needs it).
-const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
-  const text = await readFile(join(root, 'content', 'posts', f), 'utf8');
-  return { slug: f.slice(0, -3), category: /^category: *(\S+)/m.exec(text)?.[1] ?? '', model: '', date: '', file: `content/posts/${f}` };
-}));
+const posts = await readSitePosts(root);
 
 // `BENCH_NODE_FLAGS="--heap-growing-percent=20"`: Node or V8 flags for the writer, to compare.
 const server = await startServerChild('agora', root, { execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });

@@ -12,13 +12,13 @@
  * comments (the figure `npm run bench` compares with bare Express). Changes the site's
  * store (the comments it posts and the views it counts stay).
  */
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { measureCommentLatency } from './comments.ts';
 import { basename, join, resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
 import { loadComments, loadViews } from './load.ts';
 import { VisibilityWatch } from './visibility.ts';
-import { prng, type CorpusPost } from './corpus.ts';
+import { prng, readSitePosts } from './corpus.ts';
 import { longTasks, ranked, summarizeProfiles } from './cpu-profile.ts';
 import { flag, ms, printTable } from './report.ts';
 
@@ -31,12 +31,7 @@ await rm(outDir, { recursive: true, force: true });
 await mkdir(outDir, { recursive: true });
 
 const latencySamples = Number(flag('latency') ?? 0);
-const files = (await readdir(join(root, 'content', 'posts'))).filter((f) => f.endsWith('.md'));
-// The category is in each post's front matter (the page's path needs it).
-const posts: CorpusPost[] = await Promise.all(files.map(async (f) => {
-  const text = await readFile(join(root, 'content', 'posts', f), 'utf8');
-  return { slug: f.slice(0, -3), category: /^category: *(\S+)/m.exec(text)?.[1] ?? '', model: '', date: '', file: `content/posts/${f}` };
-}));
+const posts = await readSitePosts(root);
 // The main thread from caught-up to close (`BENCH_PROFILE_FILE`, read by server-child.ts); the workers' whole life.
 process.env.BENCH_PROFILE_FILE = join(outDir, 'main.cpuprofile');
 // `--env KEY=VALUE,…`: settings for the writer (it sees no others), e.g. AGORA_SEARCH_INDEX=0.

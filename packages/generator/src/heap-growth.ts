@@ -7,10 +7,10 @@
  *   (each page's HTML until it is written), so its peak followed when V8 happened to
  *   collect: 497–730 MB at 10,000 posts with ~110 MB live at the end. Growing by at
  *   most 20 % gives 438–447 MB at the same speed within the noise.
- * - The writer under sustained comment load (10,000 posts, ~150,000 comments, three
- *   8 s loads of 50 clients back to back) grew to 1,148–1,193 MB RSS with V8's default
- *   and kept it; with 20 %, 815–831 MB, at the same rate within the noise
- *   (docs/performance.md, "heap growth" and the seventh session).
+ * - The writer under sustained comment load (10,000 posts, ~100,000 comments, two
+ *   10 s loads of 50 clients back to back) grew to 936–1,009 MB RSS with V8's default
+ *   and kept it; with 20 %, 719–738 MB, for 5–10 % of its comment and view rates in
+ *   alternated runs (docs/performance.md, "heap growth" and the seventh session).
  *
  * A process-wide V8 flag, so only the CLI's commands set it (`build`, `start`,
  * `serve`, `dev`) and the benchmarks that run them: a library must not change its
