@@ -57,7 +57,7 @@ test('a one-off build holds each rendering only while a job needs it', async (t)
   };
   // The pool a cold build starts early: it must be closed once rendering is done, before the feeds.
   const pool = { close: async () => void (poolClosedAt = emitted.length) } as unknown as RenderPool;
-  const result = await runFull(state, async () => {}, messages, { pool });
+  const result = await runFull(state, async () => () => {}, messages, { pool });
 
   await t.test('should render and write the whole site', async () => {
     assert.equal(result.rendered, POSTS);

@@ -9,7 +9,9 @@ import { recordAnswersTo } from './answer-recorder.ts';
 export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const server = await startServer({
     config: project.config,
-    env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', AGORA_LIST_INTERVAL_MS: '100', ...env },
+    // One post's comment text in memory (production: 500): every test that shows a
+    // comment of another post reads its text back from the store (`build/comment-texts.ts`).
+    env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', AGORA_LIST_INTERVAL_MS: '100', AGORA_COMMENT_TEXT_POSTS: process.env.AGORA_COMMENT_TEXT_POSTS ?? '1', ...env },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     handleSignals: false,
   });

@@ -8,6 +8,8 @@ export interface WriterSettings {
   aggregateDelayMs: number;
   /** Shortest time between two rewrites of the category, model and tag mirrors under a steady flow (ms). */
   listIntervalMs: number;
+  /** Posts whose comment text the writer keeps in memory between uses (0: every post's). */
+  commentTextPosts: number;
   /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
   mcpHosts: string[];
   /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
@@ -26,6 +28,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
     listIntervalMs: ms(env.AGORA_LIST_INTERVAL_MS, 5000),
+    commentTextPosts: Math.floor(ms(env.AGORA_COMMENT_TEXT_POSTS, 500)),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };

@@ -128,6 +128,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     ({ result, state } = await build(config, {
       store: await loadSnapshot(store, views.totals()),
       longLived: true,
+      commentTextPosts: settings.commentTextPosts,
       searchIndexInBackground: true,
       missingKeys: keys.catalog,
       onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),

@@ -37,8 +37,11 @@ const FLUSH_WRITES_IN_FLIGHT = 2;
 /** What a rebuild wrote, and the ids of the jobs it emitted (all of them unless `stop` ended it early). */
 export type ChangeResult = WriteResult & { rendered: number; emitted: string[] };
 
-/** Gives every comment the jobs show its HTML (never leaves one out). */
-export type PrepareComments = (jobs: readonly Job[]) => Promise<void>;
+/**
+ * Gives every comment the jobs show its text and HTML (never leaves one out); the
+ * function it resolves with lets go of the text once the jobs are emitted.
+ */
+export type PrepareComments = (jobs: readonly Job[]) => Promise<() => void>;
 
 export interface FullOptions {
   pool?: RenderPool;
@@ -65,12 +68,18 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   const { cache, manifest } = state;
   const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
   const planned = plan();
-  await prepareComments(planned.emit.map((e) => e.job));
-  if (options.lazySave) await manifest.markDirty();
-  // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
-  const sink = new OutputSink(manifest, { sync: !options.lazySave });
-  const rendered = await emitWhileRendering(state, planned, sink, options);
-  const result = await finish(sink, planned);
+  const release = await prepareComments(planned.emit.map((e) => e.job));
+  let rendered: number;
+  let result: SinkResult;
+  try {
+    if (options.lazySave) await manifest.markDirty();
+    // A one-off build writes synchronously; a long-lived process (agora dev) must not block.
+    const sink = new OutputSink(manifest, { sync: !options.lazySave });
+    rendered = await emitWhileRendering(state, planned, sink, options);
+    result = await finish(sink, planned);
+  } finally {
+    release();
+  }
   manifest.lost = null;
   state.trim(true);
   const changed = result.emittedJobs > 0 || result.removed.length > 0;
@@ -90,7 +99,23 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
 export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
   const plan = planBuild(state.site, change, state.manifest);
   if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0, emitted: [] };
-  const [rendered] = await Promise.all([ensureRendered(state, plan.render.map((r) => r.post)), prepareComments(plan.emit.map((e) => e.job))]);
+  const prepared = prepareComments(plan.emit.map((e) => e.job));
+  const [rendered, release] = await Promise.all([
+    // A failed rendering still lets go of the comment text prepared beside it.
+    ensureRendered(state, plan.render.map((r) => r.post)).catch(async (error: unknown) => {
+      (await prepared.catch(() => null))?.();
+      throw error;
+    }),
+    prepared,
+  ]);
+  try {
+    return await emitChange(state, plan, change, rendered, between, stop);
+  } finally {
+    release();
+  }
+}
+
+async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Change, { kind: 'full' }>, rendered: number, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();

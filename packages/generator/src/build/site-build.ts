@@ -26,6 +26,7 @@ import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
+import { CommentTextGone } from './comment-texts.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
 import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
@@ -93,9 +94,12 @@ export class SiteBuild {
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
-      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived && options.commentTextPosts !== 0 ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });
       const built = new SiteBuild(config, state, options.missingKeys);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
+      // The text of the comments of every post beyond the ones used last goes now, also
+      // when the build emitted nothing (a restart with nothing changed).
+      state.texts.evict(state.site);
       built.search.note(postPages(state.site), [...result.written, ...result.removed]);
       if (options.searchIndexInBackground) {
         // The writer: caught up without waiting for Pagefind; the index follows.
@@ -238,7 +242,15 @@ export class SiteBuild {
         this.pendingComments.add(slug);
         slugs.push(slug);
       }
-      return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
+      try {
+        return await runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
+      } catch (error) {
+        if (!(error instanceof CommentTextGone)) throw error;
+        // The store changed under the model (a moderator's change not announced yet): its
+        // list of that post stands, and the rebuild runs once more.
+        this.state.setComments(error.slug, (await this.state.texts.stored(error.slug)).filter((c) => !c.hidden).sort(compareComments));
+        return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
+      }
     };
     if (this.flushes > 0)
       return new Promise((resolve, reject) => {
@@ -425,5 +437,23 @@ export class SiteBuild {
   }
 
   /** Give the comments these jobs show their HTML. */
-  private readonly prepare = (jobs: readonly Job[]): Promise<void> => this.state.prepareComments(jobs);
+  private readonly prepare = (jobs: readonly Job[]): Promise<() => void> => this.state.prepareComments(jobs);
+
+  /**
+   * Run `read` while the comments of these posts hold their text (read back from the
+   * store where it was dropped): MCP's comment tools. `read` must not await.
+   */
+  async withCommentTexts<T>(slugs: Iterable<string>, read: () => T): Promise<T> {
+    const release = await this.state.texts.hold(this.state.site, slugs);
+    try {
+      return read();
+    } finally {
+      release();
+    }
+  }
+
+  /** How many posts' comments hold their text in memory (tests, benches). */
+  get commentTextPosts(): number {
+    return this.state.texts.enabled ? this.state.texts.residentPosts : this.state.site.comments.size;
+  }
 }

@@ -12,7 +12,7 @@ import type { RenderCache } from '../render/cache.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
 import { CommentCards } from '../render/pages/comment-card.ts';
 import { commentGroups, commentsAppended, commentsChanged } from '../model/comment-views.ts';
-import { commentShown, toPostRecord } from '../model/records.ts';
+import { commentIdentity, toPostRecord } from '../model/records.ts';
 import { listJobs, type Job } from '../model/jobs.ts';
 import { createJobKeyer, preparePostKeys } from '../model/job-keys.ts';
 import { EMITTERS } from '../emit/index.ts';
@@ -21,6 +21,7 @@ import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { TokenCache } from '../emit/token-cache.ts';
 import { appendedAfter } from '../sorted.ts';
+import { CommentTexts, type CommentLoader } from './comment-texts.ts';
 
 /**
  * Whether two versions of a stored comment show the same: the public record, and the
@@ -28,7 +29,7 @@ import { appendedAfter } from '../sorted.ts';
  * has none yet: the one in memory is kept).
  */
 function sameComment(a: Comment, b: Comment): boolean {
-  return a === b || ((a.html_key === b.html_key || b.html_key === undefined) && commentShown(a) === commentShown(b));
+  return a === b || ((a.html_key === b.html_key || b.html_key === undefined) && commentIdentity(a) === commentIdentity(b));
 }
 
 export class BuildState {
@@ -51,6 +52,8 @@ export class BuildState {
   /** Sanitized comment HTML: stored with each comment, rendered off the main thread where missing. */
   readonly commentHtml: CommentHtml;
   readonly cards: CommentCards;
+  /** Which posts' comments hold their text in memory (all, unless a store can give it back). */
+  readonly texts: CommentTexts;
   readonly ctx: EmitContext;
 
   constructor(
@@ -59,9 +62,11 @@ export class BuildState {
     /** The on-disk render cache (HTML by body hash, style notes of every body). */
     readonly cache: RenderCache,
     readonly manifest: Manifest,
-    options: CommentHtmlOptions & { longLived?: boolean; tokens?: TokenCache } = {},
+    options: CommentHtmlOptions & { longLived?: boolean; tokens?: TokenCache; loadComments?: CommentLoader; commentTextPosts?: number } = {},
   ) {
     this.longLived = options.longLived ?? false;
+    this.texts = new CommentTexts(options.loadComments, options.commentTextPosts);
+    for (const slug of site.comments.keys()) this.texts.touch(slug);
     this.tokens = options.tokens ?? TokenCache.memory();
     this.commentHtml = new CommentHtml(options);
     this.cards = new CommentCards((c) => this.commentHtml.get(c));
@@ -179,6 +184,7 @@ export class BuildState {
     });
     if (visible.length > 0) this.site.comments.set(slug, visible);
     else this.site.comments.delete(slug);
+    this.texts.touch(slug);
     // New comments after unchanged ones (the writer's usual case) are counted into the
     // site-wide tally; anything else makes it again when next read.
     const appended = appendedAfter(previous, visible);
@@ -196,12 +202,22 @@ export class BuildState {
   }
 
   /**
-   * Make sure every comment these jobs show has HTML (most carry their stored
-   * rendering), so `ctx.commentHtml` only reads memory. Never leaves a comment out.
+   * Make sure every comment these jobs show holds its text (read back from the store
+   * where it was dropped) and has HTML (most carry their stored rendering), so emitting
+   * only reads memory. Never leaves a comment out. Call the function returned once the
+   * jobs are emitted: their posts' text may be dropped again after it.
    */
-  async prepareComments(jobs: readonly Job[]): Promise<void> {
-    if (this.site.comments.size === 0 || !showsComments(jobs)) return;
-    await this.commentHtml.prepare(commentsShownBy(this.site, jobs));
+  async prepareComments(jobs: readonly Job[]): Promise<() => void> {
+    if (this.site.comments.size === 0 || !showsComments(jobs)) return () => {};
+    const shown = commentsShownBy(this.site, jobs);
+    const release = await this.texts.hold(this.site, [...shown.map((c) => c.slug), ...jobs.flatMap((j) => (j.kind === 'api-comments' ? [j.slug] : []))]);
+    try {
+      await this.commentHtml.prepare(shown);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return release;
   }
 
   /** After a full build: keep the render cache to the bodies of the site. */

@@ -12,6 +12,12 @@ export interface StoreSnapshot {
   comments: Iterable<Comment>;
   /** View counts by slug. */
   views: ReadonlyMap<string, number>;
+  /**
+   * Where a post's stored comments are read again (the writer: its store). With it, a
+   * long-lived build keeps comment text in memory only for the posts it emitted lately
+   * and reads the rest back when it shows them (`comment-texts.ts`); without it, all.
+   */
+  loadComments?: (slug: string) => Promise<readonly Comment[]>;
 }
 
 export interface BuildOptions {
@@ -30,6 +36,12 @@ export interface BuildOptions {
    * renderings back from the render cache and serialise records again.
    */
   longLived?: boolean;
+  /**
+   * A long-lived build whose store can give comments back (`StoreSnapshot.loadComments`)
+   * keeps the comment text of this many posts in memory between uses (default
+   * `RESIDENT_POSTS`, 500); 0 keeps every post's.
+   */
+  commentTextPosts?: number;
   /**
    * A stored comment had no usable HTML (data older than stored renderings, a body
    * edited in `data/`) and was rendered by this build: the writer stores the HTML.

@@ -5,7 +5,7 @@
  * includes a fingerprint of the generator's own code, so a template change re-emits
  * everything.
  */
-import { commentShown } from './records.ts';
+import { commentIdentity } from './records.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +114,7 @@ function commentsDigest(site: SiteModel, slug: string): string {
 function listDigest(site: SiteModel, list: readonly Comment[]): string {
   const digests = memoised(site, DIGESTS, () => new WeakMap<readonly Comment[], string>());
   let d = digests.get(list);
-  if (d === undefined) digests.set(list, (d = digest(list.map(commentShown).join('\n'))));
+  if (d === undefined) digests.set(list, (d = digest(list.map(commentIdentity).join('\n'))));
   return d;
 }
 

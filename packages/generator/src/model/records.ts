@@ -5,6 +5,7 @@ import type { Comment, CommentRecord, Post, PostRecord, SiteModel } from '../typ
 import { commentTotals } from './comment-views.ts';
 import { changeLogOf } from './change-log.ts';
 import { memoised } from './memo.ts';
+import { bodyHashOf, isTextStripped } from './comment-identity.ts';
 
 export function toPostRecord(site: SiteModel, post: Post): PostRecord {
   return {
@@ -25,13 +26,20 @@ export function toPostRecord(site: SiteModel, post: Post): PostRecord {
 
 /**
  * What a comment shows, as one string: equal for two versions of a comment exactly when
- * every field of its public record is (job keys, and the reuse of its memoised card).
+ * every field of its public record is, the body compared by its SHA-256 (job keys, and
+ * the reuse of its memoised card). Also for a comment whose text is on disk only.
  */
-export function commentShown(c: Comment): string {
-  return JSON.stringify(toCommentRecord(c));
+export function commentIdentity(c: Comment): string {
+  return JSON.stringify(recordOf(c, bodyHashOf(c)));
 }
 
+/** The public record; the comment must hold its text (`build/comment-texts.ts` reads it back). */
 export function toCommentRecord(c: Comment): CommentRecord {
+  if (isTextStripped(c)) throw new Error(`Comment \`${c.id}\` of \`${c.slug}\` holds no text in memory: read it back (\`CommentTexts.hold\`) before showing it`);
+  return recordOf(c, c.body);
+}
+
+function recordOf(c: Comment, body: string): CommentRecord {
   return {
     id: c.id,
     slug: c.slug,
@@ -40,7 +48,7 @@ export function toCommentRecord(c: Comment): CommentRecord {
     date: c.date,
     type: c.type,
     position: c.position,
-    body: c.body,
+    body,
     created_at: c.created_at,
     agent: c.agent ? { origin: c.agent.origin, keyid: c.agent.keyid } : null,
   };

@@ -31,6 +31,8 @@ export interface CommentHtmlOptions extends CommentPoolOptions {
 
 /** Jobs whose output shows rendered comment bodies. */
 const SHOWS_COMMENTS = new Set<Job['kind']>(['post-page', 'comments-page', 'debates-page', 'comments-feed', 'post-comments-feed']);
+/** ... and the jobs that show their markdown (`/api/comments/{slug}`). */
+const SHOWS_TEXT = new Set<Job['kind']>([...SHOWS_COMMENTS, 'api-comments']);
 
 /** The visible comments whose HTML these jobs show. */
 export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[] {
@@ -43,9 +45,9 @@ export function commentsShownBy(site: SiteModel, jobs: readonly Job[]): Comment[
   return [...new Set(shown)];
 }
 
-/** Whether any of these jobs shows rendered comments. */
+/** Whether any of these jobs shows comment text (rendered, or its markdown). */
 export function showsComments(jobs: readonly Job[]): boolean {
-  return jobs.some((j) => SHOWS_COMMENTS.has(j.kind));
+  return jobs.some((j) => SHOWS_TEXT.has(j.kind));
 }
 
 export class CommentHtml {

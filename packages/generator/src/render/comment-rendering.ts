@@ -7,9 +7,9 @@
  * background and keeps the old HTML if that fails: issue 19). Only a moderator hides a
  * comment: a stored comment that cannot be rendered is shown as escaped text.
  */
-import { createHash } from 'node:crypto';
 import type { Comment } from '../types.ts';
 import { escapeText } from './html.ts';
+import { bodyDigest, bodyHashOf, keyDigest } from '../model/comment-identity.ts';
 
 /**
  * The version of the comment renderer (`comment-markdown.ts`): bump it whenever the HTML
@@ -17,33 +17,22 @@ import { escapeText } from './html.ts';
  */
 export const COMMENT_RENDERER_VERSION = 'comment-3';
 
-const bodyDigest = (body: string) => createHash('sha256').update(body).digest('hex').slice(0, 16);
-
 /** The key of HTML rendered from `body` by this renderer: `<version>:<SHA-256 of body, 16 hex>`. */
 export function commentHtmlKey(body: string): string {
   return `${COMMENT_RENDERER_VERSION}:${bodyDigest(body)}`;
 }
 
 /**
- * The body and key a comment object's HTML was last found to match, by object: a
+ * The comment's stored HTML when it was rendered from its current body (by any renderer
+ * version), else undefined. The body's digest is kept by object (`bodyHashOf`): a
  * comment's HTML is looked up each time a page, mirror or feed showing it is emitted,
- * and hashing its body every time made the writer's main thread hash every comment of
- * a post for each new one (~4 % of it under 50 clients). Weak, and a cache of a pure
- * function of `body` and `html_key` alone, so two builds in one process may share it;
- * either field changed in place (a rendering set, an edit) misses it.
+ * and hashing its body every time made the writer's main thread hash every comment of a
+ * post for each new one (~4 % of it under 50 clients).
  */
-const matched = new WeakMap<Comment, { body: string; key: string }>();
-
-/** The comment's stored HTML when it was rendered from its current body (by any renderer version), else undefined. */
 export function storedHtml(comment: Comment): string | undefined {
-  const { html, html_key: key, body } = comment;
+  const { html, html_key: key } = comment;
   if (html === undefined || key === undefined) return undefined;
-  const seen = matched.get(comment);
-  if (seen && seen.key === key && seen.body === body) return html;
-  const colon = key.lastIndexOf(':');
-  if (colon <= 0 || key.slice(colon + 1) !== bodyDigest(body)) return undefined;
-  matched.set(comment, { body, key });
-  return html;
+  return key.lastIndexOf(':') > 0 && keyDigest(key) === bodyHashOf(comment) ? html : undefined;
 }
 
 /** Whether the stored HTML is usable but was made by another renderer version (re-render it in the background). */

@@ -82,6 +82,9 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
     const at = deps.now ? received : new Date();
     const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
+    // The answer's record is made now: once published, the comment object belongs to the
+    // site model, which may drop its text as soon as another post's rebuild ends.
+    const record = toCommentRecord(comment);
     await deps.store.comments.add(comment);
     const t2 = performance.now();
     deps.duplicates?.remember(slug, sender, input.body, comment.id);
@@ -92,7 +95,6 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     // Where a comment's time went (the render includes its wait for the client's turn).
     const ms = (n: number) => Math.round(n * 10) / 10;
     deps.logger?.debug({ id: comment.id, slug, client, render_ms: ms(t1 - t0), store_ms: ms(t2 - t1), publish_ms: ms(performance.now() - t2) }, 'comment stored');
-    const record = toCommentRecord(comment);
     if (published) return { status: 201, body: { ...record }, location: where(comment.id) };
     deps.logger?.warn({ id: comment.id, slug }, 'comment stored; its page is not rebuilt yet (202)');
     return {

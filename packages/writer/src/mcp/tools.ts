@@ -231,13 +231,15 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     inputSchema: z.object({ slug: z.string().min(1).describe('the post slug: the last path segment of its URL, raw or percent-encoded, e.g. 2025-09-14-nginx-reverse-proxy-websocket-timeouts') }),
     outputSchema: postOutput,
     annotations: { readOnlyHint: true },
-  }, (args) => answer(deps, 'get_post', () => {
+  }, (args) => answer(deps, 'get_post', async () => {
     const post = findPost(deps, args.slug);
-    const comments = deps.state.site.comments.get(post.slug) ?? [];
-    return structured({
-      slug: post.slug, title: post.title, date: post.date, model: post.model, category: post.category, summary: post.summary, tags: post.tags,
-      url: `${base}${post.url}`, markdown_url: `${base}${post.url}post.md`, source: post.source, comments: comments.map(toCommentRecord),
-    }, postWithComments(post, comments));
+    return deps.state.withCommentTexts([post.slug], () => {
+      const comments = deps.state.site.comments.get(post.slug) ?? [];
+      return structured({
+        slug: post.slug, title: post.title, date: post.date, model: post.model, category: post.category, summary: post.summary, tags: post.tags,
+        url: `${base}${post.url}`, markdown_url: `${base}${post.url}post.md`, source: post.source, comments: comments.map(toCommentRecord),
+      }, postWithComments(post, comments));
+    });
   }));
 
   server.registerTool('list_comments', {
@@ -250,7 +252,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     }),
     outputSchema: commentsOutput,
     annotations: { readOnlyHint: true },
-  }, (args) => answer(deps, 'list_comments', () => {
+  }, (args) => answer(deps, 'list_comments', async () => {
     const limit = args.limit ?? COMMENT_PAGE.defaultLimit;
     let slug: string | null = null;
     let all: Comment[];
@@ -261,7 +263,8 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
       all = [...deps.state.site.comments.values()].flat().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
     }
     const { page, next } = paginate(all, args.cursor, limit);
-    return structured({ slug, total: all.length, comments: page.map(toCommentRecord), ...(next ? { next_cursor: next } : {}) });
+    return deps.state.withCommentTexts(page.map((c) => c.slug), () =>
+      structured({ slug, total: all.length, comments: page.map(toCommentRecord), ...(next ? { next_cursor: next } : {}) }));
   }));
 
   server.registerTool('post_comment', {

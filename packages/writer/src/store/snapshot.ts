@@ -5,5 +5,6 @@ import type { Store } from './types.ts';
 export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>): Promise<StoreSnapshot> {
   const comments: Comment[] = [];
   for await (const batch of store.comments.scan()) for (const c of batch) if (!c.hidden) comments.push(c);
-  return { comments, views: views ?? (await store.views.load()) };
+  // A long-lived build reads a post's comment text back from here when it shows it.
+  return { comments, views: views ?? (await store.views.load()), loadComments: (slug) => store.comments.forSlug(slug) };
 }
