@@ -16,6 +16,9 @@ import { startServer } from '@agora/writer';
 export interface ServerUsage {
   rssMB: number;
   heapUsedMB: number;
+  /** What V8 holds for the main thread's heap (used or not) and outside it (buffers). */
+  heapTotalMB: number;
+  externalMB: number;
   maxRssMB: number;
   userMs: number;
   sysMs: number;
@@ -32,7 +35,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 function usage(): ServerUsage {
   const ru = process.resourceUsage();
   const mem = process.memoryUsage();
-  return { rssMB: mb(mem.rss), heapUsedMB: mb(mem.heapUsed), maxRssMB: ru.maxRSS / 1024, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000 };
+  return { rssMB: mb(mem.rss), heapUsedMB: mb(mem.heapUsed), heapTotalMB: mb(mem.heapTotal), externalMB: mb(mem.external), maxRssMB: ru.maxRSS / 1024, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000 };
 }
 
 async function startExpress(): Promise<{ url: string; close: () => Promise<void> }> {

@@ -1,6 +1,6 @@
 /**
  * The same comment load, several times back to back on one writer: `node --import tsx
- * bench/writer-phases.ts <root> [--phases 3] [--seconds 8] [--connections 50] [--rest 3]` starts
+ * bench/writer-phases.ts <root> [--phases 3] [--seconds 8] [--connections 50] [--rest 3] [--env K=V,…]` starts
  * the writer (compiled, as `npm start` runs it) on an existing site (e.g.
  * `bench/.corpus/writer-10000` after `npm run bench`), then runs `--phases` loads of
  * `--connections` clients posting to random posts, and prints each phase's rate and
@@ -24,8 +24,10 @@ const connections = Number(flag('connections') ?? 50);
 const restSeconds = Number(flag('rest') ?? 3);
 const posts = await readSitePosts(root);
 
-// `BENCH_NODE_FLAGS="--heap-growing-percent=20"`: Node or V8 flags for the writer, to compare.
-const server = await startServerChild('agora', root, { execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
+// `BENCH_NODE_FLAGS="--heap-growing-percent=20"`: Node or V8 flags for the writer, to compare;
+// `--env KEY=VALUE,…`: its settings (it sees no others), e.g. AGORA_COMMENT_TEXT_POSTS=0.
+const env = Object.fromEntries((flag('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const server = await startServerChild('agora', root, { env, execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
 const memory = async (afterGc: boolean) => {
   const usage = await server.usage(afterGc);
   const rss = (await procMemory(server.pid))?.rssMB ?? usage.rssMB;

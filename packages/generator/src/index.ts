@@ -1,5 +1,6 @@
 /** @module @agora/generator: load, validate, render and emit an Agora site. */
 export { loadConfig, contentSignal, DEFAULT_CONTENT_SIGNALS, missingSite, SAMPLE_API_KEY, type AgoraConfig, type LoadConfigOptions, type StoreConfig } from './config.ts';
+export { dropCommentText } from './build/comment-texts.ts';
 export { build, SiteBuild, type BuildOptions, type BuildResult, type PagesWritten, type StoreSnapshot } from './build.ts';
 export type { SearchIndexStatus, SearchIndexListener } from './build/search-indexer.ts';
 export type { SearchIndexResult } from './emit/search-index.ts';

@@ -126,7 +126,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     // Renderings and records stay in memory: a comment's rebuild never reads the render cache.
     ({ result, state } = await build(config, {
-      store: await loadSnapshot(store, views.totals()),
+      store: await loadSnapshot(store, views.totals(), { dropText: settings.commentTextPosts !== 0 }),
       longLived: true,
       commentTextPosts: settings.commentTextPosts,
       searchIndexInBackground: true,

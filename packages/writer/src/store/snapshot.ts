@@ -1,10 +1,20 @@
 /** What a build needs from the store: the visible comments and the view counts, read in batches. */
-import type { Comment, StoreSnapshot } from '@agora/generator';
+import { dropCommentText, type Comment, type StoreSnapshot } from '@agora/generator';
 import type { Store } from './types.ts';
 
-export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>): Promise<StoreSnapshot> {
+/**
+ * @param options.dropText The writer's start (`AGORA_COMMENT_TEXT_POSTS` not 0): each
+ * comment's text is dropped as it is read, so the text of every comment is never in
+ * memory at once; the build reads a post's back (`loadComments`) when it shows it.
+ */
+export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>, options: { dropText?: boolean } = {}): Promise<StoreSnapshot> {
   const comments: Comment[] = [];
-  for await (const batch of store.comments.scan()) for (const c of batch) if (!c.hidden) comments.push(c);
-  // A long-lived build reads a post's comment text back from here when it shows it.
+  for await (const batch of store.comments.scan()) {
+    for (const c of batch) {
+      if (c.hidden) continue;
+      if (options.dropText) dropCommentText(c);
+      comments.push(c);
+    }
+  }
   return { comments, views: views ?? (await store.views.load()), loadComments: (slug) => store.comments.forSlug(slug) };
 }
