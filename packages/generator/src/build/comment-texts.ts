@@ -93,8 +93,9 @@ export class CommentTexts {
     for (const comment of site.comments.get(slug) ?? []) {
       if (!isTextStripped(comment)) continue;
       const found = stored.get(comment.id);
-      if (!found || found.html === undefined || found.html_key !== comment.html_key || bodyDigest(found.body) !== bodyHashOf(comment)) throw new CommentTextGone(slug, comment.id);
-      restoreText(comment, found.body, found.html);
+      const digest = found && bodyDigest(found.body);
+      if (!found || found.html === undefined || found.html_key !== comment.html_key || digest !== bodyHashOf(comment)) throw new CommentTextGone(slug, comment.id);
+      restoreText(comment, found.body, found.html, digest);
     }
   }
 

@@ -52,9 +52,10 @@ export function stripText(comment: Comment): void {
   comment.html = undefined;
 }
 
-/** Give a stripped comment its text back (read from the store, checked by the caller). */
-export function restoreText(comment: Comment, body: string, html: string): void {
+/** Give a stripped comment its text back (read from the store; the caller checked that `body` has this digest). */
+export function restoreText(comment: Comment, body: string, html: string, digest: string): void {
   comment.body = body;
   comment.html = html;
   stripped.delete(comment);
+  digests.set(comment, { body, digest });
 }
