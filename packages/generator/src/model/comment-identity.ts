@@ -16,18 +16,23 @@ import type { Comment } from '../types.ts';
 /** SHA-256 of a body, 16 hex: the part of an HTML key that names the body (`<renderer version>:<digest>`). */
 export const bodyDigest = (body: string): string => createHash('sha256').update(body).digest('hex').slice(0, 16);
 
-/** Comments whose body and HTML are on disk only. */
-const stripped = new WeakSet<Comment>();
+/**
+ * The body of a comment whose text is on disk only (a marker, not a set of such
+ * comments: a WeakSet of 100,000 comments took 4 MB). No comment's body is this: a
+ * body with a control character other than tab and line breaks is refused
+ * (`comments/clean-text.ts`).
+ */
+const ON_DISK = '\u0000(text on disk: read it back, build/comment-texts.ts)';
 /** The digest of a comment object's body, by object (kept while the body is the one hashed). */
 const digests = new WeakMap<Comment, { body: string; digest: string }>();
 
 export function isTextStripped(comment: Comment): boolean {
-  return stripped.has(comment);
+  return comment.body === ON_DISK;
 }
 
 /** The SHA-256 (16 hex) of the comment's body, also when its text is on disk only. */
 export function bodyHashOf(comment: Comment): string {
-  if (stripped.has(comment)) return keyDigest(comment.html_key!);
+  if (comment.body === ON_DISK) return keyDigest(comment.html_key!);
   const seen = digests.get(comment);
   if (seen && seen.body === comment.body) return seen.digest;
   const digest = bodyDigest(comment.body);
@@ -45,9 +50,8 @@ export function keyDigest(key: string): string {
  * its current body (the caller checked it: `storedHtml`), so `bodyHashOf` stays true.
  */
 export function stripText(comment: Comment): void {
-  stripped.add(comment);
   digests.delete(comment);
-  comment.body = '';
+  comment.body = ON_DISK;
   // Assigned, not deleted: the object keeps its shape (a deleted field makes V8 store it as a dictionary).
   comment.html = undefined;
 }
@@ -56,6 +60,5 @@ export function stripText(comment: Comment): void {
 export function restoreText(comment: Comment, body: string, html: string, digest: string): void {
   comment.body = body;
   comment.html = html;
-  stripped.delete(comment);
   digests.set(comment, { body, digest });
 }
