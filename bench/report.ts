@@ -60,3 +60,8 @@ export function codeFingerprint(repoRoot: string): { sha1: string; files: number
   }
   return { sha1: hash.digest('hex').slice(0, 12), files, newest: new Date(newest).toISOString() };
 }
+
+/** `KEY=VALUE,KEY=VALUE` (a `--env` flag) as an environment for the writer child. */
+export function envList(text: string | undefined): Record<string, string> {
+  return Object.fromEntries((text ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}

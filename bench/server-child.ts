@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises';
 import { writeFile } from 'node:fs/promises';
 import express from 'express';
 import { pino } from 'pino';
-import { limitHeapGrowth, loadConfig } from '@agora/generator';
+import { limitHeapGrowth, loadConfig, WRITER_HEAP_GROWING_PERCENT } from '@agora/generator';
 import { startServer } from '@agora/writer';
 
 export interface ServerUsage {
@@ -62,7 +62,7 @@ let listenMs = NaN;
 
 async function startAgora(root: string, port: number, env: Record<string, string>): Promise<{ url: string; close: () => Promise<void> }> {
   // As `agora start` does (heap-growth.ts); the bench's settings decide, not the shell's.
-  limitHeapGrowth(env);
+  limitHeapGrowth(env, WRITER_HEAP_GROWING_PERCENT);
   const config = loadConfig({ root, env, overrides: { port, host: '127.0.0.1', site: { baseUrl: 'https://agora.example' } } });
   const running = await startServer({ config, env, logger: pino({ level: process.env.BENCH_SERVER_LOG ?? 'silent' }), handleSignals: false, onListening: () => (listenMs = performance.now()) });
   return { url: running.url, close: () => { running.server.closeAllConnections(); return running.close(); } };

@@ -14,7 +14,7 @@ import { startServerChild } from './server-handle.ts';
 import { procMemory } from './rss.ts';
 import { loadComments } from './load.ts';
 import { prng, readSitePosts } from './corpus.ts';
-import { flag } from './report.ts';
+import { envList, flag } from './report.ts';
 
 const root = resolve(process.argv[2] ?? '');
 const phases = Number(flag('phases') ?? 3);
@@ -26,7 +26,7 @@ const posts = await readSitePosts(root);
 
 // `BENCH_NODE_FLAGS="--heap-growing-percent=20"`: Node or V8 flags for the writer, to compare;
 // `--env KEY=VALUE,…`: its settings (it sees no others), e.g. AGORA_COMMENT_TEXT_POSTS=0.
-const env = Object.fromEntries((flag('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const env = envList(flag('env'));
 const server = await startServerChild('agora', root, { env, execArgv: (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean) });
 const memory = async (afterGc: boolean) => {
   const usage = await server.usage(afterGc);

@@ -20,7 +20,7 @@ import { loadComments, loadViews } from './load.ts';
 import { VisibilityWatch } from './visibility.ts';
 import { prng, readSitePosts } from './corpus.ts';
 import { longTasks, ranked, summarizeProfiles } from './cpu-profile.ts';
-import { flag, ms, printTable } from './report.ts';
+import { envList, flag, ms, printTable } from './report.ts';
 
 const root = resolve(process.argv[2] ?? '');
 const seconds = Number(flag('seconds') ?? 10);
@@ -35,7 +35,7 @@ const posts = await readSitePosts(root);
 // The main thread from caught-up to close (`BENCH_PROFILE_FILE`, read by server-child.ts); the workers' whole life.
 process.env.BENCH_PROFILE_FILE = join(outDir, 'main.cpuprofile');
 // `--env KEY=VALUE,…`: settings for the writer (it sees no others), e.g. AGORA_SEARCH_INDEX=0.
-const env = Object.fromEntries((flag('env') ?? '').split(',').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const env = envList(flag('env'));
 const server = await startServerChild('agora', root, { env, execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(outDir, 'threads')}`] });
 console.error(`[profile] writer listening after ${ms(server.listenMs)}, caught up after ${ms(server.startMs)}; ${connections} clients for ${seconds} s`);
 if (latencySamples > 0) {

@@ -148,7 +148,8 @@ for (const name of ['serve', 'start']) {
       guarded(async (opts: { port?: string; host?: string }) => {
         const config = siteConfig(listenOverrides(opts));
         // Sustained comment load grew V8's heap to 1.2 GB and it kept it: collect sooner (heap-growth.ts).
-        (await generator()).limitHeapGrowth();
+        const { limitHeapGrowth, WRITER_HEAP_GROWING_PERCENT } = await generator();
+        limitHeapGrowth(process.env, WRITER_HEAP_GROWING_PERCENT);
         const { startServer, createLogger } = await import('@agora/writer');
         const running = await startServer({ config, logger: createLogger({ level: process.env.LOG_LEVEL }) });
         announce(running);

@@ -113,3 +113,15 @@ test('without a store to read from, nothing is dropped', () => {
   assert.ok(![...site.comments.values()].flat().some(isTextStripped));
   assert.equal(texts.enabled, false);
 });
+
+test('two holds of a post whose text was dropped read it back once', async () => {
+  const { site, reads, load } = setup({ p1: [comment('p1', 1)], p2: [comment('p2', 1)] });
+  const texts = new CommentTexts(load, 1);
+  for (const slug of site.comments.keys()) texts.touch(slug);
+  texts.evict(site);
+  assert.ok(isTextStripped(site.comments.get('p1')![0]!));
+  const releases = await Promise.all([texts.hold(site, ['p1']), texts.hold(site, ['p1'])]);
+  assert.deepEqual(reads, ['p1']);
+  assert.ok(!isTextStripped(site.comments.get('p1')![0]!));
+  for (const release of releases) release();
+});

@@ -19,8 +19,19 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-/** The percentage the CLI uses unless `AGORA_HEAP_GROWING_PERCENT` says otherwise. */
+/** The percentage `agora build` and `dev` use unless `AGORA_HEAP_GROWING_PERCENT` says otherwise. */
 export const HEAP_GROWING_PERCENT = 20;
+
+/**
+ * The writer's (`agora start`, `serve`). Once it kept comment text for the posts used
+ * last only (`build/comment-texts.ts`), its live heap at 10,000 posts and 104,000
+ * comments fell from ~300 to ~160 MB, and 20 % of that made full collections frequent
+ * enough to put their pauses into the comments' tail: comment → page + mirror p99
+ * 70–88 ms against 41–52 ms with the text kept, three alternated pairs; with 40 %,
+ * 44–52 ms against 43–60 ms, for ~45 MB more RSS after two 8 s loads (632 against
+ * 586 MB; 743–749 MB with the text kept and 20 %). docs/performance.md, eighth session.
+ */
+export const WRITER_HEAP_GROWING_PERCENT = 40;
 
 /**
  * Set V8's heap growing factor to 1 + percent/100 for this process and its worker

@@ -35,6 +35,8 @@ export class CommentTextGone extends Error {
 export class CommentTexts {
   /** Posts whose comments may hold text, used longest ago first, with how many runs hold each now. */
   private readonly resident = new Map<string, number>();
+  /** Read-backs under way, by post: a second hold of the post waits for the same read. */
+  private readonly reading = new Map<string, Promise<void>>();
 
   constructor(
     private readonly load: CommentLoader | undefined,
@@ -85,9 +87,21 @@ export class CommentTexts {
     return release;
   }
 
-  /** Read back the text of a post's stripped comments. */
+  /** Read back the text of a post's stripped comments (once, however many hold it meanwhile). */
   private async restore(site: SiteModel, slug: string): Promise<void> {
+    const under = this.reading.get(slug);
+    if (under) await under.catch(() => {});
     if (!site.comments.get(slug)?.some(isTextStripped)) return;
+    const read = this.readBack(site, slug);
+    this.reading.set(slug, read);
+    try {
+      await read;
+    } finally {
+      if (this.reading.get(slug) === read) this.reading.delete(slug);
+    }
+  }
+
+  private async readBack(site: SiteModel, slug: string): Promise<void> {
     const stored = new Map((await this.load!(slug)).map((c) => [c.id, c]));
     // The list as it is now (it may have been replaced while the store was read).
     for (const comment of site.comments.get(slug) ?? []) {

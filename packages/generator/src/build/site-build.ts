@@ -452,6 +452,15 @@ export class SiteBuild {
     }
   }
 
+  /**
+   * Read back the comment text of these posts now and keep it until the function
+   * returned is called: the writer, when a comment arrives, so its post's rebuild finds
+   * the text in memory instead of reading it after the store step.
+   */
+  holdCommentTexts(slugs: Iterable<string>): Promise<() => void> {
+    return this.state.texts.hold(this.state.site, slugs);
+  }
+
   /** How many posts' comments hold their text in memory (tests, benches). */
   get commentTextPosts(): number {
     return this.state.texts.enabled ? this.state.texts.residentPosts : this.state.site.comments.size;

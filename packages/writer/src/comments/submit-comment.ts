@@ -75,6 +75,10 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
   const answered = deps.publisher.answeringComment();
+  // The post's earlier comments are read back (if their text was dropped) while this one
+  // renders and is stored, not after: the rebuild before the 201 then finds them in memory.
+  // A failed read is the rebuild's to handle (it reads the post from the store again).
+  const texts = deps.state.holdCommentTexts([slug]).catch(() => () => {});
   try {
     const t0 = performance.now();
     const rendering = await deps.renderer.render(client, input.body);
@@ -104,6 +108,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     };
   } finally {
     answered();
+    void texts.then((release) => release());
   }
 }
 
