@@ -26,7 +26,6 @@ import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
-import { CommentTextGone } from './comment-texts.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
 import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
@@ -242,15 +241,7 @@ export class SiteBuild {
         this.pendingComments.add(slug);
         slugs.push(slug);
       }
-      try {
-        return await runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
-      } catch (error) {
-        if (!(error instanceof CommentTextGone)) throw error;
-        // The store changed under the model (a moderator's change not announced yet): its
-        // list of that post stands, and the rebuild runs once more.
-        this.state.setComments(error.slug, (await this.state.texts.stored(error.slug)).filter((c) => !c.hidden).sort(compareComments));
-        return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
-      }
+      return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
     if (this.flushes > 0)
       return new Promise((resolve, reject) => {

@@ -21,7 +21,11 @@ import type { Output } from '../emit/output.ts';
 import type { Manifest } from '../emit/manifest.ts';
 import { TokenCache } from '../emit/token-cache.ts';
 import { appendedAfter } from '../sorted.ts';
-import { CommentTexts, type CommentLoader } from './comment-texts.ts';
+import { CommentTextGone, CommentTexts, type CommentLoader } from './comment-texts.ts';
+import { compareComments } from '../model/site.ts';
+
+/** Times the comments a run shows are taken again after the store changed under them. */
+const TEXT_ATTEMPTS = 3;
 
 /**
  * Whether two versions of a stored comment show the same: the public record, and the
@@ -209,15 +213,26 @@ export class BuildState {
    */
   async prepareComments(jobs: readonly Job[]): Promise<() => void> {
     if (this.site.comments.size === 0 || !showsComments(jobs)) return () => {};
-    const shown = commentsShownBy(this.site, jobs);
-    const release = await this.texts.hold(this.site, [...shown.map((c) => c.slug), ...jobs.flatMap((j) => (j.kind === 'api-comments' ? [j.slug] : []))]);
-    try {
-      await this.commentHtml.prepare(shown);
-    } catch (error) {
-      release();
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const shown = commentsShownBy(this.site, jobs);
+      let release: () => void;
+      try {
+        release = await this.texts.hold(this.site, [...shown.map((c) => c.slug), ...jobs.flatMap((j) => (j.kind === 'api-comments' ? [j.slug] : []))]);
+      } catch (error) {
+        if (!(error instanceof CommentTextGone) || attempt === TEXT_ATTEMPTS) throw error;
+        // The store changed under the model (a moderator's change whose notice has not
+        // come yet): its list of that post stands, and what the jobs show is taken again.
+        this.setComments(error.slug, (await this.texts.stored(error.slug)).filter((c) => !c.hidden).sort(compareComments));
+        continue;
+      }
+      try {
+        await this.commentHtml.prepare(shown);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      return release;
     }
-    return release;
   }
 
   /** After a full build: keep the render cache to the bodies of the site. */

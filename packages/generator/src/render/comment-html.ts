@@ -18,6 +18,7 @@ import { assertRenderableShape } from '../comments/parse-document.ts';
 import { commentsOnSitePages } from '../model/comment-views.ts';
 import { feedComments } from '../model/feeds.ts';
 import { commentHtmlKey, plainTextHtml, storedHtml } from './comment-rendering.ts';
+import { isTextStripped } from '../model/comment-identity.ts';
 
 /** A comment rendered during a build: `html` under `key`, to be stored with it. */
 export type CommentRenderedHandler = (comment: Comment, html: string, key: string) => void;
@@ -61,7 +62,8 @@ export class CommentHtml {
 
   /** Render the comments that have no usable HTML yet. */
   async prepare(comments: readonly Comment[]): Promise<void> {
-    const missing = comments.filter((c) => storedHtml(c) === undefined && !this.plain.has(c.id) && this.hasRenderableShape(c));
+    // A comment whose text is on disk only is never rendered here: its text is read back first (`build/comment-texts.ts`).
+    const missing = comments.filter((c) => !isTextStripped(c) && storedHtml(c) === undefined && !this.plain.has(c.id) && this.hasRenderableShape(c));
     if (missing.length === 0) return;
     const outcomes = await this.pool.render(missing.map((c) => [c.id, c.body] as const));
     for (const comment of missing) {
