@@ -93,7 +93,7 @@ export class SiteBuild {
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
-      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived && options.commentTextPosts !== 0 ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });
+      const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });
       const built = new SiteBuild(config, state, options.missingKeys);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
       // The text of the comments of every post beyond the ones used last goes now, also
@@ -435,7 +435,7 @@ export class SiteBuild {
    * store where it was dropped): MCP's comment tools. `read` must not await.
    */
   async withCommentTexts<T>(slugs: Iterable<string>, read: () => T): Promise<T> {
-    const release = await this.state.texts.hold(this.state.site, slugs);
+    const release = await this.holdCommentTexts(slugs);
     try {
       return read();
     } finally {

@@ -39,7 +39,7 @@ export interface BuildOptions {
   /**
    * A long-lived build whose store can give comments back (`StoreSnapshot.loadComments`)
    * keeps the comment text of this many posts in memory between uses (default
-   * `RESIDENT_POSTS`, 500); 0 keeps every post's.
+   * `RESIDENT_POSTS`, 500). Without `loadComments` it keeps every post's.
    */
   commentTextPosts?: number;
   /**

@@ -90,11 +90,7 @@ export class Publisher {
           for (const s of slugs) this.reread.add(s);
           throw error;
         });
-        const write = await state.updateComments(new Map(lists)).catch((error: unknown) => {
-          // The model may be what failed: the retry takes these posts from the store.
-          for (const s of slugs) this.reread.add(s);
-          throw error;
-        });
+        const write = await state.updateComments(new Map(lists));
         this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
       },

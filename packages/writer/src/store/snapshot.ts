@@ -5,7 +5,8 @@ import type { Store } from './types.ts';
 /**
  * @param options.dropText The writer's start (`AGORA_COMMENT_TEXT_POSTS` not 0): each
  * comment's text is dropped as it is read, so the text of every comment is never in
- * memory at once; the build reads a post's back (`loadComments`) when it shows it.
+ * memory at once, and the snapshot says where the build reads a post's back
+ * (`loadComments`) when it shows it. Without it, every comment keeps its text.
  */
 export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>, options: { dropText?: boolean } = {}): Promise<StoreSnapshot> {
   const comments: Comment[] = [];
@@ -16,5 +17,7 @@ export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, num
       comments.push(c);
     }
   }
-  return { comments, views: views ?? (await store.views.load()), loadComments: (slug) => store.comments.forSlug(slug) };
+  const snapshot: StoreSnapshot = { comments, views: views ?? (await store.views.load()) };
+  if (options.dropText) snapshot.loadComments = (slug) => store.comments.forSlug(slug);
+  return snapshot;
 }
