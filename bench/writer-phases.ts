@@ -31,26 +31,26 @@ const server = await startServerChild('agora', root, { env, execArgv: (process.e
 const memory = async (afterGc: boolean) => {
   const usage = await server.usage(afterGc);
   const rss = (await procMemory(server.pid))?.rssMB ?? usage.rssMB;
-  return { rss: Math.round(rss), heap: Math.round(usage.heapUsedMB) };
+  return { rss: Math.round(rss), heap: `${Math.round(usage.heapUsedMB)} of ${Math.round(usage.heapTotalMB)}`, external: Math.round(usage.externalMB) };
 };
 const rows: string[][] = [];
 const atRest = await memory(true);
-rows.push(['at rest after the start', '', '', '', `${atRest.rss} MB`, `${atRest.heap} MB`]);
+rows.push(['at rest after the start', '', '', '', `${atRest.rss} MB`, `${atRest.heap} MB`, `${atRest.external} MB`]);
 for (let phase = 1; phase <= phases; phase++) {
   let peak = 0;
   const sampler = setInterval(() => void procMemory(server.pid).then((m) => (peak = Math.max(peak, m?.rssMB ?? 0))), 100);
   const load = await loadComments(server.url, posts, seconds, connections, prng(100 + phase));
   clearInterval(sampler);
   const after = await memory(false);
-  rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`]);
+  rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`, `${after.external} MB`]);
 }
 await new Promise((r) => setTimeout(r, restSeconds * 1000));
 const idle = await memory(false);
-rows.push([`${restSeconds} s after the loads`, '', '', '', `${idle.rss} MB`, `${idle.heap} MB`]);
+rows.push([`${restSeconds} s after the loads`, '', '', '', `${idle.rss} MB`, `${idle.heap} MB`, `${idle.external} MB`]);
 const rest = await memory(true);
-rows.push(['then after a full collection', '', '', '', `${rest.rss} MB`, `${rest.heap} MB`]);
+rows.push(['then after a full collection', '', '', '', `${rest.rss} MB`, `${rest.heap} MB`, `${rest.external} MB`]);
 await server.close();
 console.log(`writer on ${root} (${posts.length} posts), listening after ${Math.round(server.listenMs)} ms, caught up after ${Math.round(server.startMs)} ms; ${connections} clients`);
 // A markdown table: docs/performance.md quotes it.
 const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
-console.log(['', line(['phase', 'comments/s', '201 p50 / p99', 'peak RSS', 'RSS after', 'heap used after']), line(Array(6).fill('---')), ...rows.map(line)].join('\n'));
+console.log(['', line(['phase', 'comments/s', '201 p50 / p99', 'peak RSS', 'RSS after', 'main heap used of committed', 'external']), line(Array(7).fill('---')), ...rows.map(line)].join('\n'));

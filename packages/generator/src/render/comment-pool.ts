@@ -28,6 +28,16 @@ export interface CommentPoolOptions {
 }
 
 export const DEFAULT_COMMENT_BUDGET_MS = 1000;
+
+/**
+ * Young-generation size of a comment worker, in MB. V8's default (48 MB on this
+ * machine's heap limit) let each of the writer's two render lanes keep ~70 MB of heap
+ * under a steady comment load; at 16 MB, ~50 MB. The price: the heaviest bodies the
+ * limits accept render ~15 % slower (80 worst-case renders: 2.8–3.1 s against
+ * 2.4–2.6 s, three alternated rounds); an ordinary comment allocates too little to
+ * notice. docs/performance.md, ninth session.
+ */
+export const COMMENT_WORKER_YOUNG_MB = 16;
 /** Batches at least this large use more than one worker (a cold start with many comments). */
 const PARALLEL_THRESHOLD = 200;
 const CHUNK = 64;
@@ -82,7 +92,7 @@ class Lane {
     const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './comment-worker-entry.mjs' : './comment-worker.js', import.meta.url), {
       workerData: { progress: this.progress } satisfies CommentWorkerData,
       // A 16 KiB comment needs little memory; one that needs more is the problem.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: COMMENT_WORKER_YOUNG_MB },
     });
     return new Promise((resolve, reject) => {
       // Only our own listeners come off: Worker keeps internal ones (removeAllListeners breaks messaging).

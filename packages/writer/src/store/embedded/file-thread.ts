@@ -27,6 +27,14 @@ interface Waiting {
 /** Workers that append (each holds one post's file at a time). */
 const THREADS = 2;
 
+/**
+ * Young-generation size of a file thread, in MB. Its garbage is a post file's text and
+ * parse, big strings V8 allocates outside the young generation anyway; with V8's
+ * default each thread still grew its young generation under a steady comment load.
+ * docs/performance.md, ninth session.
+ */
+const FILE_THREAD_YOUNG_MB = 6;
+
 /** Appends to post files on `THREADS` worker threads. */
 export class FileThreads {
   private readonly threads = Array.from({ length: THREADS }, () => new FileThread());
@@ -85,7 +93,7 @@ export class FileThread {
     // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
     const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url), {
       // It holds one post's file at a time.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: FILE_THREAD_YOUNG_MB },
     });
     let loaded = false;
     worker.on('message', (reply: AppendReply) => {
