@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';
 import { procMemory } from './rss.ts';
 import { loadComments } from './load.ts';
+import { VisibilityWatch } from './visibility.ts';
 import { prng, readSitePosts } from './corpus.ts';
 import { envList, flag } from './report.ts';
 
@@ -39,8 +40,13 @@ rows.push(['at rest after the start', '', '', '', `${atRest.rss} MB`, `${atRest.
 for (let phase = 1; phase <= phases; phase++) {
   let peak = 0;
   const sampler = setInterval(() => void procMemory(server.pid).then((m) => (peak = Math.max(peak, m?.rssMB ?? 0))), 100);
-  const load = await loadComments(server.url, posts, seconds, connections, prng(100 + phase));
+  // Each 201'd comment watched until its page shows it and /api/posts counts it.
+  const watch = new VisibilityWatch([{ url: server.url, root }]);
+  await watch.start();
+  const load = await loadComments(server.url, posts, seconds, connections, prng(100 + phase), (ack, post) => watch.acked(ack, post));
+  const seen = await watch.finish();
   clearInterval(sampler);
+  console.error(`load ${phase}: 201'd comments in /api/posts p99 ${seen.postsP99Ms} ms, ${seen.postsOver2s} over 2 s; on their page p99 ${seen.pageP99Ms} ms`);
   const after = await memory(false);
   rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`, `${after.external} MB`]);
 }

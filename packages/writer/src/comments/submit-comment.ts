@@ -85,7 +85,8 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     const t1 = performance.now();
     // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
     const at = deps.now ? received : new Date();
-    const comment: Comment = { id: randomUUID(), slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
+    // The post's own slug string, not the request's copy: the site model keeps every comment for the writer's life.
+    const comment: Comment = { id: randomUUID(), slug: deps.state.site.bySlug.get(slug)?.slug ?? slug, ...input, created_at: at.toISOString(), ...rendering, ...(agent ? { agent: { origin: agent.origin, keyid: agent.keyid } } : {}) };
     // The answer's record is made now: once published, the comment object belongs to the
     // site model, which may drop its text as soon as another post's rebuild ends.
     const record = toCommentRecord(comment);
