@@ -30,12 +30,12 @@ export interface CommentPoolOptions {
 export const DEFAULT_COMMENT_BUDGET_MS = 1000;
 
 /**
- * Young-generation size of a comment worker, in MB. V8's default (48 MB on this
- * machine's heap limit) let each of the writer's two render lanes keep ~70 MB of heap
- * under a steady comment load; at 16 MB, ~50 MB. The price: the heaviest bodies the
- * limits accept render ~15 % slower (80 worst-case renders: 2.8–3.1 s against
- * 2.4–2.6 s, three alternated rounds); an ordinary comment allocates too little to
- * notice. docs/performance.md, ninth session.
+ * Young-generation size of a comment worker, in MB (V8's default is 48). Rendering the
+ * heaviest bodies the limits accept, a worker's heap grew to ~72 MB with the default and
+ * ~50 MB with 16; with the store's file threads limited too, the writer kept 40–60 MB
+ * less after a steady comment load. The price: those heaviest bodies render ~15 %
+ * slower (80 worst-case renders: 2.8–3.1 s against 2.4–2.6 s, three alternated rounds);
+ * an ordinary comment allocates too little to notice. docs/performance.md, ninth session.
  */
 export const COMMENT_WORKER_YOUNG_MB = 16;
 /** Batches at least this large use more than one worker (a cold start with many comments). */

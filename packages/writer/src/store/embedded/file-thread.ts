@@ -28,10 +28,10 @@ interface Waiting {
 const THREADS = 2;
 
 /**
- * Young-generation size of a file thread, in MB. Its garbage is a post file's text and
- * parse, big strings V8 allocates outside the young generation anyway; with V8's
- * default each thread still grew its young generation under a steady comment load.
- * docs/performance.md, ninth session.
+ * Young-generation size of a file thread, in MB (V8's default is 48). Its garbage is a
+ * post file's text and its parse, most of it big strings V8 places outside the young
+ * generation anyway. With the comment workers limited too (`COMMENT_WORKER_YOUNG_MB`),
+ * the writer kept 40–60 MB less after a steady comment load. docs/performance.md, ninth session.
  */
 const FILE_THREAD_YOUNG_MB = 6;
 
