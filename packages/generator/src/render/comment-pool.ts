@@ -32,10 +32,10 @@ export const DEFAULT_COMMENT_BUDGET_MS = 1000;
 /**
  * Young-generation size of a comment worker, in MB (V8's default is 48). Rendering the
  * heaviest bodies the limits accept, a worker's heap grew to ~72 MB with the default and
- * ~50 MB with 16; with the store's file threads limited too, the writer kept 40–60 MB
- * less after a steady comment load. The price: those heaviest bodies render ~15 %
- * slower (80 worst-case renders: 2.8–3.1 s against 2.4–2.6 s, three alternated rounds);
- * an ordinary comment allocates too little to notice. docs/performance.md, ninth session.
+ * ~50 MB with 16; the writer kept 40–60 MB less after a steady comment load (three
+ * alternated pairs). The price: those heaviest bodies render ~15 % slower (80
+ * worst-case renders: 2.8–3.1 s against 2.4–2.6 s, three alternated rounds); an
+ * ordinary comment allocates too little to notice. docs/performance.md, ninth session.
  */
 export const COMMENT_WORKER_YOUNG_MB = 16;
 /** Batches at least this large use more than one worker (a cold start with many comments). */

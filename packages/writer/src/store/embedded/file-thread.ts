@@ -27,14 +27,6 @@ interface Waiting {
 /** Workers that append (each holds one post's file at a time). */
 const THREADS = 2;
 
-/**
- * Young-generation size of a file thread, in MB (V8's default is 48). Its garbage is a
- * post file's text and its parse, most of it big strings V8 places outside the young
- * generation anyway. With the comment workers limited too (`COMMENT_WORKER_YOUNG_MB`),
- * the writer kept 40–60 MB less after a steady comment load. docs/performance.md, ninth session.
- */
-const FILE_THREAD_YOUNG_MB = 6;
-
 /** Appends to post files on `THREADS` worker threads. */
 export class FileThreads {
   private readonly threads = Array.from({ length: THREADS }, () => new FileThread());
@@ -93,7 +85,7 @@ export class FileThread {
     // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
     const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url), {
       // It holds one post's file at a time.
-      resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: FILE_THREAD_YOUNG_MB },
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     let loaded = false;
     worker.on('message', (reply: AppendReply) => {
