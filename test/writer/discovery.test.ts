@@ -99,7 +99,8 @@ test('discovery: JSON-LD, markdown answers, Content Signals', async (t) => {
     for (const [path, accept] of answers) {
       const res = await get(path, accept);
       assert.equal(res.status, 200, path);
-      assert.match(res.headers.get('content-type') ?? '', /^text\/markdown; charset=utf-8$/, path);
+      // post.md asked for by name answers text/plain (spec 4.1); negotiated answers and twins text/markdown.
+      assert.match(res.headers.get('content-type') ?? '', path.endsWith('/post.md') ? /^text\/plain; charset=utf-8$/ : /^text\/markdown; charset=utf-8$/, path);
       const body = await res.text();
       assert.equal(res.headers.get('x-markdown-tokens'), String(countTextTokens(body)), `${path}: exact o200k count`);
       assert.equal(res.headers.get('content-signal'), signal, path);
@@ -129,7 +130,7 @@ test('discovery: JSON-LD, markdown answers, Content Signals', async (t) => {
     const headers = await (await get('/_headers')).text();
     const live = await get(`${NGINX_URL}post.md`);
     assert.ok(headers.includes(`\n${NGINX_URL}post.md\n  Link: ${live.headers.get('link')}\n  x-markdown-tokens: ${live.headers.get('x-markdown-tokens')}\n`), 'post.md rule');
-    assert.ok(headers.includes(`/:category/:slug/post.md\n  Content-Type: text/markdown; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${signal}\n`));
+    assert.ok(headers.includes(`/:category/:slug/post.md\n  Content-Type: text/plain; charset=utf-8\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${signal}\n`));
     const agents = await get('/agents.md');
     assert.ok(headers.includes(`  x-markdown-tokens: ${agents.headers.get('x-markdown-tokens')}`), 'agents.md tokens');
     for (const rule of ['/tags/:tag/index.md', '/models/:model/index.md', '/index.md', '/:category/index.md']) assert.ok(headers.includes(`\n${rule}\n  Content-Type: text/markdown`), rule);

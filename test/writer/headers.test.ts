@@ -116,6 +116,15 @@ test('wrong methods on writer routes', async (t) => {
     ['/agencatalog/api/call', 'PUT', 'POST, OPTIONS'],
     ['/api/weather', 'POST', 'GET, HEAD, OPTIONS'],
     ['/api/health', 'DELETE', 'GET, HEAD, OPTIONS'],
+    // Files of the static site: every GET path of spec 4.1 is read-only.
+    ['/api/comments/count', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/posts', 'POST', 'GET, HEAD, OPTIONS'],
+    ['/api/views', 'PUT', 'GET, HEAD, OPTIONS'],
+    [`/api/post/${SLUG}`, 'DELETE', 'GET, HEAD, OPTIONS'],
+    ['/api/category/setups', 'PATCH', 'GET, HEAD, OPTIONS'],
+    ['/llms.txt', 'POST', 'GET, HEAD, OPTIONS'],
+    [`/setups/${SLUG}/`, 'POST', 'GET, HEAD, OPTIONS'],
+    [`/setups/${SLUG}/post.md`, 'PUT', 'GET, HEAD, OPTIONS'],
   ];
   for (const [path, method, allow] of cases) {
     await t.test(`should answer ${method} ${path} with 405 and Allow`, async () => {
@@ -128,6 +137,24 @@ test('wrong methods on writer routes', async (t) => {
       assert.match(body.error.message, new RegExp(`^${method} is not allowed here; allowed: ${allow}`));
     });
   }
+  await t.test('should answer a preflight on a static file with 204 and Allow, and a wrong method on a missing path with 404', async () => {
+    const preflight = await fetch(`${server.url}/llms.txt`, { method: 'OPTIONS' });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('allow'), 'GET, HEAD, OPTIONS');
+    const missing = await fetch(`${server.url}/api/post/2020-01-01-no-such-post`, { method: 'DELETE' });
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
+  });
+  await t.test('should answer a NUL byte in a mirror name with 400, not a server error', async () => {
+    for (const [path, field] of [['/api/post/a%00', 'slug'], ['/api/comments/a%00', 'slug'], ['/api/model/a%00', 'model'], ['/api/tag/a%00', 'tag'], ['/api/category/a%00', undefined], [`/setups/a%00/`, undefined]] as const) {
+      const res = await fetch(server.url + path);
+      assert.equal(res.status, 400, path);
+      const body = (await res.json()) as { error: { code: string; message: string; field?: string } };
+      assert.equal(body.error.code, 'validation', path);
+      assert.match(body.error.message, /NUL byte/, path);
+      assert.equal(body.error.field, field, path);
+    }
+  });
   await t.test('should still serve GET and HEAD of the comments mirror', async () => {
     assert.equal((await fetch(`${server.url}/api/comments/${SLUG}`)).status, 200);
     assert.equal((await fetch(`${server.url}/api/comments/${SLUG}`, { method: 'HEAD' })).status, 200);

@@ -1,6 +1,6 @@
 /**
  * `_headers` for Netlify and Cloudflare Pages: the security headers on every path,
- * content types for the extensionless JSON mirrors, `post.md` and the llms files, and
+ * content types for the extensionless JSON mirrors, `post.md` (text/plain, spec 4.1) and the llms files, and
  * cache rules; every markdown file with `Content-Signal`, each page and each `post.md`
  * with its `Link` header, and `post.md` and `agents.md` with `x-markdown-tokens` (the
  * list twins change with comments, which never rewrite this file, so only the writer
@@ -36,6 +36,8 @@ export function emitHeaders(site: Pick<SiteConfig, 'writerUrl' | 'baseUrl' | 'co
   // Both hosts apply every matching rule, so `/*` adds these to the rules below.
   const security = Object.entries(securityHeaders(site)).map(([name, value]) => `  ${name}: ${value}`).join('\n');
   const markdown = `  Content-Type: ${CONTENT_TYPES.markdown}\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${contentSignal(site)}`;
+  // Spec 4.1: `post.md` answers text/plain (the page's alternate link still names it text/markdown).
+  const postSource = `  Content-Type: ${CONTENT_TYPES.text}\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${contentSignal(site)}`;
   const postMd = (page: PageLinks) => {
     if (page.slug === undefined) return '';
     const tokens = sizes?.post(page);
@@ -51,7 +53,7 @@ ${security}
   Cache-Control: public, max-age=0, must-revalidate
 
 /:category/:slug/post.md
-${markdown}
+${postSource}
 
 /llms.txt
   Content-Type: ${CONTENT_TYPES.text}

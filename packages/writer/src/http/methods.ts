@@ -10,6 +10,8 @@ import { PUBLIC_DATA_PATHS } from './rate-limit.ts';
 
 /** Each writer route and the methods it answers. */
 export const ALLOWED_METHODS: readonly { path: string | string[]; methods: readonly string[]; use: string }[] = [
+  // Before the comment route: `count` is the counts mirror, never a post (slugs begin with a date).
+  { path: '/api/comments/count', methods: ['GET', 'HEAD', 'OPTIONS'], use: 'GET reads the comment counts; POST a comment to /api/comments/{slug}' },
   { path: '/api/comments/:slug', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], use: 'GET reads the comments, POST adds one' },
   { path: '/api/views/:slug', methods: ['PUT', 'OPTIONS'], use: 'PUT counts a view; read counts at GET /api/views' },
   { path: PUBLIC_DATA_PATHS, methods: ['GET', 'HEAD', 'OPTIONS'], use: 'these endpoints are read with GET' },

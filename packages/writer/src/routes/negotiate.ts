@@ -87,11 +87,15 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
   const tokens = markdownTokens();
   const inside = (path: string) => path === root || path.startsWith(root + sep);
 
-  /** Send a markdown file with its token count, the Content Signals and the page's links. */
-  const sendMarkdown = (req: Request, res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void) => {
+  /**
+   * Send a markdown file with its token count, the Content Signals and the page's links:
+   * as text/markdown when negotiated or a twin; `post.md` asked for by name as
+   * text/plain (spec 4.1).
+   */
+  const sendMarkdown = (req: Request, res: Response, file: string, page: PageLinks | null, next: (error?: unknown) => void, type: string = CONTENT_TYPES.markdown) => {
     const config = state.site.config;
     res.setHeader('Link', linkHeader(config, page));
-    send(req, res, file, CONTENT_TYPES.markdown, next, { 'Content-Signal': contentSignal(config) }, async (opened) => ({ 'x-markdown-tokens': String(await tokens(file, opened)) }));
+    send(req, res, file, type, next, { 'Content-Signal': contentSignal(config) }, async (opened) => ({ 'x-markdown-tokens': String(await tokens(file, opened)) }));
   };
 
   router.get('/openapi.json', (_req, res, next) => {
@@ -106,7 +110,7 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
     // `…/post.md` and `…/index.md` belong to the page of their folder; agents.md to none.
     const dir = `${dirname(decoded).replace(/\/$/, '')}/`;
     const page = decoded.endsWith('/post.md') || decoded.endsWith('/index.md') ? (pages(state.site).get(dir) ?? listPageLinks(encodeURI(dir))) : null;
-    sendMarkdown(req, res, file, page, next);
+    sendMarkdown(req, res, file, page, next, decoded.endsWith('/post.md') ? CONTENT_TYPES.text : CONTENT_TYPES.markdown);
   });
   router.get(/\/$/, async (req, res, next) => {
     if (req.path.startsWith('/api/')) return next();

@@ -7,6 +7,7 @@
  * files (a leading `.` in any segment: temporary files of a write) are never served.
  */
 import { Router, type Request, type Response } from 'express';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CONTENT_TYPES, toFileName } from '@agora/generator';
 import { AppError } from '../errors.ts';
@@ -15,6 +16,8 @@ import { sendWholeFile } from '../http/send-file.ts';
 function contentType(path: string): string | null {
   const p = path.replace(/\\/g, '/');
   if (/\/api\/[^.]*$/.test(p) || p.endsWith('.json')) return CONTENT_TYPES.json;
+  // Spec 4.1: a post's source answers text/plain; the other markdown twins text/markdown.
+  if (p.endsWith('/post.md')) return CONTENT_TYPES.text;
   if (p.endsWith('.md')) return CONTENT_TYPES.markdown;
   if (p.endsWith('.txt')) return CONTENT_TYPES.text;
   if (p.endsWith('.xml')) return 'application/xml; charset=utf-8';
@@ -40,6 +43,11 @@ const jsonHeaders = (res: Response) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
 };
 
+/** 400 for a NUL byte: no file name holds one (the file system would refuse the call). */
+function refuseNul(path: string, field?: string): void {
+  if (path.includes('\0')) throw new AppError('validation', 'The path contains a NUL byte', field ? { field } : {});
+}
+
 /** The file path of a request under `distDir`, or null when it may not be served. Throws 403 for `..`. */
 function fileOf(distDir: string, req: Request): string | null {
   let path: string;
@@ -48,7 +56,7 @@ function fileOf(distDir: string, req: Request): string | null {
   } catch {
     throw new AppError('validation', 'The path is not valid percent-encoding');
   }
-  if (path.includes('\0')) throw new AppError('validation', 'The path contains a NUL byte');
+  refuseNul(path);
   const segments = path.split('/');
   if (segments.includes('..')) throw new AppError('forbidden', 'Forbidden path');
   if (segments.some((s) => s.startsWith('.'))) return null;
@@ -60,6 +68,7 @@ export function staticRoutes(distDir: string): Router {
   for (const kind of NAMED) {
     router.get(`/api/${kind}/:name`, async (req, res, next) => {
       const name = req.params.name as string;
+      refuseNul(name, kind === 'model' || kind === 'tag' ? kind : 'slug');
       for (const candidate of [toFileName(name), name]) {
         if (candidate.includes('/') || candidate.startsWith('.') || candidate === '') continue;
         if ((await sendWholeFile(req, res, join(distDir, 'api', kind, candidate), jsonHeaders)) === 'sent') return;
@@ -69,9 +78,9 @@ export function staticRoutes(distDir: string): Router {
     });
   }
   router.use(async (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const path = fileOf(distDir, req);
     if (path === null) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return wrongMethod(req.method, req.path.endsWith('/') ? join(path, 'index.html') : path, res, next);
     const outcome = await sendWholeFile(req, res, req.path.endsWith('/') ? join(path, 'index.html') : path, setHeaders);
     if (outcome !== 'directory') return outcome === 'sent' ? undefined : next();
     // A folder named without its slash: redirect, as static servers do (relative links then resolve).
@@ -79,4 +88,18 @@ export function staticRoutes(distDir: string): Router {
     res.redirect(301, `${req.baseUrl}${req.path}/${query}`);
   });
   return router;
+}
+
+const STATIC_METHODS = 'GET, HEAD, OPTIONS';
+
+/**
+ * Another method on a file of the site: 405 with `Allow` (a preflight `OPTIONS`, 204),
+ * as the writer's own routes answer; a path with no file falls through to the 404.
+ */
+async function wrongMethod(method: string, path: string, res: Response, next: (error?: unknown) => void): Promise<void> {
+  const file = await stat(path).catch(() => null);
+  if (!file?.isFile()) return next();
+  res.setHeader('Allow', STATIC_METHODS);
+  if (method === 'OPTIONS') return void res.status(204).end();
+  next(new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${STATIC_METHODS} (this is a file of the static site)`, { headers: { Allow: STATIC_METHODS } }));
 }
