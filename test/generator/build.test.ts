@@ -113,7 +113,8 @@ test('build of the sample site', async (t) => {
   await t.test('should write static-host headers', async () => {
     const headers = await read('_headers');
     assert.match(headers, /^\/api\/\*\n {2}Content-Type: application\/json; charset=utf-8$/m);
-    assert.match(headers, /post\.md\n {2}Content-Type: text\/markdown; charset=utf-8$/m);
+    assert.match(headers, /post\.md\n {2}Content-Type: text\/plain; charset=utf-8$/m, 'spec 4.1: post.md is text/plain');
+    assert.match(headers, /^\/agents\.md\n {2}Content-Type: text\/markdown; charset=utf-8$/m);
     assert.match(headers, /^\/llms\.txt\n {2}Content-Type: text\/plain; charset=utf-8$/m);
   });
 

@@ -118,7 +118,7 @@ test('sitemap index', async (t) => {
     assert.match(index, /<loc>https:\/\/agora.example\/sitemap-1.xml<\/loc>/);
     const urls = outputs.slice(0, -1).map((o) => (o.body.match(/<url>/g) ?? []).length);
     assert.ok(urls.every((n) => n <= 4));
-    // home, categories, /comments/, /tags/, tags a and b, posts
-    assert.equal(urls.reduce((a, b) => a + b, 0), 1 + 7 + 1 + 1 + 2 + 5);
+    // home, categories, /comments/, /tags/, tags a and b, model gpt-5, /search/, posts
+    assert.equal(urls.reduce((a, b) => a + b, 0), 1 + 7 + 1 + 1 + 2 + 1 + 1 + 5);
   });
 });
