@@ -90,7 +90,9 @@ export function createAnswerChecker(doc: Json): (answer: RecordedAnswer) => Answ
   return (answer) => {
     const path = answer.url.split('?')[0]!;
     // CORS preflight, promised by the document's description for the writer's paths.
-    if (answer.method === 'OPTIONS') return { key: `OPTIONS ${path} ${answer.status}`, documented: false, problems: answer.status === 204 && WRITER_PATH.test(path) ? [] : [`OPTIONS ${path} answered ${answer.status}`] };
+    // A static file answers its preflight too (204 with Allow); /mcp refuses a foreign Origin or Host before anything (403).
+    const preflightOk = (answer.status === 204 && (WRITER_PATH.test(path) || Boolean(answer.headers.allow))) || (answer.status === 403 && path === '/mcp');
+    if (answer.method === 'OPTIONS') return { key: `OPTIONS ${path} ${answer.status}`, documented: false, problems: preflightOk ? [] : [`OPTIONS ${path} answered ${answer.status}`] };
     const method = answer.method === 'HEAD' ? 'get' : answer.method.toLowerCase();
     const template = match(path, method);
     const problems: string[] = [];
@@ -101,6 +103,8 @@ export function createAnswerChecker(doc: Json): (answer: RecordedAnswer) => Answ
     }
     const operation = paths[template]![method];
     if (!operation) {
+      // /mcp checks Host and Origin before the method: a foreign one is 403 on any method.
+      if (path === '/mcp' && answer.status === 403) return { key: `${answer.method} ${template} 403`, documented: true, problems };
       if (answer.status !== 405 || !answer.headers.allow) problems.push(`${answer.method} ${template} is not documented and answered ${answer.status} (only 405 with Allow is promised)`);
       return { key: `${answer.method} ${template} ${answer.status}`, documented: true, problems };
     }

@@ -16,6 +16,8 @@ import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuil
 import { createApp } from './app.ts';
 import { KeyDirectories } from './agents/key-directory.ts';
 import type { AgentDeps } from './mcp/deps.ts';
+import { writerUrl } from './mcp/http.ts';
+import type { EmbeddedStore } from './store/embedded/index.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import type { Store } from './store/types.ts';
@@ -95,6 +97,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     throw error;
   }
   logger.info({ url }, 'agora accepting connections; catching up (serving the existing dist/ meanwhile)');
+  recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
   options.onListening?.(url);
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
@@ -216,6 +219,21 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 }
 
 /** Listen and give the URL clients use. */
+/**
+ * Record where this writer listens (the bound port, a wildcard host as loopback) in
+ * `data/.writer.lock` after its pid, so `agora mcp` beside it finds `/mcp` on any port
+ * without `--writer`. Only the embedded store holds that lock.
+ */
+function recordAddress(store: Store, url: string, logger: Logger): void {
+  const embedded = store as Partial<Pick<EmbeddedStore, 'recordAddress'>>;
+  if (typeof embedded.recordAddress !== 'function') return;
+  try {
+    embedded.recordAddress(url);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not record the writer address in data/.writer.lock; agora mcp needs --writer');
+  }
+}
+
 async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

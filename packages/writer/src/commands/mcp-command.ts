@@ -8,25 +8,29 @@
  *   store, rebuilds) on an ephemeral loopback port and serves the tools in process;
  * - a writer runs on it (`npm start`, holding `data/.writer.lock`): this process opens
  *   nothing and passes every request to that writer's `POST /mcp` (mcp/bridge.ts), so
- *   the one writer keeps owning the store and `dist/`. Its address is `--writer`, or
- *   else the configured `HOST`/`PORT`.
+ *   the one writer keeps owning the store and `dist/`. Its address is `--writer`, else
+ *   the one the writer recorded in the lock file after its pid (`<pid>\n<url>\n`: any
+ *   port, whatever this process's `PORT`), else the configured `HOST`/`PORT`.
  *
  * Either way the server names the configured base URL (`baseUrl` / `AGORA_BASE_URL`).
  */
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { pino } from 'pino';
 import type { AgoraConfig } from '@agora/generator';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { startServer } from '../server.ts';
 import { createMcpServer } from '../mcp/server.ts';
+import { writerUrl } from '../mcp/http.ts';
 import { bridgeServer, connectWriter } from '../mcp/bridge.ts';
-import { writerIsRunning } from '../store/embedded/index.ts';
+import { runningWriter } from '../store/embedded/index.ts';
 
-/** Where a writer started with `config` listens, as a URL a local process can reach. */
-export function writerUrl(config: Pick<AgoraConfig, 'host' | 'port'>): string {
-  const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? '127.0.0.1' : config.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+/** The running writer's address and where it came from (said in the error when it does not answer). */
+function writerAddress(given: string | undefined, recorded: string | null, config: AgoraConfig): { url: string; from: string } {
+  if (given) return { url: given, from: '--writer' };
+  if (recorded) return { url: recorded, from: `recorded by the writer in ${join(config.dataDir, '.writer.lock')}` };
+  return { url: writerUrl(config), from: 'the configured HOST and PORT' };
 }
 
 /**
@@ -37,16 +41,18 @@ export function writerUrl(config: Pick<AgoraConfig, 'host' | 'port'>): string {
 export function mcpCommand(loadConfig: () => AgoraConfig): Command {
   return new Command('mcp')
     .description('serve the site as an MCP server over stdio (search, read, comment, public data)')
-    .option('--writer <url>', 'when a writer already runs on this data folder: its address (default: the configured HOST and PORT)')
+    .option('--writer <url>', 'when a writer already runs on this data folder: its address (default: the one it recorded in data/.writer.lock, else the configured HOST and PORT)')
     .action(async (opts: { writer?: string }) => {
       const config = loadConfig();
       const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
       // PostgreSQL nodes share the store: only the embedded store has one writer. (The
       // lock check needs the folder: on a fresh site it does not exist yet.)
-      if (config.store.engine === 'files' && (await mkdir(config.dataDir, { recursive: true }), await writerIsRunning(config.dataDir))) {
-        const endpoint = new URL('/mcp', opts.writer ?? writerUrl(config));
+      const writer = config.store.engine === 'files' ? (await mkdir(config.dataDir, { recursive: true }), await runningWriter(config.dataDir)) : null;
+      if (writer) {
+        const address = writerAddress(opts.writer, writer.url, config);
+        const endpoint = new URL('/mcp', address.url);
         const client = await connectWriter(endpoint).catch((error: unknown) => {
-          throw new Error(`A writer holds the data folder \`${config.dataDir}\` but its MCP endpoint ${endpoint.href} does not answer (${(error as Error).message}); pass its address with \`agora mcp --writer http://host:port\``);
+          throw new Error(`A writer${writer.pid !== null ? ` (pid ${writer.pid})` : ''} holds the data folder \`${config.dataDir}\` but its MCP endpoint ${endpoint.href} (${address.from}) does not answer (${(error as Error).message}); pass its address with \`agora mcp --writer http://host:port\``);
         });
         logger.info({ writer: endpoint.href }, 'a writer runs on this data folder: serving its MCP endpoint over stdio');
         const handle = serveStdio(() => bridgeServer(client));

@@ -6,8 +6,13 @@
  * The caller's address is its rate-limit key, as on the HTTP routes; a request signed by
  * a verified agent (Web Bot Auth, `agents/identity.ts`) is keyed by the agent, and
  * `post_comment` stores the agent with the comment.
+ *
+ * Browsers: a request's `Host` and, when sent, its `Origin` must be names this server
+ * answers for (one list, `mcpHostNames`), else 403 with a JSON-RPC error; an allowed
+ * Origin gets CORS headers (and `OPTIONS` its preflight). Invalid JSON is JSON-RPC's
+ * parse error (-32700), like every other `/mcp` error.
  */
-import express, { Router, type Request } from 'express';
+import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AgoraConfig } from '@agora/generator';
@@ -18,6 +23,9 @@ import type { AgentDeps, Caller } from './deps.ts';
 
 /** JSON-RPC bodies: a comment document (16 KiB) escaped in JSON fits well within this. */
 const BODY_LIMIT = '64kb';
+
+/** Headers a browser client may send: MCP's own, the comment key, and Web Bot Auth's signature. */
+const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'X-API-Key', 'X-Agent-Token', 'Authorization', 'Signature', 'Signature-Input', 'Signature-Agent'].join(', ');
 
 /**
  * Host names `/mcp` answers for. A web page that rebinds its own DNS name to this
@@ -31,6 +39,63 @@ export function mcpHostNames(config: Pick<AgoraConfig, 'host' | 'site'>, extra: 
   if (config.host !== '0.0.0.0' && config.host !== '::') names.add(config.host.includes(':') ? `[${config.host}]` : config.host.toLowerCase());
   return [...names];
 }
+
+/**
+ * Where a writer started with `config` listens, as a URL a local process can reach
+ * (a wildcard address becomes the loopback one).
+ */
+export function writerUrl(config: Pick<AgoraConfig, 'host' | 'port'>): string {
+  const host = config.host === '0.0.0.0' || config.host === '::' || config.host === '' ? '127.0.0.1' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+}
+
+/**
+ * Whether a browser's `Origin` may call `/mcp`. The rule reuses the Host list, so one
+ * setting (`AGORA_MCP_HOSTS`) governs both checks: an http(s) origin whose host name is
+ * one `mcpHostNames` gives (the base URL's host, the listening address, loopback names,
+ * `AGORA_MCP_HOSTS`), at any port, as the SDK's own `originValidation` matches. That
+ * covers the site's own origin (`baseUrl`) and same-origin use (the Host, already
+ * checked, is on the list). `null` (sandboxed frames, `file:`) and any other site are
+ * refused: a page elsewhere cannot drive a local writer's tools.
+ */
+export function originAllowed(origin: string, hosts: readonly string[]): boolean {
+  if (!URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.includes(url.hostname);
+}
+
+/** A JSON-RPC error answer with no id (the request was refused before it was read). */
+function jsonRpcError(code: number, message: string) {
+  return { jsonrpc: '2.0' as const, id: null, error: { code, message } };
+}
+
+/**
+ * The Origin check and CORS headers. No Origin (CLI clients, agents, the stdio bridge)
+ * passes untouched; an allowed one is echoed (`Vary: Origin`, and the session header
+ * exposed, as the transport names it); any other is 403 (MCP Streamable HTTP: servers
+ * MUST validate Origin).
+ */
+function originGuard(hosts: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    res.vary('Origin');
+    const origin = req.get('origin');
+    if (!origin) return next();
+    if (!originAllowed(origin, hosts)) {
+      // The names themselves are not listed: AGORA_MCP_HOSTS may hold internal ones.
+      res.status(403).json(jsonRpcError(-32000, `Invalid Origin: ${origin} may not call /mcp; a browser page may call it only from a host this server answers for (the base URL's host, the listening address, loopback names, AGORA_MCP_HOSTS); add the page's host name to AGORA_MCP_HOSTS to allow it`));
+      return;
+    }
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id');
+    next();
+  };
+}
+
+/** Invalid JSON: JSON-RPC's parse error (HTTP 400), not the writer's `validation` body. */
+const parseError: ErrorRequestHandler = (error: { type?: string; message?: string }, _req, res, next) => {
+  if (error?.type !== 'entity.parse.failed') return next(error);
+  res.status(400).json(jsonRpcError(-32700, `Parse error: the body is not JSON (${error.message}); send one JSON-RPC message or a batch as application/json`));
+};
 
 /**
  * Who calls, as the SDK's pass-through `authInfo` (nothing is authenticated: the
@@ -62,13 +127,22 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
   const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
   const parse = express.json({ limit: BODY_LIMIT, type: () => true });
   const validHost = hostHeaderValidation([...hosts]);
-  // The SDK's own Host check, before the body is read: a JSON-RPC error with 403.
-  router.post('/mcp', (req, res, next) => (validHost(req, res) ? next() : undefined), parse, async (req, res) => {
+  // Every method, before the body is read: the SDK's own Host check (a JSON-RPC error
+  // with 403), then Origin (the same list) and CORS.
+  router.all('/mcp', (req, res, next) => (validHost(req, res) ? next() : undefined), originGuard(hosts));
+  router.options('/mcp', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Methods', 'POST');
+    res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
+  });
+  router.post('/mcp', parse, async (req, res) => {
     (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
     await node(req, res, req.body);
   });
   router.all('/mcp', (req) => {
     throw new AppError('method_not_allowed', `${req.method} is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)`, { headers: { Allow: 'POST' } });
   });
+  router.use('/mcp', parseError);
   return router;
 }

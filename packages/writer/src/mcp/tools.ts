@@ -118,7 +118,11 @@ export function postWithComments(post: Post, comments: readonly Comment[]): stri
   return lines.join('\n');
 }
 
-/** A catalog entry in a list: enough to choose it, without its operations' parameters. */
+/**
+ * A catalog entry in a list: enough to choose it, without its operations' parameters.
+ * `simple_api` keeps the catalog's own shape (service spec 2.5: the object, or null),
+ * so a summary never disagrees with the whole entry; it is five short strings.
+ */
 function catalogSummary(s: CatalogService) {
   return {
     slug: s.slug,
@@ -127,7 +131,7 @@ function catalogSummary(s: CatalogService) {
     description: s.description,
     status: s.status,
     free: s.free,
-    simple_api: s.simple_api ? s.simple_api.url : null,
+    simple_api: s.simple_api ? { label: s.simple_api.label, method: s.simple_api.method, url: s.simple_api.url, no_key: s.simple_api.no_key, note: s.simple_api.note } : null,
     operations: s.apis.map((op) => ({ id: op.id, name: op.name })),
     detail_url: s.detail_url,
   };
@@ -183,12 +187,16 @@ const postCommentOutput = z.object({
   location: z.string(),
   comment: commentRecord.extend({ status: z.string().optional(), message: z.string().optional() }),
 });
+const simpleApi = z.object({
+  label: z.string(), method: z.string().describe('GET'), url: z.string().describe('path with query, on this site'), no_key: z.boolean().describe('true: no key from the caller'), note: z.string(),
+}).nullable().describe('the keyless endpoint for this entry (call it with call_public_data), or null when it has none');
 const catalogEntrySummary = z.object({
   slug: z.string(), name: z.string(), provider: z.string(), description: z.string(), status: z.string(), free: z.boolean(),
-  simple_api: z.string().nullable(), operations: z.array(z.object({ id: z.string(), name: z.string() })), detail_url: z.string(),
+  simple_api: simpleApi, operations: z.array(z.object({ id: z.string(), name: z.string() })), detail_url: z.string(),
 });
 const catalogOutput = z.object({
-  updated: z.string().optional(),
+  version: z.number().int().optional().describe('the catalog document\'s format version (list and search answers)'),
+  updated: z.string().optional().describe('when the catalog was last updated, YYYY-MM-DD (list and search answers)'),
   proxy: z.object({ call: z.string(), auth: z.string() }).optional(),
   total: z.number().int().optional().describe('entries matching, over all pages'),
   services: z.array(catalogEntrySummary).optional(),
@@ -293,7 +301,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
 
   server.registerTool('get_catalog', {
     title: 'Get the public-data catalog',
-    description: `The catalog of Korean public-data APIs, a page at a time: each entry's slug, name, provider, status and operation ids; filter with query; pass service for one whole entry with every operation, parameter and limit (as on ${base}/agencatalog/).`,
+    description: `The catalog of Korean public-data APIs, a page at a time (with the catalog's version and updated date): each entry's slug, name, provider, status, keyless simple_api (or null) and operation ids; filter with query; pass service for one whole entry with every operation, parameter and limit (as on ${base}/agencatalog/).`,
     inputSchema: z.object({
       service: z.string().min(1).optional().describe('an entry slug, e.g. weather-forecast: that entry in full'),
       query: z.string().min(1).max(200).optional().describe('only entries whose name, provider, description, use cases or operations contain every word, e.g. "아파트" or "weather"'),
@@ -313,7 +321,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     const words = (args.query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const matching = catalog.services.filter((s) => matchesCatalog(s, words));
     const { page, next } = paginate(matching, args.cursor, args.limit ?? CATALOG_PAGE.defaultLimit);
-    return structured({ updated: catalog.updated, proxy: { ...catalog.proxy }, total: matching.length, services: page.map(catalogSummary), ...(next ? { next_cursor: next } : {}) });
+    return structured({ version: catalog.version, updated: catalog.updated, proxy: { ...catalog.proxy }, total: matching.length, services: page.map(catalogSummary), ...(next ? { next_cursor: next } : {}) });
   }));
 
   server.registerTool('call_public_data', {

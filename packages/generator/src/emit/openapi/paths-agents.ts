@@ -84,7 +84,7 @@ export function agentPaths(ctx: OpenApiContext): Paths {
       post: {
         operationId: 'mcp',
         summary: 'MCP server (Streamable HTTP)',
-        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header), `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header). Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB. Stateless: `GET` (no server-sent event stream) and `DELETE` (no session) answer 405 `method_not_allowed` with `Allow: POST`.',
+        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header), `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header). Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB. Stateless: `GET` (no server-sent event stream) and `DELETE` (no session) answer 405 `method_not_allowed` with `Allow: POST`. Browsers: an `Origin` whose host is one of the names allowed for `Host` gets CORS headers (`OPTIONS` answers its preflight with 204), any other `Origin` 403.',
         tags: ['agents'],
         security: PUBLIC,
         ...writerServers(ctx),
@@ -98,11 +98,8 @@ export function agentPaths(ctx: OpenApiContext): Paths {
             },
           },
           '202': { description: 'Accepted: the message was a notification or a response, which get no answer.' },
-          '400': {
-            description: 'Not JSON (the writer\'s `validation` error), or not a JSON-RPC message, a batch that is too long, or an unsupported `MCP-Protocol-Version` (a JSON-RPC error).',
-            content: { 'application/json': { schema: { oneOf: [JSON_RPC_ERROR, { $ref: '#/components/schemas/Error' }] }, example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null } } },
-          },
-          '403': jsonRpcError('The `Host` header is not one of this server\'s names (DNS-rebinding protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`.', -32000, 'Invalid Host: evil.example'),
+          '400': jsonRpcError('Not JSON (`-32700` parse error, `id` null), not a JSON-RPC message, a batch that is too long, or an unsupported `MCP-Protocol-Version`: a JSON-RPC error.', -32700, 'Parse error: the body is not JSON (Unexpected end of JSON input); send one JSON-RPC message or a batch as application/json'),
+          '403': jsonRpcError('The `Host` header, or the host of an `Origin` header (sent by browsers; none is needed), is not one of this server\'s names (DNS-rebinding and cross-site protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`.', -32000, 'Invalid Host: evil.example'),
           '406': jsonRpcError('`Accept` does not list both `application/json` and `text/event-stream`.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
           '413': errorResponse('The body is over 64 kB.', 'payload_too_large', 'body is too large'),
           '415': jsonRpcError('The body is not `application/json`.', -32000, 'Unsupported Media Type: Content-Type must be application/json'),

@@ -1,7 +1,8 @@
 /**
  * The embedded store: lowdb files under `data/`, the default engine.
  *
- *   data/.writer.lock        held by the one writer for its whole life (OS-released lock)
+ *   data/.writer.lock        held by the one writer for its whole life (OS-released lock);
+ *                            its pid, then the URL it listens at once recorded (`agora mcp`)
  *   data/.store.lock         taken for each write, by the writer and by CLI commands
  *   data/comments/<slug>.json one post's comments (see comments.ts)
  *   data/changes.jsonl       CLI changes the writer must pick up (see change-journal.ts)
@@ -15,7 +16,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store, StoreRole } from '../types.ts';
-import { claimExclusive, FileMutex, type HeldLock } from './os-lock.ts';
+import { claimExclusive, readHolder, FileMutex, type HeldLock } from './os-lock.ts';
 import { EmbeddedComments } from './comments.ts';
 import { EmbeddedViews } from './views.ts';
 import { EmbeddedTokens } from './tokens.ts';
@@ -30,12 +31,26 @@ export interface EmbeddedStore extends Store {
   readonly dataDir: string;
   /** What the start-up migration did (null: nothing to migrate). */
   readonly migration: MigrationReport | null;
+  /**
+   * Record where this writer listens (`http://host:port`) in `data/.writer.lock`, after
+   * its pid, so `agora mcp` reaches a writer on any port. Only a `server` store holds
+   * the lock; elsewhere (and after `close`) this does nothing.
+   */
+  recordAddress(url: string): void;
 }
+
+/** The writer holding a data folder: its pid and the address it recorded (null until it records one). */
+export interface RunningWriter {
+  pid: number | null;
+  url: string | null;
+}
+
+const LOCK_FILE = '.writer.lock';
 
 /** Whether a writer currently holds this data folder (the CLI then leaves rebuilding to it). */
 export async function writerIsRunning(dataDir: string): Promise<boolean> {
   try {
-    const lock = await claimExclusive(join(dataDir, '.writer.lock'), dataDir);
+    const lock = await claimExclusive(join(dataDir, LOCK_FILE), dataDir);
     await lock.release();
     return false;
   } catch {
@@ -43,9 +58,21 @@ export async function writerIsRunning(dataDir: string): Promise<boolean> {
   }
 }
 
+/**
+ * The writer holding this data folder, or null when none does. Its address is the
+ * first recorded line that is an http(s) URL (a file written by an older writer has
+ * only the pid: then null, and the caller falls back to the configured address).
+ */
+export async function runningWriter(dataDir: string): Promise<RunningWriter | null> {
+  if (!(await writerIsRunning(dataDir))) return null;
+  const { pid, lines } = await readHolder(join(dataDir, LOCK_FILE));
+  const url = lines.find((line) => URL.canParse(line) && /^https?:$/.test(new URL(line).protocol)) ?? null;
+  return { pid, url };
+}
+
 export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promise<EmbeddedStore> {
   await mkdir(dataDir, { recursive: true });
-  const held: HeldLock | null = role === 'server' ? await claimExclusive(join(dataDir, '.writer.lock'), `the data folder \`${dataDir}\``) : null;
+  let held: HeldLock | null = role === 'server' ? await claimExclusive(join(dataDir, LOCK_FILE), `the data folder \`${dataDir}\``) : null;
   const mutex = new FileMutex(join(dataDir, '.store.lock'));
   const journal = new ChangeJournal(join(dataDir, 'changes.jsonl'));
   try {
@@ -72,12 +99,17 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       quotas,
       agents,
       changes: (onChange) => journal.follow(onChange),
+      recordAddress(url) {
+        held?.record([url]);
+      },
       async close() {
         await comments.close().catch(() => {});
         await quotas.flush().catch(() => {});
         await agents.close().catch(() => {});
         await mutex.close();
-        await held?.release();
+        const lock = held;
+        held = null;
+        await lock?.release();
       },
     };
   } catch (error) {

@@ -5,7 +5,9 @@
  * behind, so nothing ever has to guess from a pid whether a lock is stale.
  *
  * - `claimExclusive` holds a lock for the life of the process: the writer takes
- *   `data/.writer.lock`, so a second writer on the same folder is refused at once.
+ *   `data/.writer.lock`, so a second writer on the same folder is refused at once. The
+ *   file holds the holder's pid, then any lines it records (`record`: where the writer
+ *   listens, read by `agora mcp`); `readHolder` reads them back.
  * - `FileMutex` is a short lock around each write (`data/.store.lock`), shared by the
  *   writer and the CLI (moderation, import, tokens), queued within a process. `run`
  *   takes the whole file; `runFor(key)` takes one byte of it chosen by the key (a
@@ -15,29 +17,62 @@
  *   kernel: a lock on the whole file conflicts with any byte of it).
  */
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { constants, ftruncateSync, writeSync } from 'node:fs';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { tryLock, unlock } from 'fs-native-extensions';
 import { StoreError } from '../types.ts';
 
 /** A held process-lifetime lock. */
 export interface HeldLock {
+  /**
+   * Write `lines` after the pid line, for whoever finds the lock held (the writer's
+   * address for `agora mcp`). Synchronous: a few bytes, written once, in place (the
+   * pid line stays readable throughout).
+   */
+  record(lines: readonly string[]): void;
   release(): Promise<void>;
+}
+
+/** What a lock file says about its holder: the pid (null if unreadable) and the lines recorded after it. */
+export interface LockHolder {
+  pid: number | null;
+  lines: string[];
+}
+
+/** Parse a lock file's text (`<pid>\n<line>\n…`); any text parses, a stale or foreign file included. */
+export function parseHolder(text: string): LockHolder {
+  const [first = '', ...rest] = text.split('\n');
+  const pid = /^\d+$/.test(first.trim()) ? Number(first.trim()) : null;
+  return { pid, lines: rest.map((line) => line.trim()).filter(Boolean) };
+}
+
+/** Read what the holder of the lock at `path` wrote (a missing file reads as nothing). */
+export async function readHolder(path: string): Promise<LockHolder> {
+  return parseHolder(await readFile(path, 'utf8').catch(() => ''));
 }
 
 /**
  * Take `path` exclusively for as long as the process lives, or fail with `locked`.
- * The holder's pid is written into the file only so the refusal can name it.
+ * The holder's pid is written into the file only so the refusal can name it (and
+ * `record` adds lines after it).
  */
 export async function claimExclusive(path: string, what: string): Promise<HeldLock> {
-  const handle = await open(path, 'a+');
+  // Read-write, created if missing, not append: `record` writes at offset 0.
+  const handle = await open(path, constants.O_RDWR | constants.O_CREAT);
   if (!tryLock(handle.fd)) {
-    const holder = (await handle.readFile('utf8').catch(() => '')).trim();
+    const { pid } = parseHolder(await handle.readFile('utf8').catch(() => ''));
     await handle.close();
-    throw new StoreError('locked', `Cannot start: ${what} is already used by another agora writer${holder ? ` (pid ${holder})` : ''} (\`${path}\` is locked). Stop that process, give this one its own AGORA_DATA_DIR, or use the postgres store to run several writers on one site.`);
+    throw new StoreError('locked', `Cannot start: ${what} is already used by another agora writer${pid !== null ? ` (pid ${pid})` : ''} (\`${path}\` is locked). Stop that process, give this one its own AGORA_DATA_DIR, or use the postgres store to run several writers on one site.`);
   }
   await handle.truncate(0);
   await handle.write(`${process.pid}\n`, 0);
   return {
+    record(lines) {
+      // Write over the old text, then cut what is left of it: never an empty file.
+      const text = Buffer.from([String(process.pid), ...lines].map((line) => `${line}\n`).join(''));
+      writeSync(handle.fd, text, 0, text.length, 0);
+      ftruncateSync(handle.fd, text.length);
+    },
     async release() {
       unlock(handle.fd);
       await handle.close();
