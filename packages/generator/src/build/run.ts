@@ -119,13 +119,17 @@ async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Ch
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
-  // A site-wide flush rewrites thousands of small records after a burst of views: written
-  // synchronously, in runs between yields, as a thread-pool round trip per call costs
-  // more than the write. A comment's few files go through the thread pool instead: a
-  // rename can block for milliseconds on a busy disk, and the main thread has requests
-  // to serve meanwhile.
+  // Small files (< 64 KB: the records, a comment's page and mirror on most posts) are
+  // written synchronously, in runs between yields, big ones through the thread pool.
+  // Through the pool, a file is four calls (open, write, close, rename), each waiting for
+  // a turn of the main thread, which is ~5 ms under 50 clients: a comment's three files
+  // took ~20–30 ms that way, and its rebuild's lane was held meanwhile. Written at once,
+  // 50 clients on the 10,000-post site on disk got 131–154 comments/s against 116–139
+  // (three alternated pairs), and comment → page + mirror p99 44–61 ms against 51–84
+  // (docs/performance.md, tenth session). A write of a path another rebuild is still
+  // writing waits for it (`OutputSink`: the content made last lands last).
   const comment = change.kind === 'post-comments';
-  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: comment ? undefined : 64 * 1024, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
+  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
   const emitted = await emitInOrder(state, plan, sink, between, stop);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.

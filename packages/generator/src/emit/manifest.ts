@@ -63,6 +63,12 @@ export class Manifest {
   /** Folders known to exist in dist/ (saves a mkdir per file). */
   readonly knownDirs = new Set<string>();
   /**
+   * The last write claimed for each path whose writes are not all done (`OutputSink`):
+   * two rebuilds of one build state may write one file side by side, and the content
+   * made last must land last.
+   */
+  private readonly writing = new Map<string, Promise<void>>();
+  /**
    * Why this manifest started empty (null: it holds the previous build). Read by the
    * plan as the reason to emit jobs it has no record of; cleared after a full build.
    */
@@ -74,6 +80,27 @@ export class Manifest {
     readonly outputs = new Map<string, string>(),
     readonly jobs = new Map<string, JobRecord>(),
   ) {}
+
+  /**
+   * Claim the next write of `path`: `previous` settles when the write claimed before it
+   * is done (undefined when none is under way); call `done` when this one is (written,
+   * skipped or failed).
+   */
+  claimWrite(path: string): { previous: Promise<void> | undefined; done: () => void } {
+    const previous = this.writing.get(path);
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    this.writing.set(path, finished);
+    void finished.then(() => {
+      if (this.writing.get(path) === finished) this.writing.delete(path);
+    });
+    return { previous, done };
+  }
+
+  /** Paths with a claimed write not yet done (tests). */
+  get writesUnderWay(): number {
+    return this.writing.size;
+  }
 
   static async open(cacheDir: string | null, distDir: string): Promise<Manifest> {
     const path = cacheDir ? join(cacheDir, 'manifest.json') : null;

@@ -100,7 +100,17 @@ export class OutputSink {
     this.result.emittedJobs++;
     const result = emit();
     const outputs = Array.isArray(result) ? result : [result];
-    for (const output of outputs) await this.put(output);
+    // Claimed now, as the content is made: another rebuild's later content for one of
+    // these paths waits for this write, and this one for an earlier rebuild's.
+    const claims = outputs.map((o) => this.manifest.claimWrite(o.path));
+    let next = 0;
+    try {
+      // Each put releases its claim once its write is done (or skipped).
+      for (; next < outputs.length; next++) await this.put(outputs[next]!, claims[next]!);
+    } finally {
+      // A collision or a failure before them: release the rest, so no later write waits for them.
+      for (const claim of claims.slice(next)) claim.done();
+    }
     const paths = outputs.map((o) => o.path);
     const previous = this.manifest.jobs.get(jobId);
     if (previous) for (const p of previous.paths) if (!paths.includes(p)) this.dropped.push(p);
@@ -112,15 +122,19 @@ export class OutputSink {
     return hash !== UNHASHED && this.manifest.outputs.get(path) === hash;
   }
 
-  private async put(output: Output): Promise<void> {
+  private async put(output: Output, claim: { previous: Promise<void> | undefined; done: () => void }): Promise<void> {
     if (this.seen.has(output.path)) throw new Error(`Cannot write \`${output.path}\` twice in one build: two outputs collide`);
     this.seen.add(output.path);
+    // Content made earlier for this path by another rebuild is written first (the
+    // manifest's hash below is then that write's).
+    if (claim.previous) await claim.previous;
     const limit = this.options.hashLimit;
     // Encode once: the same bytes are hashed and written.
     const bytes = typeof output.body === 'string' ? [Buffer.from(output.body, 'utf8')] : output.body;
     const hash = limit !== undefined && chunksLength(bytes) > limit ? UNHASHED : hashBytes(bytes);
     if (this.bytesUnchanged(output.path, hash)) {
       this.result.unchanged++;
+      claim.done();
       return;
     }
     const small = this.options.syncBelow !== undefined && chunksLength(bytes) < this.options.syncBelow;
@@ -131,6 +145,7 @@ export class OutputSink {
       writeFileAtomicSync(join(this.manifest.distDir, output.path), bytes, this.manifest.knownDirs);
       this.manifest.outputs.set(output.path, hash);
       this.result.written.push(output.path);
+      claim.done();
       if (performance.now() - this.runStarted >= SYNC_RUN_MS) {
         this.runStarted = 0;
         await new Promise((resolve) => setImmediate(resolve));
@@ -153,7 +168,10 @@ export class OutputSink {
         this.manifest.outputs.delete(output.path);
         this.failure ??= error;
       })
-      .finally(() => this.inflight.delete(write));
+      .finally(() => {
+        this.inflight.delete(write);
+        claim.done();
+      });
     this.inflight.add(write);
   }
 
