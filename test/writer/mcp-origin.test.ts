@@ -2,7 +2,7 @@
  * `/mcp` below the SDK client: the `Origin` rule and CORS of the Streamable HTTP
  * transport (a present, foreign Origin is 403; none passes), and JSON-RPC's parse error.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { makeProject, NO_RATE_LIMITS } from '../helpers/project.ts';
@@ -13,17 +13,22 @@ const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/j
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
 const ALLOW_HEADERS = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'x-api-key', 'authorization', 'signature', 'signature-input', 'signature-agent'];
 
-test('/mcp checks Origin and answers CORS', async (t) => {
-  const project = await makeProject({ files: { 'agora.config.json': NO_RATE_LIMITS }, baseUrl: 'https://site.example' });
-  const server = await startTestServer(project, { AGORA_MCP_HOSTS: 'agents.internal' });
-  const endpoint = `${server.url}/mcp`;
-  const self = new URL(server.url).origin;
+/** A writer on a loopback port for one test, with a connection pool to it. */
+async function mcpWriter(t: TestContext, options: { baseUrl?: string; env?: Record<string, string> } = {}) {
+  const project = await makeProject({ files: { 'agora.config.json': NO_RATE_LIMITS }, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) });
+  const server = await startTestServer(project, options.env);
   const agent = createPool(1);
   t.after(async () => {
     agent.destroy();
     await server.close();
     await project.remove();
   });
+  return { server, agent, endpoint: `${server.url}/mcp` };
+}
+
+test('/mcp checks Origin and answers CORS', async (t) => {
+  const { server, agent, endpoint } = await mcpWriter(t, { baseUrl: 'https://site.example', env: { AGORA_MCP_HOSTS: 'agents.internal' } });
+  const self = new URL(server.url).origin;
 
   await t.test('should refuse a foreign Origin with 403 and a JSON-RPC error', async () => {
     for (const origin of ['http://evil.example', 'https://site.example.evil.example', 'null']) {
@@ -104,15 +109,7 @@ test('/mcp checks Origin and answers CORS', async (t) => {
 });
 
 test('/mcp answers invalid JSON with the JSON-RPC parse error', async (t) => {
-  const project = await makeProject({ files: { 'agora.config.json': NO_RATE_LIMITS } });
-  const server = await startTestServer(project);
-  const endpoint = `${server.url}/mcp`;
-  const agent = createPool(1);
-  t.after(async () => {
-    agent.destroy();
-    await server.close();
-    await project.remove();
-  });
+  const { agent, endpoint } = await mcpWriter(t);
 
   await t.test('should answer -32700 with id null and HTTP 400', async () => {
     for (const body of ['{"jsonrpc":"2.0","id":1,"method":', 'not json', '{"a":1,}']) {
