@@ -90,10 +90,10 @@ test('/mcp checks Origin and answers CORS', async (t) => {
     for (const method of ['GET', 'DELETE']) {
       const plain = await send(agent, endpoint, method);
       assert.equal(plain.status, 405, method);
-      assert.equal(plain.headers['allow'], 'POST');
+      assert.equal(plain.headers['allow'], 'POST, OPTIONS');
       const allowed = await send(agent, endpoint, method, undefined, { Origin: 'https://site.example' });
       assert.equal(allowed.status, 405, method);
-      assert.equal(allowed.headers['allow'], 'POST');
+      assert.equal(allowed.headers['allow'], 'POST, OPTIONS');
       assert.equal(allowed.headers['access-control-allow-origin'], 'https://site.example');
       const foreign = await send(agent, endpoint, method, undefined, { Origin: 'http://evil.example' });
       assert.equal(foreign.status, 403, method);

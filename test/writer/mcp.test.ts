@@ -259,7 +259,7 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     for (const method of ['GET', 'DELETE']) {
       const res = await fetch(endpoint, { method });
       assert.equal(res.status, 405, method);
-      assert.equal(res.headers.get('allow'), 'POST');
+      assert.equal(res.headers.get('allow'), 'POST, OPTIONS');
     }
   });
 

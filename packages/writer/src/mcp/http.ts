@@ -141,7 +141,7 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
     await node(req, res, req.body);
   });
   router.all('/mcp', (req) => {
-    throw new AppError('method_not_allowed', `${req.method} is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)`, { headers: { Allow: 'POST' } });
+    throw new AppError('method_not_allowed', `${req.method} is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)`, { headers: { Allow: 'POST, OPTIONS' } });
   });
   router.use('/mcp', parseError);
   return router;
