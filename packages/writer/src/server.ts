@@ -218,7 +218,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   };
 }
 
-/** Listen and give the URL clients use. */
 /**
  * Record where this writer listens (the bound port, a wildcard host as loopback) in
  * `data/.writer.lock` after its pid, so `agora mcp` beside it finds `/mcp` on any port
@@ -234,6 +233,7 @@ function recordAddress(store: Store, url: string, logger: Logger): void {
   }
 }
 
+/** Listen and give the URL clients use. */
 async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -35,9 +35,10 @@ export const CONTENT_TYPES = {
 export function emitHeaders(site: Pick<SiteConfig, 'writerUrl' | 'baseUrl' | 'contentSignals'>, pages: readonly PageLinks[] = [], sizes?: MarkdownSizes): Output {
   // Both hosts apply every matching rule, so `/*` adds these to the rules below.
   const security = Object.entries(securityHeaders(site)).map(([name, value]) => `  ${name}: ${value}`).join('\n');
-  const markdown = `  Content-Type: ${CONTENT_TYPES.markdown}\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${contentSignal(site)}`;
+  const markdownRule = (type: string) => `  Content-Type: ${type}\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${contentSignal(site)}`;
+  const markdown = markdownRule(CONTENT_TYPES.markdown);
   // Spec 4.1: `post.md` answers text/plain (the page's alternate link still names it text/markdown).
-  const postSource = `  Content-Type: ${CONTENT_TYPES.text}\n  Access-Control-Allow-Origin: *\n  Content-Signal: ${contentSignal(site)}`;
+  const postSource = markdownRule(CONTENT_TYPES.text);
   const postMd = (page: PageLinks) => {
     if (page.slug === undefined) return '';
     const tokens = sizes?.post(page);

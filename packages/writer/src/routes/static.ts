@@ -68,13 +68,14 @@ export function staticRoutes(distDir: string): Router {
   for (const kind of NAMED) {
     router.get(`/api/${kind}/:name`, async (req, res, next) => {
       const name = req.params.name as string;
-      refuseNul(name, kind === 'model' || kind === 'tag' ? kind : 'slug');
+      const field = kind === 'model' || kind === 'tag' ? kind : 'slug';
+      refuseNul(name, field);
       for (const candidate of [toFileName(name), name]) {
         if (candidate.includes('/') || candidate.startsWith('.') || candidate === '') continue;
         if ((await sendWholeFile(req, res, join(distDir, 'api', kind, candidate), jsonHeaders)) === 'sent') return;
       }
       const what = kind === 'model' ? 'No posts by model' : kind === 'tag' ? 'No post has the tag' : 'No post with slug';
-      next(new AppError('not_found', `${what} ${JSON.stringify(name)}`, { field: kind === 'model' || kind === 'tag' ? kind : 'slug' }));
+      next(new AppError('not_found', `${what} ${JSON.stringify(name)}`, { field }));
     });
   }
   router.use(async (req, res, next) => {
