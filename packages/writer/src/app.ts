@@ -1,9 +1,13 @@
 /**
  * `createApp`: the writer's Express app. Routes for comments, views and health, any
  * extra routers (the public-data endpoints), the static site, then one error funnel
- * that turns everything into `{"error": {"code", "message", "field"?}}`.
+ * that turns everything into `{"error": {"code", "message", "field"?}}`. Its
+ * `listener` serves the plain form of the hottest route, `PUT /api/views/{slug}`,
+ * before Express (`routes/views.ts`) and hands everything else to the app.
  */
+import type { RequestListener } from 'node:http';
 import express, { type Express, type Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
 import { AppError, sendError } from './errors.ts';
@@ -13,7 +17,7 @@ import type { Publisher } from './rebuild/publisher.ts';
 import type { CommentRenderer } from './comments/comment-renderer.ts';
 import type { HealthState } from './health.ts';
 import { commentRoutes } from './routes/comments.ts';
-import { viewRoutes } from './routes/views.ts';
+import { viewRoutes, viewsFastPath } from './routes/views.ts';
 import { healthRoutes } from './routes/health.ts';
 import { staticRoutes } from './routes/static.ts';
 import { negotiateRoutes } from './routes/negotiate.ts';
@@ -25,7 +29,9 @@ import type { PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
 import { createDuplicateGuard } from './http/duplicate-guard.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { securityHeaderList, setHeaders, withHeaders, type HeaderList } from './http/security-headers.ts';
+import { requestLog, requestLogMiddleware } from './http/request-log.ts';
+import { addressKey } from './http/client-key.ts';
 import { methodGuard } from './http/methods.ts';
 import { KeyDirectories } from './agents/key-directory.ts';
 import { agentIdentity } from './agents/identity.ts';
@@ -59,22 +65,16 @@ export interface AppDeps {
   startedAt?: Date;
 }
 
-function requestLog(logger: Logger): RequestHandler {
-  if (!logger.isLevelEnabled('info')) return (_req, _res, next) => next();
-  return (req, res, next) => {
-    const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      logger.info({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Number(process.hrtime.bigint() - start) / 1e6 }, 'request');
-    });
-    next();
-  };
+/** The CORS headers of every `/api/` answer. */
+function corsHeaders(origin: string): HeaderList {
+  return origin === '*' ? [['Access-Control-Allow-Origin', origin]] : [['Access-Control-Allow-Origin', origin], ['Vary', 'Origin']];
 }
 
 function cors(origin: string): RequestHandler {
+  const headers = corsHeaders(origin);
   return (req, res, next) => {
     if (!req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/')) return next();
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    if (origin !== '*') res.setHeader('Vary', 'Origin');
+    setHeaders(res, headers);
     if (req.method !== 'OPTIONS') return next();
     res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Agent-Token');
@@ -83,15 +83,23 @@ function cors(origin: string): RequestHandler {
   };
 }
 
-export function createApp(deps: AppDeps): Express {
+/** The writer: its Express app, and the listener to serve (the fast path, then the app). */
+export interface Writer {
+  app: Express;
+  listener: RequestListener;
+}
+
+export function createApp(deps: AppDeps): Writer {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'weak');
   app.set('query parser', 'simple');
   const limits = deps.limits ?? loadLimits(deps.state.config.file);
   app.set('trust proxy', limits.trustProxy);
-  app.use(securityHeaders(deps.state.config.site));
-  app.use(requestLog(deps.logger));
+  const security = securityHeaderList(deps.state.config.site);
+  const log = requestLog(deps.logger);
+  app.use(withHeaders(security));
+  app.use(requestLogMiddleware(log));
   app.use(cors(deps.corsOrigin ?? '*'));
   app.use(methodGuard());
   const rateLimits = createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) });
@@ -125,5 +133,17 @@ export function createApp(deps: AppDeps): Express {
   // The one error funnel: every failure of every route becomes the JSON error shape here.
   const funnel: ErrorRequestHandler = (error, req, res, _next) => sendError(req, res, error, deps.logger);
   app.use(funnel);
-  return app;
+
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];
+  const fastViews = viewsFastPath({
+    state: deps.state,
+    views: deps.views,
+    headers: [...security, ...corsHeaders(deps.corsOrigin ?? '*')],
+    // As Express's `req.ip` and `clientKey` work it out (a PUT is never signed).
+    address: (req) => addressKey(proxyAddr(req, trust)),
+    budget: rateLimits.view,
+    log,
+    logger: deps.logger,
+  });
+  return { app, listener: (req, res) => void (fastViews(req, res) || app(req, res)) };
 }

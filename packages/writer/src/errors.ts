@@ -5,6 +5,7 @@
  * store failures and body-parser errors are mapped to one (`toAppError`); anything
  * else thrown becomes a bare 500, logged.
  */
+import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
@@ -120,12 +121,22 @@ const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><ti
 export function sendError(req: Request, res: Response, error: unknown, logger?: Logger): void {
   const appError = toAppError(error);
   if (!appError) logger?.error({ err: error, url: req.originalUrl }, 'unhandled error');
-  const status = appError?.status ?? 500;
   if (res.headersSent) return void res.end();
-  for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
-  res.setHeader('Cache-Control', 'no-store');
-  if (status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
+  if (appError?.status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
+    res.setHeader('Cache-Control', 'no-store');
     return void res.status(404).type('html').send(NOT_FOUND_PAGE);
   }
-  res.status(status).json(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } });
+  writeError(res, appError);
+}
+
+/**
+ * The JSON error answer itself, on any Node answer: `sendError`'s, and that of the
+ * routes served before Express (`routes/views.ts`). `null` is a bug: a bare 500.
+ */
+export function writeError(res: ServerResponse, appError: AppError | null): void {
+  for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.statusCode = appError?.status ?? 500;
+  res.end(JSON.stringify(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } }));
 }

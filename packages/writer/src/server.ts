@@ -7,9 +7,8 @@
  * new connections, in-flight requests finish, view counts are saved first, then the
  * rebuilds drain.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import { pino, type Logger } from 'pino';
 import { Router, type RequestHandler } from 'express';
 import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
@@ -78,15 +77,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const store = await openStore(config, 'server');
 
   // 1. Listen at once, serving the existing dist/ until the site is caught up.
-  let fullApp: (app: Express) => void = () => {};
+  let fullApp: (app: RequestListener) => void = () => {};
   let failStart: (error: unknown) => void = () => {};
-  const ready = new Promise<Express>((resolve, reject) => {
+  const ready = new Promise<RequestListener>((resolve, reject) => {
     fullApp = resolve;
     failStart = reject;
   });
   ready.catch(() => {});
   const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
-  let handler: Express = starting;
+  let handler: RequestListener = starting;
   const server = createServer((req, res) => handler(req, res));
   applyConnectionLimits(server, limits);
   let url: string;
@@ -152,7 +151,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
-  const app = createApp({
+  const { app, listener } = createApp({
     state, store, views, publisher, renderer, health, logger, startedAt,
     // Several nodes on one database share their rate-limit budgets through it.
     ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
@@ -170,8 +169,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // What the first site-wide flush needs: the comment tally now (before any request),
   // the rest in the background, so the first comments do not wait for it.
   void published.warm().catch((error: unknown) => logger.warn({ err: error }, 'warming the site-wide outputs failed; the first flush makes them'));
-  handler = app;
-  fullApp(app);
+  handler = listener;
+  fullApp(listener);
   logger.info({ url, ms: Date.now() - startedAt.getTime() }, 'agora listening');
   // In the background: comments whose stored HTML is from an older renderer.
   const upgraded = renderings.upgrade(state, renderer, (slugs) => published.commentsChanged(slugs)).catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'));

@@ -5,7 +5,7 @@
  * the window resets). Both are structured-field lists, one item per policy, so a
  * comment POST reports its per-address, per-post and per-site budgets together.
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** One quota: a name and so many requests per window. */
 export interface Policy {
@@ -32,7 +32,7 @@ const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
  * @param res The answer.
  * @param states One per policy the request counted against.
  */
-export function setRateLimitHeaders(res: Response, states: readonly PolicyState[]): void {
+export function setRateLimitHeaders(res: ServerResponse, states: readonly PolicyState[]): void {
   if (states.length === 0) return;
   res.setHeader('RateLimit-Policy', states.map((s) => `"${s.policy.name}";q=${s.policy.quota};w=${s.policy.windowSeconds}`).join(', '));
   res.setHeader('RateLimit', states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${seconds(s.resetMs)}`).join(', '));

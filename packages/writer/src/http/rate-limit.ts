@@ -15,6 +15,7 @@
  * passes `{ postgresPool }` and the counters go to the `agora_rate_limits` table
  * (RateLimiterPostgres), so several writer nodes share one budget.
  */
+import type { ServerResponse } from 'node:http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Pool } from 'pg';
@@ -55,6 +56,11 @@ export interface RateLimits {
   middleware: Router;
   /** The budgets as functions, for the MCP tools. */
   guard: RateLimitGuard;
+  /**
+   * Take a point of a client's view budget (`PUT /api/views/{slug}`, served before the
+   * router): where the client now stands, or null when that budget is off.
+   */
+  view(client: string): Promise<PolicyState | null>;
   ready: Promise<void>;
 }
 
@@ -105,7 +111,8 @@ async function refund(taken: readonly Taken[]): Promise<void> {
   await Promise.all(taken.filter((t) => Date.now() < t.windowEndsAt).map((t) => t.budget.counter.reward(t.key)));
 }
 
-function tooMany(res: Response, states: PolicyState[], what: string): AppError {
+/** Set the rate-limit headers of a spent budget and make its 429. */
+export function tooMany(res: ServerResponse, states: PolicyState[], what: string): AppError {
   setRateLimitHeaders(res, states);
   return tooManyCalls(states, what);
 }
@@ -202,13 +209,18 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const isPost = options.isPost ?? (() => true);
   const router = Router();
   router.post('/api/comments/:slug', commentBudgets(budgets, isPost));
-  router.put('/api/views/:slug', perClient(budget('views', limits.viewsPerIpPerMinute, 60), 'view counts from this address'));
+  const views = budget('views', limits.viewsPerIpPerMinute, 60);
+  router.put('/api/views/:slug', perClient(views, VIEWS_OVER));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
   router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
   const ready = Promise.all(pending).then(() => undefined);
   ready.catch(() => {}); // nobody has to wait for it: a failed creation is retried by the next request
-  return { middleware: router, guard: createGuard(budgets, isPost), ready };
+  const view = async (client: string) => (views ? (await take(views, client)).state : null);
+  return { middleware: router, guard: createGuard(budgets, isPost), view, ready };
 }
+
+/** What a spent view budget counted (its 429's message). */
+export const VIEWS_OVER = 'view counts from this address';
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */
 function tooManyCalls(states: PolicyState[], what: string): AppError {

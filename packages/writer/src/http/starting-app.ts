@@ -7,6 +7,7 @@
  * `starting` with `Retry-After`: refused before anything is stored, never accepted and
  * dropped.
  */
+import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { SiteConfig } from '@agora/generator';
 import { AppError, sendError } from '../errors.ts';
@@ -19,7 +20,7 @@ export interface StartingAppOptions {
   store: string;
   startedAt: Date;
   /** Resolves with the full app once the writer has caught up. */
-  ready: Promise<Express>;
+  ready: Promise<RequestListener>;
   /** Longest a request that needs the full app waits for it (ms). */
   waitMs: number;
 }

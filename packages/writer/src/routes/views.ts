@@ -1,18 +1,87 @@
-/** `PUT /api/views/{slug}`: no body, no key; answers the new count. */
+/**
+ * `PUT /api/views/{slug}`: no body, no key; answers the new count.
+ *
+ * The hottest route, so its plain form is served before Express (`viewsFastPath`),
+ * with what the Express stack would have given it: the security and CORS headers, the
+ * request log line, the per-address view budget and its headers, the same answer. Any
+ * other form (a percent-escaped slug, an unknown slug's 404, HEAD, OPTIONS) goes on to
+ * Express and `viewRoutes`, as does everything while the fast path is not installed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
+import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
-import { AppError } from '../errors.ts';
+import { AppError, toAppError, writeError } from '../errors.ts';
 import type { ViewCounter } from '../views/view-counter.ts';
+import { setHeaders, type HeaderList } from '../http/security-headers.ts';
+import { tooMany, VIEWS_OVER } from '../http/rate-limit.ts';
+import { setRateLimitHeaders, type PolicyState } from '../http/rate-limit-headers.ts';
+import type { RequestLog } from '../http/request-log.ts';
 
-export function viewRoutes(deps: { state: SiteBuild; views: ViewCounter }): Router {
+export interface ViewRouteDeps {
+  state: SiteBuild;
+  views: ViewCounter;
+}
+
+/** Count one view and answer the new count. */
+function countView(deps: ViewRouteDeps, slug: string, res: ServerResponse): void {
+  // Written directly: no ETag hashing of a count that changes with every answer.
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(`{"views":${deps.views.increment(slug)}}`);
+}
+
+/** The route in the Express stack (after its headers, log and budget middleware). */
+export function viewRoutes(deps: ViewRouteDeps): Router {
   const router = Router();
   router.put('/api/views/:slug', (req, res) => {
     const slug = req.params.slug as string;
     if (!deps.state.hasPost(slug)) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}`, { field: 'slug' });
-    // Written directly: the hottest route skips res.json's ETag hashing of a changing count.
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-store');
-    res.end(`{"views":${deps.views.increment(slug)}}`);
+    countView(deps, slug, res);
   });
   return router;
+}
+
+export interface ViewsFastPathDeps extends ViewRouteDeps {
+  /** The headers every answer of the writer's `/api/` carries (security, CORS). */
+  headers: HeaderList;
+  /** The budget key of a request's address (as `trust proxy` says). */
+  address: (req: IncomingMessage) => string;
+  /** Take a point of the view budget: where the client stands, or null when it is off. */
+  budget: (client: string) => Promise<PolicyState | null>;
+  log: RequestLog;
+  logger: Logger;
+}
+
+/** A slug Express would pass through unchanged (no escapes), then an optional slash and query. */
+const PLAIN_PUT = /^\/api\/views\/([A-Za-z0-9._~-]+)\/?(?:\?.*)?$/;
+
+/**
+ * The plain form of the route, before Express: `true` when it took the request.
+ *
+ * @example
+ * const server = createServer((req, res) => fastViews(req, res) || app(req, res));
+ */
+export function viewsFastPath(deps: ViewsFastPathDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const answer = async (req: IncomingMessage, res: ServerResponse, slug: string) => {
+    try {
+      const state = await deps.budget(deps.address(req));
+      if (state?.exceeded) return writeError(res, tooMany(res, [state], VIEWS_OVER));
+      if (state) setRateLimitHeaders(res, [state]);
+      countView(deps, slug, res);
+    } catch (error) {
+      const appError = toAppError(error);
+      if (!appError) deps.logger.error({ err: error, url: req.url }, 'unhandled error');
+      writeError(res, appError);
+    }
+  };
+  return (req, res) => {
+    if (req.method !== 'PUT') return false;
+    const slug = PLAIN_PUT.exec(req.url ?? '')?.[1];
+    if (!slug || !deps.state.hasPost(slug)) return false;
+    setHeaders(res, deps.headers);
+    deps.log?.(req, res);
+    void answer(req, res, slug);
+    return true;
+  };
 }
