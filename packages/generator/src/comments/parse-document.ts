@@ -127,6 +127,24 @@ export function assertRenderableShape(body: string): void {
   }
 }
 
+/** The share of each rendering-work limit up to which a body is light (`isLightBody`). */
+const LIGHT_SHARE = 0.1;
+/** Characters up to which a body is light: fenced code is outside the work measure but highlighted by length. */
+const LIGHT_CHARS = 2048;
+
+/**
+ * Whether a body is light: short, and at most a tenth of every rendering-work limit,
+ * so it renders in a millisecond or two. The writer renders light and heavy bodies on
+ * separate workers, so an ordinary comment never waits behind a heavy one. Decided by
+ * the text alone, like the limits.
+ */
+export function isLightBody(body: string): boolean {
+  if (body.length > LIGHT_CHARS) return false;
+  const shape = measureBody(body);
+  if (shape.depth > COMMENT_RULES.maxDepth * LIGHT_SHARE * 2 || shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns * LIGHT_SHARE) return false;
+  return COMMENT_WORK_LIMITS.every((rule) => shape[rule.measure] <= rule.max * LIGHT_SHARE);
+}
+
 function lineAt(text: string, index: number): number {
   let line = 1;
   for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;

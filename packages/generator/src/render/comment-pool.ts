@@ -25,6 +25,12 @@ export interface CommentPoolOptions {
   maxWorkers?: number;
   /** Try a comment that timed out once more on a fresh worker (default true). */
   retryTimeouts?: boolean;
+  /**
+   * Run the workers this many nice steps below the process (Linux; default 0): for
+   * renders that may wait while the machine is busy with others (the writer's heavy
+   * comments).
+   */
+  niceness?: number;
 }
 
 export const DEFAULT_COMMENT_BUDGET_MS = 1000;
@@ -59,7 +65,10 @@ class Lane {
   private readonly progress = new SharedArrayBuffer(16);
   private readonly view = new BigInt64Array(this.progress);
 
-  constructor(private readonly budgetMs: number) {}
+  constructor(
+    private readonly budgetMs: number,
+    private readonly niceness = 0,
+  ) {}
 
   /** Render `items` in order, reporting each; a killed worker is replaced and the rest go to the new one. */
   async run(items: Item[], report: Outcome): Promise<void> {
@@ -90,7 +99,7 @@ class Lane {
     if (this.worker) return Promise.resolve(this.worker);
     // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
     const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './comment-worker-entry.mjs' : './comment-worker.js', import.meta.url), {
-      workerData: { progress: this.progress } satisfies CommentWorkerData,
+      workerData: { progress: this.progress, niceness: this.niceness } satisfies CommentWorkerData,
       // A 16 KiB comment needs little memory; one that needs more is the problem.
       resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: COMMENT_WORKER_YOUNG_MB },
     });
@@ -177,6 +186,7 @@ export class CommentRenderPool {
   private readonly budgetMs: number;
   private readonly maxWorkers: number;
   private readonly retryTimeouts: boolean;
+  private readonly niceness: number;
   private seq = 0;
   /** Batches run one at a time: lanes are not shared between batches. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -185,6 +195,7 @@ export class CommentRenderPool {
     this.budgetMs = options.budgetMs ?? DEFAULT_COMMENT_BUDGET_MS;
     this.maxWorkers = Math.max(1, Math.min(options.maxWorkers ?? 2, availableParallelism()));
     this.retryTimeouts = options.retryTimeouts ?? true;
+    this.niceness = options.niceness ?? 0;
   }
 
   /** Render `[id, markdown]` pairs; every id gets an outcome. Rejects only when no worker can start. */
@@ -196,7 +207,7 @@ export class CommentRenderPool {
 
   /** Start one worker ahead of the first comment (a long-lived writer). */
   warm(): Promise<void> {
-    if (this.lanes.length === 0) this.lanes.push(new Lane(this.budgetMs));
+    if (this.lanes.length === 0) this.lanes.push(new Lane(this.budgetMs, this.niceness));
     return this.lanes[0]!.warm();
   }
 
@@ -215,7 +226,7 @@ export class CommentRenderPool {
     };
     const work = items.map(([id, markdown]) => ({ id, markdown, seq: ++this.seq, timedOut: false }));
     const lanes = work.length >= PARALLEL_THRESHOLD ? this.maxWorkers : 1;
-    while (this.lanes.length < lanes) this.lanes.push(new Lane(this.budgetMs));
+    while (this.lanes.length < lanes) this.lanes.push(new Lane(this.budgetMs, this.niceness));
     let next = 0;
     try {
       await Promise.all(

@@ -3,18 +3,31 @@
  * The body was already measured against the work limits (`COMMENT_WORK_LIMITS`), so
  * the render is bounded by the text, not by the clock; the wall-clock guard here only
  * catches a worker that misbehaves, and then the comment is refused (503, nothing
- * stored), never hidden after an answer. Rendering is fair between clients
- * (`FairQueue`): one render per client at a time, round-robin, on `lanes` workers.
+ * stored), never hidden after an answer.
+ *
+ * Clients kept apart (issue 19, point 3), two ways:
+ * - Light bodies (`isLightBody`: short, a tenth of every work limit) and heavy ones
+ *   render on separate workers, so an ordinary comment never waits behind a heavy
+ *   render. The heavy worker runs a few nice steps below the process (Linux): while
+ *   the machine is busy, heavy renders take what the light ones and the main thread
+ *   leave; on an idle machine they run at full speed.
+ * - Each worker serves its clients fairly (`FairQueue`): one render per client at a
+ *   time, round-robin.
  */
-import { CommentRenderPool, commentHtmlKey } from '@agora/generator';
+import { CommentRenderPool, commentHtmlKey, isLightBody } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import { FairQueue } from './fair-queue.ts';
 
 export interface CommentRendererOptions {
-  /** Worker threads rendering at once (default 2). */
-  lanes?: number;
-  /** Longest one render may take before the worker is replaced and the comment refused (ms, default 5000). */
+  /** Longest one light render may take before the worker is replaced and the comment refused (ms, default 5000). */
   guardMs?: number;
+  /**
+   * The same for a heavy render (default 30,000): its worker runs at a lower priority,
+   * so on a saturated machine a heavy body the limits accept may take seconds.
+   */
+  heavyGuardMs?: number;
+  /** Nice steps below the process for the heavy bodies' worker (default 10; 0: the same priority). */
+  heavyNiceness?: number;
 }
 
 /** A rendering to store with the comment. */
@@ -23,16 +36,21 @@ export interface CommentRendering {
   html_key: string;
 }
 
+/** One worker and the fair queue in front of it. */
+interface Lane {
+  pool: CommentRenderPool;
+  queue: FairQueue;
+}
+
 export class CommentRenderer {
-  private readonly lanes: { pool: CommentRenderPool; busy: boolean }[];
-  private readonly queue: FairQueue;
+  private readonly light: Lane;
+  private readonly heavy: Lane;
 
   constructor(options: CommentRendererOptions = {}) {
-    const guardMs = options.guardMs ?? 5000;
-    const lanes = Math.max(1, options.lanes ?? 2);
     // One worker per lane, no retry: a render that overruns the guard is the worker's fault, answered at once.
-    this.lanes = Array.from({ length: lanes }, () => ({ pool: new CommentRenderPool({ budgetMs: guardMs, maxWorkers: 1, retryTimeouts: false }), busy: false }));
-    this.queue = new FairQueue(lanes);
+    const lane = (budgetMs: number, niceness: number): Lane => ({ pool: new CommentRenderPool({ budgetMs, maxWorkers: 1, retryTimeouts: false, niceness }), queue: new FairQueue(1) });
+    this.light = lane(options.guardMs ?? 5000, 0);
+    this.heavy = lane(options.heavyGuardMs ?? 30_000, options.heavyNiceness ?? 10);
   }
 
   /**
@@ -41,28 +59,23 @@ export class CommentRenderer {
    * `render_unavailable` when no worker answered within the guard.
    */
   render(client: string, body: string): Promise<CommentRendering> {
-    return this.queue.run(client, async () => {
-      const lane = this.lanes.find((l) => !l.busy)!;
-      lane.busy = true;
-      try {
-        const outcome = (await lane.pool.render([['new', body]])).get('new') ?? { error: 'no rendering came back' };
-        if ('html' in outcome) return { html: outcome.html, html_key: commentHtmlKey(body) };
-        if (outcome.timeout) {
-          throw new AppError('render_unavailable', 'The comment renderer did not answer in time; nothing was stored. Try again shortly.', { field: 'body', headers: { 'Retry-After': '5' } });
-        }
-        throw new AppError('comment_unrenderable', `body cannot be rendered (${outcome.error}); nothing was stored: simplify the markdown`, { field: 'body' });
-      } finally {
-        lane.busy = false;
+    const { pool, queue } = isLightBody(body) ? this.light : this.heavy;
+    return queue.run(client, async () => {
+      const outcome = (await pool.render([['new', body]])).get('new') ?? { error: 'no rendering came back' };
+      if ('html' in outcome) return { html: outcome.html, html_key: commentHtmlKey(body) };
+      if (outcome.timeout) {
+        throw new AppError('render_unavailable', 'The comment renderer did not answer in time; nothing was stored. Try again shortly.', { field: 'body', headers: { 'Retry-After': '5' } });
       }
+      throw new AppError('comment_unrenderable', `body cannot be rendered (${outcome.error}); nothing was stored: simplify the markdown`, { field: 'body' });
     });
   }
 
   /** Start the workers ahead of the first comment. */
   async warm(): Promise<void> {
-    await Promise.all(this.lanes.map((l) => l.pool.warm().catch(() => {})));
+    await Promise.all([this.light, this.heavy].map((l) => l.pool.warm().catch(() => {})));
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.lanes.map((l) => l.pool.close()));
+    await Promise.all([this.light, this.heavy].map((l) => l.pool.close()));
   }
 }
