@@ -67,3 +67,18 @@ test('CommentRenderer: a light comment never waits behind heavy renders', async 
   await Promise.all(heavy);
   assert.equal(done[0], 'light', `finished in this order: ${done.join(', ')}`);
 });
+
+test('CommentRenderer: the heavy worker runs only while heavy bodies come', async (t) => {
+  const renderer = new CommentRenderer({ heavyIdleMs: 100 });
+  t.after(() => renderer.close());
+  await renderer.warm();
+  assert.equal(renderer.heavyWorkerRunning, false, 'not started with the writer');
+  await renderer.render('198.51.100.1', ORDINARY);
+  assert.equal(renderer.heavyWorkerRunning, false, 'light bodies do not start it');
+  const heavy = Object.values(WORST_CASES)[0]!;
+  await renderer.render('203.0.113.1', heavy);
+  assert.equal(renderer.heavyWorkerRunning, true, 'a heavy body starts it');
+  await new Promise((r) => setTimeout(r, 400));
+  assert.equal(renderer.heavyWorkerRunning, false, 'stopped after heavyIdleMs without a heavy body');
+  assert.match((await renderer.render('203.0.113.1', heavy)).html, /<h1>/, 'and started again for the next');
+});

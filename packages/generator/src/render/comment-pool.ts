@@ -89,6 +89,10 @@ class Lane {
     await this.start();
   }
 
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
   close(): Promise<unknown> {
     const worker = this.worker;
     this.worker = null;
@@ -209,6 +213,11 @@ export class CommentRenderPool {
   warm(): Promise<void> {
     if (this.lanes.length === 0) this.lanes.push(new Lane(this.budgetMs, this.niceness));
     return this.lanes[0]!.warm();
+  }
+
+  /** Whether a worker is running (started and not closed). */
+  get running(): boolean {
+    return this.lanes.some((lane) => lane.running);
   }
 
   /** Stop every worker. The pool starts new ones if it is used again. */

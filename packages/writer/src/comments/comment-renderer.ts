@@ -13,6 +13,10 @@
  *   leave; on an idle machine they run at full speed.
  * - Each worker serves its clients fairly (`FairQueue`): one render per client at a
  *   time, round-robin.
+ *
+ * The light worker starts with the writer. The heavy one starts with the first heavy
+ * body and stops after `heavyIdleMs` without one: a worker with the renderer loaded
+ * holds ~30 MB, and most of the time no heavy body comes.
  */
 import { CommentRenderPool, commentHtmlKey, isLightBody } from '@agora/generator';
 import { AppError } from '../errors.ts';
@@ -28,6 +32,8 @@ export interface CommentRendererOptions {
   heavyGuardMs?: number;
   /** Nice steps below the process for the heavy bodies' worker (default 10; 0: the same priority). */
   heavyNiceness?: number;
+  /** Stop the heavy bodies' worker after this long without one (ms, default 60,000). */
+  heavyIdleMs?: number;
 }
 
 /** A rendering to store with the comment. */
@@ -45,12 +51,15 @@ interface Lane {
 export class CommentRenderer {
   private readonly light: Lane;
   private readonly heavy: Lane;
+  private readonly heavyIdleMs: number;
+  private heavyIdle: NodeJS.Timeout | null = null;
 
   constructor(options: CommentRendererOptions = {}) {
     // One worker per lane, no retry: a render that overruns the guard is the worker's fault, answered at once.
     const lane = (budgetMs: number, niceness: number): Lane => ({ pool: new CommentRenderPool({ budgetMs, maxWorkers: 1, retryTimeouts: false, niceness }), queue: new FairQueue(1) });
     this.light = lane(options.guardMs ?? 5000, 0);
     this.heavy = lane(options.heavyGuardMs ?? 30_000, options.heavyNiceness ?? 10);
+    this.heavyIdleMs = options.heavyIdleMs ?? 60_000;
   }
 
   /**
@@ -59,7 +68,27 @@ export class CommentRenderer {
    * `render_unavailable` when no worker answered within the guard.
    */
   render(client: string, body: string): Promise<CommentRendering> {
-    const { pool, queue } = isLightBody(body) ? this.light : this.heavy;
+    const lane = isLightBody(body) ? this.light : this.heavy;
+    if (lane === this.light) return this.renderOn(lane, client, body);
+    if (this.heavyIdle) clearTimeout(this.heavyIdle);
+    this.heavyIdle = null;
+    return this.renderOn(lane, client, body).finally(() => {
+      if (this.heavyIdle) return;
+      this.heavyIdle = setTimeout(() => {
+        this.heavyIdle = null;
+        // The pool starts a new worker if a heavy body comes meanwhile.
+        if (this.heavy.queue.size === 0) void this.heavy.pool.close();
+      }, this.heavyIdleMs);
+      this.heavyIdle.unref();
+    });
+  }
+
+  /** Whether the heavy bodies' worker is running (tests). */
+  get heavyWorkerRunning(): boolean {
+    return this.heavy.pool.running;
+  }
+
+  private renderOn({ pool, queue }: Lane, client: string, body: string): Promise<CommentRendering> {
     return queue.run(client, async () => {
       const outcome = (await pool.render([['new', body]])).get('new') ?? { error: 'no rendering came back' };
       if ('html' in outcome) return { html: outcome.html, html_key: commentHtmlKey(body) };
@@ -70,12 +99,14 @@ export class CommentRenderer {
     });
   }
 
-  /** Start the workers ahead of the first comment. */
+  /** Start the light bodies' worker ahead of the first comment. */
   async warm(): Promise<void> {
-    await Promise.all([this.light, this.heavy].map((l) => l.pool.warm().catch(() => {})));
+    await this.light.pool.warm().catch(() => {});
   }
 
   async close(): Promise<void> {
+    if (this.heavyIdle) clearTimeout(this.heavyIdle);
+    this.heavyIdle = null;
     await Promise.all([this.light, this.heavy].map((l) => l.pool.close()));
   }
 }
