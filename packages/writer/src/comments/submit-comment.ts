@@ -9,7 +9,7 @@
  * within the duplicate window answers the first comment (200).
  */
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
-import { toCommentRecord, toUrlSegment, type Comment, type CommentAgent, type SiteBuild } from '@agora/generator';
+import { isLightBody, toCommentRecord, toUrlSegment, type Comment, type CommentAgent, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
@@ -74,7 +74,11 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const firstId = deps.duplicates?.check(slug, sender, input.body);
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
-  const answered = deps.publisher.answeringComment();
+  // Being answered (the site-wide flush gives way to it) from the start for a light body;
+  // a heavy one may wait seconds for its render and counts only from its store on, so
+  // its wait does not switch the giving way off for ordinary comments (`CommentsInFlight`).
+  const light = isLightBody(input.body);
+  let answered = light ? deps.publisher.answeringComment() : () => {};
   // The post's earlier comments are read back (if their text was dropped) while this one
   // renders and is stored, not after: the rebuild before the 201 then finds them in memory.
   // A failed read is the rebuild's to handle (it reads the post from the store again).
@@ -82,6 +86,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   try {
     const t0 = performance.now();
     const rendering = await deps.renderer.render(client, input.body);
+    if (!light) answered = deps.publisher.answeringComment();
     const t1 = performance.now();
     // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
     const at = deps.now ? received : new Date();
