@@ -62,7 +62,7 @@ test('views fast path: which requests it takes', async (t) => {
   const { server } = await serveProject(t, { samplePosts: true });
   const views = await ViewCounter.open({ load: async () => new Map(), add: async (batch) => new Map(batch) });
   t.after(() => views.close());
-  const fast = viewsFastPath({ state: server.state, views, headers: [['X-Fast', '1']], address: () => 'client', budget: async () => null, log: null, logger: pino({ level: 'silent' }) });
+  const fast = viewsFastPath({ state: server.state, views, headers: [['X-Fast', '1']], address: () => 'client', charge: async () => {}, log: null, logger: pino({ level: 'silent' }) });
   const plain: Server = createServer((req, res) => void (fast(req, res) || res.writeHead(418).end()));
   await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise<void>((resolve) => plain.close(() => resolve())));

@@ -141,7 +141,7 @@ export function createApp(deps: AppDeps): Writer {
     headers: [...security, ...corsHeaders(deps.corsOrigin ?? '*')],
     // As Express's `req.ip` and `clientKey` work it out (a PUT is never signed).
     address: (req) => addressKey(proxyAddr(req, trust)),
-    budget: rateLimits.view,
+    charge: rateLimits.view,
     log,
     logger: deps.logger,
   });

@@ -119,14 +119,20 @@ const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><ti
 
 /** Answer `error` as the JSON error shape (an HTML page for a browser's 404 outside the API). */
 export function sendError(req: Request, res: Response, error: unknown, logger?: Logger): void {
-  const appError = toAppError(error);
-  if (!appError) logger?.error({ err: error, url: req.originalUrl }, 'unhandled error');
+  const appError = answerFor(error, req.originalUrl, logger);
   if (res.headersSent) return void res.end();
   if (appError?.status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
     res.setHeader('Cache-Control', 'no-store');
     return void res.status(404).type('html').send(NOT_FOUND_PAGE);
   }
   writeError(res, appError);
+}
+
+/** What to answer for `error`: its `AppError`, or null for a bug, which is logged with the URL. */
+export function answerFor(error: unknown, url: string | undefined, logger?: Logger): AppError | null {
+  const appError = toAppError(error);
+  if (!appError) logger?.error({ err: error, url }, 'unhandled error');
+  return appError;
 }
 
 /**

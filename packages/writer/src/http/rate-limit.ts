@@ -57,10 +57,10 @@ export interface RateLimits {
   /** The budgets as functions, for the MCP tools. */
   guard: RateLimitGuard;
   /**
-   * Take a point of a client's view budget (`PUT /api/views/{slug}`, served before the
-   * router): where the client now stands, or null when that budget is off.
+   * Take a point of a client's view budget for `PUT /api/views/{slug}`, which is served
+   * before the router: sets the budget's headers on `res`, or throws its 429.
    */
-  view(client: string): Promise<PolicyState | null>;
+  view(client: string, res: ServerResponse): Promise<void>;
   ready: Promise<void>;
 }
 
@@ -111,19 +111,23 @@ async function refund(taken: readonly Taken[]): Promise<void> {
   await Promise.all(taken.filter((t) => Date.now() < t.windowEndsAt).map((t) => t.budget.counter.reward(t.key)));
 }
 
-/** Set the rate-limit headers of a spent budget and make its 429. */
-export function tooMany(res: ServerResponse, states: PolicyState[], what: string): AppError {
+function tooMany(res: ServerResponse, states: PolicyState[], what: string): AppError {
   setRateLimitHeaders(res, states);
   return tooManyCalls(states, what);
+}
+
+/** Take a point of a per-client budget: set its headers on `res`, or throw its 429. */
+async function charge(budget: Budget, client: string, res: ServerResponse, what: string): Promise<void> {
+  const { state } = await take(budget, client);
+  if (state.exceeded) throw tooMany(res, [state], what);
+  setRateLimitHeaders(res, [state]);
 }
 
 /** A per-client budget as middleware. */
 function perClient(budget: Budget | null, what: string): RequestHandler {
   if (!budget) return (_req, _res, next) => next();
   return async function rateLimit(req, res, next) {
-    const { state } = await take(budget, clientKey(req));
-    if (state.exceeded) throw tooMany(res, [state], what);
-    setRateLimitHeaders(res, [state]);
+    await charge(budget, clientKey(req), res, what);
     next();
   };
 }
@@ -210,17 +214,17 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const router = Router();
   router.post('/api/comments/:slug', commentBudgets(budgets, isPost));
   const views = budget('views', limits.viewsPerIpPerMinute, 60);
-  router.put('/api/views/:slug', perClient(views, VIEWS_OVER));
+  const viewsOver = 'view counts from this address';
+  router.put('/api/views/:slug', perClient(views, viewsOver));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
   router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
   const ready = Promise.all(pending).then(() => undefined);
   ready.catch(() => {}); // nobody has to wait for it: a failed creation is retried by the next request
-  const view = async (client: string) => (views ? (await take(views, client)).state : null);
+  const view = async (client: string, res: ServerResponse) => {
+    if (views) await charge(views, client, res, viewsOver);
+  };
   return { middleware: router, guard: createGuard(budgets, isPost), view, ready };
 }
-
-/** What a spent view budget counted (its 429's message). */
-export const VIEWS_OVER = 'view counts from this address';
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */
 function tooManyCalls(states: PolicyState[], what: string): AppError {

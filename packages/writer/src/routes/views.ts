@@ -11,11 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
-import { AppError, toAppError, writeError } from '../errors.ts';
+import { AppError, answerFor, writeError } from '../errors.ts';
 import type { ViewCounter } from '../views/view-counter.ts';
 import { setHeaders, type HeaderList } from '../http/security-headers.ts';
-import { tooMany, VIEWS_OVER } from '../http/rate-limit.ts';
-import { setRateLimitHeaders, type PolicyState } from '../http/rate-limit-headers.ts';
 import type { RequestLog } from '../http/request-log.ts';
 
 export interface ViewRouteDeps {
@@ -47,8 +45,8 @@ export interface ViewsFastPathDeps extends ViewRouteDeps {
   headers: HeaderList;
   /** The budget key of a request's address (as `trust proxy` says). */
   address: (req: IncomingMessage) => string;
-  /** Take a point of the view budget: where the client stands, or null when it is off. */
-  budget: (client: string) => Promise<PolicyState | null>;
+  /** Take a point of the client's view budget: sets its headers on `res`, or throws its 429. */
+  charge: (client: string, res: ServerResponse) => Promise<void>;
   log: RequestLog;
   logger: Logger;
 }
@@ -65,14 +63,10 @@ const PLAIN_PUT = /^\/api\/views\/([A-Za-z0-9._~-]+)\/?(?:\?.*)?$/;
 export function viewsFastPath(deps: ViewsFastPathDeps): (req: IncomingMessage, res: ServerResponse) => boolean {
   const answer = async (req: IncomingMessage, res: ServerResponse, slug: string) => {
     try {
-      const state = await deps.budget(deps.address(req));
-      if (state?.exceeded) return writeError(res, tooMany(res, [state], VIEWS_OVER));
-      if (state) setRateLimitHeaders(res, [state]);
+      await deps.charge(deps.address(req), res);
       countView(deps, slug, res);
     } catch (error) {
-      const appError = toAppError(error);
-      if (!appError) deps.logger.error({ err: error, url: req.url }, 'unhandled error');
-      writeError(res, appError);
+      writeError(res, answerFor(error, req.url, deps.logger));
     }
   };
   return (req, res) => {
