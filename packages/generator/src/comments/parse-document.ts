@@ -129,6 +129,8 @@ export function assertRenderableShape(body: string): void {
 
 /** The share of each rendering-work limit up to which a body is light (`isLightBody`). */
 const LIGHT_SHARE = 0.1;
+/** The same for nesting, a fifth: a quote in a list in a list (3 levels) stays light. */
+const LIGHT_DEPTH_SHARE = 0.2;
 /** Characters up to which a body is light: fenced code is outside the work measure but highlighted by length. */
 const LIGHT_CHARS = 2048;
 
@@ -141,7 +143,7 @@ const LIGHT_CHARS = 2048;
 export function isLightBody(body: string): boolean {
   if (body.length > LIGHT_CHARS) return false;
   const shape = measureBody(body);
-  if (shape.depth > COMMENT_RULES.maxDepth * LIGHT_SHARE * 2 || shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns * LIGHT_SHARE) return false;
+  if (shape.depth > COMMENT_RULES.maxDepth * LIGHT_DEPTH_SHARE || shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns * LIGHT_SHARE) return false;
   return COMMENT_WORK_LIMITS.every((rule) => shape[rule.measure] <= rule.max * LIGHT_SHARE);
 }
 

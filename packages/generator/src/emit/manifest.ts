@@ -55,6 +55,14 @@ function sameString(outputs: ReadonlyMap<string, string>): (path: string) => str
   return (path) => names.get(path) ?? path;
 }
 
+/** A claimed write of one path (`Manifest.claimWrite`). */
+export interface WriteClaim {
+  /** Settles when the write claimed before this one is done; undefined when none is under way. */
+  previous: Promise<void> | undefined;
+  /** This write is done: written, skipped or failed. */
+  done: () => void;
+}
+
 export class Manifest {
   private dirtyOnDisk = false;
   /** Rebuilds that marked it dirty so far: a save knows whether one ran while it saved. */
@@ -86,7 +94,7 @@ export class Manifest {
    * is done (undefined when none is under way); call `done` when this one is (written,
    * skipped or failed).
    */
-  claimWrite(path: string): { previous: Promise<void> | undefined; done: () => void } {
+  claimWrite(path: string): WriteClaim {
     const previous = this.writing.get(path);
     let done!: () => void;
     const finished = new Promise<void>((resolve) => (done = resolve));

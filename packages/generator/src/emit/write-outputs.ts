@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { chunksLength, type Output } from './output.ts';
 import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.ts';
 import { createHash } from 'node:crypto';
-import { Manifest, UNHASHED } from './manifest.ts';
+import { Manifest, UNHASHED, type WriteClaim } from './manifest.ts';
 
 export { Manifest, UNHASHED };
 
@@ -122,7 +122,7 @@ export class OutputSink {
     return hash !== UNHASHED && this.manifest.outputs.get(path) === hash;
   }
 
-  private async put(output: Output, claim: { previous: Promise<void> | undefined; done: () => void }): Promise<void> {
+  private async put(output: Output, claim: WriteClaim): Promise<void> {
     if (this.seen.has(output.path)) throw new Error(`Cannot write \`${output.path}\` twice in one build: two outputs collide`);
     this.seen.add(output.path);
     // Content made earlier for this path by another rebuild is written first (the

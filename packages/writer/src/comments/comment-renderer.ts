@@ -63,16 +63,15 @@ export class CommentRenderer {
   }
 
   /**
-   * Render `body` for `client` (an address or a verified agent) when its turn comes.
-   * Throws 422 `comment_unrenderable` when the renderer fails on it, 503
+   * Render `body` for `client` (an address or a verified agent) when its turn comes, on
+   * the light or the heavy worker (`light`: pass `isLightBody(body)` when known). Throws 422 `comment_unrenderable` when the renderer fails on it, 503
    * `render_unavailable` when no worker answered within the guard.
    */
-  render(client: string, body: string): Promise<CommentRendering> {
-    const lane = isLightBody(body) ? this.light : this.heavy;
-    if (lane === this.light) return this.renderOn(lane, client, body);
+  render(client: string, body: string, light = isLightBody(body)): Promise<CommentRendering> {
+    if (light) return this.renderOn(this.light, client, body);
     if (this.heavyIdle) clearTimeout(this.heavyIdle);
     this.heavyIdle = null;
-    return this.renderOn(lane, client, body).finally(() => {
+    return this.renderOn(this.heavy, client, body).finally(() => {
       if (this.heavyIdle) return;
       this.heavyIdle = setTimeout(() => {
         this.heavyIdle = null;

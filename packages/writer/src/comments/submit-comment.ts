@@ -85,7 +85,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const texts = deps.state.holdCommentTexts([slug]).catch(() => () => {});
   try {
     const t0 = performance.now();
-    const rendering = await deps.renderer.render(client, input.body);
+    const rendering = await deps.renderer.render(client, input.body, light);
     if (!light) answered = deps.publisher.answeringComment();
     const t1 = performance.now();
     // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.
