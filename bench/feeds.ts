@@ -75,6 +75,7 @@ const ctx: EmitContext = {
   rendered: (slug) => html.get(slug) ?? unused(),
   commentHtml: (c) => `<p>${c.body.replace(/`([^`]+)`/g, '<code>$1</code>').replace(/&/g, '&#x26;')}</p>`,
   recordBytes: unused,
+  commentRecords: unused,
   tokens: unused,
   cards: undefined as unknown as CommentCards,
 };

@@ -21,8 +21,12 @@ import { makeProject, postSource } from '../helpers/project.ts';
 
 const POSTS = ['alpha', 'beta', 'gamma', 'delta'];
 const MODELS = ['claude', 'gpt', 'gemini'];
-/** Site-wide outputs the tally feeds. */
-const SITE_WIDE = ['api/comments/count', 'comments/index.html', 'debates/index.html', 'comments/feed.json', 'comments/feed.atom', 'comments/index.md', 'api/views'];
+/**
+ * Site-wide outputs the tally feeds, and each post's page and comment mirror (their
+ * comments are kept as bytes and appended to: `render/kept-list-bytes.ts`).
+ */
+const SITE_WIDE = ['api/comments/count', 'comments/index.html', 'debates/index.html', 'comments/feed.json', 'comments/feed.atom', 'comments/index.md', 'api/views',
+  ...POSTS.flatMap((slug, i) => [`api/comments/${slug}`, `${i === 3 ? 'debates' : 'guide'}/${slug}/index.html`])];
 
 /** A deterministic stream of comments: ordinary and debate, over four posts and three models. */
 function commentAt(i: number, createdAt = new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString()): Comment {
@@ -100,6 +104,9 @@ test('the kept comment tally equals a fresh one after appends, hides, edits and 
   assert.deepEqual(kept, await Promise.all(SITE_WIDE.map(readAgain)));
 });
 
+/** A kept list's bytes as text. */
+const joined = (chunks: readonly Uint8Array[]) => Buffer.concat(chunks).toString();
+
 test("a new comment's card is appended to the post's kept card list; other changes join the list again", () => {
   let rendered = 0;
   const bodyHtml = (c: Comment) => {
@@ -108,12 +115,12 @@ test("a new comment's card is appended to the post's kept card list; other chang
   };
   const post = { slug: 'alpha' } as unknown as Parameters<CommentCards['list']>[0];
   const cards = new CommentCards(bodyHtml);
-  const fresh = (list: Comment[]) => new CommentCards((c) => c.html!).list(post, list).value;
+  const fresh = (list: Comment[]) => joined(new CommentCards((c) => c.html!).list(post, list));
   const all = Array.from({ length: 5 }, (_, i) => ({ ...commentAt(i * 4), slug: 'alpha' }));
-  assert.equal(cards.list(post, all.slice(0, 3)).value, fresh(all.slice(0, 3)));
+  assert.equal(joined(cards.list(post, all.slice(0, 3))), fresh(all.slice(0, 3)));
   assert.equal(rendered, 3);
   // Appended: only the new cards are made.
-  assert.equal(cards.list(post, all.slice(0, 5)).value, fresh(all.slice(0, 5)));
+  assert.equal(joined(cards.list(post, all.slice(0, 5))), fresh(all.slice(0, 5)));
   assert.equal(rendered, 5, 'two new cards, the first three kept');
   // The same list again: nothing made.
   const same = all.slice(0, 5);
@@ -123,9 +130,9 @@ test("a new comment's card is appended to the post's kept card list; other chang
   assert.equal(rendered, 0);
   // A hidden comment (not an append): joined again, and equal to a fresh join.
   const hidden = [all[0]!, all[2]!, all[3]!, all[4]!];
-  assert.equal(cards.list(post, hidden).value, fresh(hidden));
+  assert.equal(joined(cards.list(post, hidden)), fresh(hidden));
   assert.equal(rendered, 4);
-  assert.ok(!cards.list(post, hidden).value.includes(`id="comment-${all[1]!.id}"`));
+  assert.ok(!joined(cards.list(post, hidden)).includes(`id="comment-${all[1]!.id}"`));
 });
 
 test('kept card lists are bounded: the least recently shown go first and are joined again when shown', () => {
@@ -138,10 +145,10 @@ test('kept card lists are bounded: the least recently shown go first and are joi
   const [alpha, beta, gamma] = ['alpha', 'beta', 'gamma'].map(postOf) as [ReturnType<typeof postOf>, ReturnType<typeof postOf>, ReturnType<typeof postOf>];
   const listOf = (slug: string) => Array.from({ length: 3 }, (_, i) => ({ ...commentAt(i * 4), slug, id: `${slug}-${i}` }));
   const lists = { alpha: listOf('alpha'), beta: listOf('beta'), gamma: listOf('gamma') };
-  const oneList = new CommentCards(bodyHtml).list(alpha, lists.alpha).value.length;
+  const oneList = joined(new CommentCards(bodyHtml).list(alpha, lists.alpha)).length;
   // Room for two posts' lists.
   const cards = new CommentCards(bodyHtml, oneList * 2 + 10);
-  const fresh = (post: ReturnType<typeof postOf>, list: Comment[]) => new CommentCards((c) => c.html!).list(post, list).value;
+  const fresh = (post: ReturnType<typeof postOf>, list: Comment[]) => joined(new CommentCards((c) => c.html!).list(post, list));
   cards.list(alpha, lists.alpha);
   cards.list(beta, lists.beta);
   rendered = 0;
@@ -149,12 +156,12 @@ test('kept card lists are bounded: the least recently shown go first and are joi
   cards.list(beta, lists.beta);
   assert.equal(rendered, 0, 'both kept');
   // A third post: the least recently shown (alpha) goes, beta stays.
-  assert.equal(cards.list(gamma, lists.gamma).value, fresh(gamma, lists.gamma));
+  assert.equal(joined(cards.list(gamma, lists.gamma)), fresh(gamma, lists.gamma));
   assert.equal(rendered, 3);
   rendered = 0;
   cards.list(beta, lists.beta);
   assert.equal(rendered, 0, 'beta kept');
-  assert.equal(cards.list(alpha, lists.alpha).value, fresh(alpha, lists.alpha), 'alpha joined again, the same HTML');
+  assert.equal(joined(cards.list(alpha, lists.alpha)), fresh(alpha, lists.alpha), 'alpha joined again, the same HTML');
   assert.equal(rendered, 3, 'alpha was let go');
 });
 

@@ -40,6 +40,7 @@ const ctx: EmitContext = {
   rendered: (slug) => ({ html: HTML[slug] ?? unused(), notes: [] }),
   commentHtml: () => COMMENT_HTML,
   recordBytes: unused,
+  commentRecords: unused,
   tokens: unused,
   cards: undefined as never,
 };

@@ -10,9 +10,10 @@ import type { Comment, Post, RenderedPost, SiteModel } from '../types.ts';
 import type { Content } from '../content.ts';
 import type { RenderCache } from '../render/cache.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
-import { CommentCards } from '../render/pages/comment-card.ts';
+import { CommentCards, KEPT_LIST_BYTES } from '../render/pages/comment-card.ts';
+import { KeptListBytes } from '../render/kept-list-bytes.ts';
 import { commentGroups, commentsAppended, commentsChanged } from '../model/comment-views.ts';
-import { commentIdentity, toPostRecord } from '../model/records.ts';
+import { commentIdentity, toCommentRecord, toPostRecord } from '../model/records.ts';
 import { listJobs, type Job } from '../model/jobs.ts';
 import { createJobKeyer, preparePostKeys } from '../model/job-keys.ts';
 import { EMITTERS } from '../emit/index.ts';
@@ -56,6 +57,8 @@ export class BuildState {
   /** Sanitized comment HTML: stored with each comment, rendered off the main thread where missing. */
   readonly commentHtml: CommentHtml;
   readonly cards: CommentCards;
+  /** The posts' comment records (`/api/comments/{slug}`) shown last, as bytes (markdown only: half the cards' bound). */
+  private readonly commentRecords = new KeptListBytes((c) => JSON.stringify(toCommentRecord(c)), ',', KEPT_LIST_BYTES / 2);
   /** Which posts' comments hold their text in memory (all, unless a store can give it back). */
   readonly texts: CommentTexts;
   readonly ctx: EmitContext;
@@ -87,6 +90,7 @@ export class BuildState {
         return r;
       },
       commentHtml: (c) => this.commentHtml.get(c),
+      commentRecords: (slug, comments) => this.commentRecords.chunks(slug, comments),
       cards: this.cards,
       tokens: (text) => this.tokens.count(text),
     };

@@ -9,7 +9,7 @@ import type { Output } from './output.ts';
 import { toFileName } from '../paths.ts';
 import { postsByTag } from '../model/tags.ts';
 import { postsOfCategory } from '../model/site.ts';
-import { commentCountsJson, toCommentRecord, viewsJson } from '../model/records.ts';
+import { commentCountsJson, viewsJson } from '../model/records.ts';
 
 const OPEN = Buffer.from('[');
 const COMMA = Buffer.from(',');
@@ -54,7 +54,7 @@ export function emitTagList(ctx: EmitContext, key: string): Output {
 /** `/api/comments/{slug}`: the post's visible comments, oldest first; `[]` when none. */
 export function emitCommentList(ctx: EmitContext, slug: string): Output {
   const comments = ctx.site.comments.get(slug) ?? [];
-  return { path: `api/comments/${toFileName(slug)}`, body: JSON.stringify(comments.map(toCommentRecord)) };
+  return { path: `api/comments/${toFileName(slug)}`, body: [OPEN, ...ctx.commentRecords(slug, comments), CLOSE] };
 }
 
 /** `/api/comments/count` */

@@ -14,6 +14,12 @@ export interface EmitContext {
   rendered(slug: string): RenderedPost;
   /** Sanitized HTML of a comment body. */
   commentHtml(comment: Comment): string;
+  /**
+   * A post's comment records (`/api/comments/{slug}`) as UTF-8 JSON chunks, joined by
+   * commas, without the brackets; a comment appended to the list kept for the post is
+   * the only one serialised.
+   */
+  commentRecords(slug: string, comments: readonly Comment[]): readonly Uint8Array[];
   /** Comment cards, memoised. */
   cards: CommentCards;
   /** Tokens of a text (o200k_base), memoised by content for the life of the build state. */

@@ -4,7 +4,7 @@
  */
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
-import { appendedAfter } from '../../sorted.ts';
+import { KeptListBytes } from '../kept-list-bytes.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
@@ -14,40 +14,39 @@ export interface CommentCardOptions {
 }
 
 /**
- * Characters of joined comment lists kept (`CommentCards.list`), least recently shown
- * out first. Kept for every post, they were a second copy of every comment's HTML
- * (~80 MB at 10,000 posts and 100,000 comments) in the writer after a full re-emit and
- * in a cold build until its end; the append they speed up matters for the posts being
+ * Bytes of joined comment lists kept (`CommentCards.list`), least recently shown out
+ * first. Kept for every post, they were a second copy of every comment's HTML (~80 MB
+ * at 10,000 posts and 100,000 comments) in the writer after a full re-emit and in a
+ * cold build until its end; the append they speed up matters for the posts being
  * commented on now, and any other post's list is joined again in well under a
  * millisecond per ten comments.
  */
-export const KEPT_LIST_CHARS = 8_000_000;
+export const KEPT_LIST_BYTES = 8_000_000;
 
 /**
  * Comment cards and the pieces built from them, memoised: a page with thousands of
  * comments is then a join. One instance lives in the build state (`build/state.ts`)
  * for the life of a `SiteBuild`; entries are keyed by the comment and post objects,
- * so they go with them (the joined lists are also bounded: `KEPT_LIST_CHARS`).
+ * so they go with them (the joined lists are kept as bytes, bounded: `KEPT_LIST_BYTES`).
  */
 export class CommentCards {
   private readonly cards = new WeakMap<Comment, Map<string, SafeHtml>>();
   private readonly onPosts = new WeakMap<Comment, { postHash: string; card: SafeHtml }>();
   private readonly sections = new WeakMap<Post, { key: string; html: SafeHtml }>();
-  /**
-   * Posts' joined cards, with the list they show (a list is replaced, never changed in
-   * place), least recently shown first; at most `keptChars` characters in all.
-   */
-  private readonly lists = new Map<Post, { comments: readonly Comment[]; html: string }>();
-  private listChars = 0;
+  /** Posts' joined cards as bytes (`KeptListBytes`: a new comment on the post encodes its own card only). */
+  private readonly lists: KeptListBytes;
 
   /**
    * @param bodyHtml The sanitized HTML of a comment's body (prepared before emitting).
-   * @param keptChars Characters of joined lists kept (tests pass a small bound).
+   * @param keptBytes Bytes of joined lists kept (tests pass a small bound).
    */
   constructor(
     readonly bodyHtml: (comment: Comment) => string,
-    private readonly keptChars = KEPT_LIST_CHARS,
-  ) {}
+    keptBytes = KEPT_LIST_BYTES,
+  ) {
+    // Not memoised one by one: the joined bytes are the one copy kept.
+    this.lists = new KeptListBytes((c) => commentCard(c, this.bodyHtml(c), {}).value, '', keptBytes);
+  }
 
   /** The card of a comment (per variant: "on post" line, in a debate column). */
   card(comment: Comment, options: CommentCardOptions = {}): SafeHtml {
@@ -63,29 +62,12 @@ export class CommentCards {
   }
 
   /**
-   * A post's comment cards, joined. When the list is the one last shown with comments
-   * appended (the same objects first: a new comment on the post), the new cards are
-   * appended to the kept HTML; any other list is joined again from the memoised cards.
+   * A post's comment cards, joined, as UTF-8 bytes. When the list is the one last shown
+   * with comments appended (the same objects first: a new comment on the post), only the
+   * new cards are made and encoded; any other list is joined again.
    */
-  list(post: Post, comments: readonly Comment[]): SafeHtml {
-    const kept = this.lists.get(post);
-    if (kept) {
-      this.lists.delete(post);
-      this.listChars -= kept.html.length;
-    }
-    const appended = kept ? (kept.comments === comments ? [] : appendedAfter(kept.comments, comments)) : null;
-    let joined = appended && kept ? kept.html : '';
-    // Not memoised one by one: the joined HTML is the one copy kept.
-    for (const c of appended ?? comments) joined += commentCard(c, this.bodyHtml(c), {}).value;
-    // Most recently shown last; the least recent go while over the bound.
-    this.lists.set(post, { comments, html: joined });
-    this.listChars += joined.length;
-    for (const [old, entry] of this.lists) {
-      if (this.listChars <= this.keptChars || old === post) break;
-      this.lists.delete(old);
-      this.listChars -= entry.html.length;
-    }
-    return raw(joined);
+  list(post: Post, comments: readonly Comment[]): readonly Uint8Array[] {
+    return this.lists.chunks(post.slug, comments);
   }
 
   /** A card with a line naming the post it is on (`/comments/`), until the post changes. */

@@ -2,6 +2,7 @@
  * A post's page: metadata, the full body (no JavaScript needed to read it), its
  * comments, and the block that tells an agent how to comment.
  */
+import { randomUUID } from 'node:crypto';
 import { html, raw } from '../html.ts';
 import type { Comment, Post, SiteConfig } from '../../types.ts';
 import { layout, CATEGORY_LABELS } from './layout.ts';
@@ -20,7 +21,25 @@ export interface PostPageInput {
   cards: CommentCards;
 }
 
-export function renderPostPage(i: PostPageInput): string {
+/**
+ * Where the comment cards go in the page's text: the page is made as text around it and
+ * the cards, kept as bytes (`CommentCards.list`), are written in its place. A comment
+ * ending or a post's text cannot hold it: the id is drawn when the process starts.
+ */
+const CARDS_HERE = `<!--comment cards ${randomUUID()}-->`;
+
+/**
+ * The page as UTF-8 chunks: the text before the comment cards, the cards, the text
+ * after them. A new comment on a post encodes its own card, not every card before it.
+ */
+export function renderPostPage(i: PostPageInput): Uint8Array[] {
+  const page = renderPostText(i);
+  const at = page.indexOf(CARDS_HERE);
+  if (at < 0) return [Buffer.from(page)];
+  return [Buffer.from(page.slice(0, at)), ...i.cards.list(i.post, i.comments), Buffer.from(page.slice(at + CARDS_HERE.length))];
+}
+
+function renderPostText(i: PostPageInput): string {
   const { post, site } = i;
   const tags = postTags(post);
   // Same origin unless a separate writer is configured, so the page counts wherever it is served.
@@ -46,7 +65,7 @@ ${raw(i.bodyHtml)}
 <section class="comments" id="comments" aria-labelledby="comments-title">
 <h2 id="comments-title">Comments (${i.comments.length})</h2>
 <p class="formats">Follow this post's comments: <a href="comments.atom">Atom</a> · <a href="comments.json">JSON Feed</a></p>
-${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : i.cards.list(post, i.comments)}
+${i.comments.length === 0 ? html`<p class="empty">No comments yet.</p>` : raw(CARDS_HERE)}
 ${agentInstructions(site, post.slug)}
 </section>`;
   return layout({
