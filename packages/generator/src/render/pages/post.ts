@@ -23,8 +23,8 @@ export interface PostPageInput {
 
 /**
  * Where the comment cards go in the page's text: the page is made as text around it and
- * the cards, kept as bytes (`CommentCards.list`), are written in its place. A comment
- * ending or a post's text cannot hold it: the id is drawn when the process starts.
+ * the cards, kept as bytes (`CommentCards.list`), are written in its place. No post or
+ * comment can contain it: its id is drawn when the process starts.
  */
 const CARDS_HERE = `<!--comment cards ${randomUUID()}-->`;
 
