@@ -34,5 +34,6 @@ export function groupBy<T, K>(list: Iterable<T>, keyOf: (item: T) => K): Map<K, 
  * comment (the writer's usual change) from any other change.
  */
 export function appendedAfter<T>(before: readonly T[], after: readonly T[]): T[] | null {
+  if (after === before) return [];
   return after.length >= before.length && before.every((item, i) => after[i] === item) ? after.slice(before.length) : null;
 }

@@ -51,6 +51,8 @@ export class KeptListBytes {
     if (items.length > 0) {
       const lead = entry.bytes > 0 ? this.separator : '';
       const text = lead + items.map(this.encode).join(this.separator);
+      // A buffer of its own, as `BuildState.recordBytes`: a small one sliced from Node's
+      // shared pool would pin a whole pool block for as long as it is kept.
       const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
       bytes.write(text);
       // A new array: chunk lists handed out earlier stay as they were.
