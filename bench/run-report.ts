@@ -96,6 +96,8 @@ function writerRows(w: WriterScaleResults): Row[] {
     [`PUT /api/views ÷ Express baseline`, x(v.ratioToBaseline), verdict('≥ 0.90×', v.ratioToBaseline >= 0.9)],
     [`PUT views acknowledged / lost in store (after shutdown), mirror`, `${v.acknowledged} / ${v.lostInStore}, ${v.lostInMirror}`, verdict('0 lost', v.lostInStore === 0 && v.lostInMirror === 0)],
     [`POST comments, ${c.requests} sent: 201s/s sustained, p99`, `${c.commentsPerSec} /s, ${c.p99Ms} ms`, verdict('≥ 500 /s', c.commentsPerSec >= 500)],
+    [`  the comment floor, same load (bench/comment-floor-server.ts): 201s/s, p99`, `${w.full.floorPost.commentsPerSec} /s, ${w.full.floorPost.p99Ms} ms`],
+    [`  writer ÷ floor`, x(Math.round((100 * c.commentsPerSec) / w.full.floorPost.commentsPerSec) / 100)],
     [`POST comments: 201s / other statuses / errors`, `${c.acknowledged} / ${statuses} / ${c.errors + c.timeouts}`],
     [`201'd comments on their page (${vis.checked} checked): p99 / worst / > 1 s`, `${ms(vis.pageP99Ms)} / ${ms(vis.pageWorstMs)} / ${vis.pageOver1s + vis.pageNeverSeen}`, verdict('all ≤ 1 s', vis.pageOver1s + vis.pageNeverSeen === 0)],
     [`201'd comments in /api/posts: p99 / worst / > 2 s`, `${ms(vis.postsP99Ms)} / ${ms(vis.postsWorstMs)} / ${vis.postsOver2s + vis.postsNeverSeen}`, verdict('all ≤ 2 s', vis.postsOver2s + vis.postsNeverSeen === 0)],

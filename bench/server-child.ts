@@ -1,7 +1,8 @@
 /**
  * A server in its own process, so its RSS is its own and the load generator runs on
  * the other core: `server-child.ts agora <root> [port]` (the real `startServer`) or
- * `server-child.ts express` (a bare Express 5 route that only increments a Map).
+ * `server-child.ts express` (a bare Express 5 route that only increments a Map), or
+ * `server-child.ts floor <root>` (the least work a comment's 201 needs, comment-floor-server.ts).
  * Talks over IPC: sends `ready`, answers `usage` (and `usage-after-gc`, run with
  * --expose-gc), and `close` stops it.
  */
@@ -12,6 +13,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { limitHeapGrowth, loadConfig, WRITER_HEAP_GROWING_PERCENT } from '@agora/generator';
 import { startServer } from '@agora/writer';
+import { startCommentFloor } from './comment-floor-server.ts';
 
 export interface ServerUsage {
   rssMB: number;
@@ -86,7 +88,7 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
 const [mode, root, port] = process.argv.slice(2);
 try {
   const env = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
-  const server = mode === 'express' ? await startExpress() : await startAgora(root ?? '.', Number(port ?? 0), env);
+  const server = mode === 'express' ? await startExpress() : mode === 'floor' ? await startCommentFloor(root ?? '.') : await startAgora(root ?? '.', Number(port ?? 0), env);
   // Since the process started (performance.now() counts from it): module loading included, as `npm start` pays it.
   const startMs = performance.now();
   send({ type: 'ready', url: server.url, startMs, listenMs: Number.isNaN(listenMs) ? startMs : listenMs, ...usage() });

@@ -49,7 +49,7 @@ export interface ServerChildOptions {
   compiled?: boolean;
 }
 
-export async function startServerChild(mode: 'agora' | 'express', root = '', options: ServerChildOptions = {}): Promise<ServerHandle> {
+export async function startServerChild(mode: 'agora' | 'express' | 'floor', root = '', options: ServerChildOptions = {}): Promise<ServerHandle> {
   // tsx runs the bench's own server-child.ts either way; the condition picks the product's sources or its compiled lib/.
   const compiled = options.compiled !== false && (await ensureCompiled());
   const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {

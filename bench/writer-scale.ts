@@ -71,6 +71,8 @@ export interface WriterScaleResults {
     storedComments: number;
     latency: Timed<CommentLatency>;
     baselinePut: Timed<LoadFigures>;
+    /** The comment floor (comment-floor-server.ts) under the same comment load. */
+    floorPost: Timed<LoadFigures & { commentsPerSec: number }>;
     viewsPut: Timed<LoadFigures> & { acknowledged: number; lostInStore: number; lostInMirror: number; mirrorSettledMs: number; ratioToBaseline: number };
     commentsPost: Timed<LoadFigures> & {
       statuses: Record<string, number>; acknowledged: number; commentsPerSec: number;
@@ -137,6 +139,15 @@ export async function runWriterScale(o: WriterScaleOptions): Promise<WriterScale
   const baseline = await startServerChild('express');
   const basePut = await phase([baseline], async () => (await loadViews(baseline.url, slugs, o.seconds, o.connections, prng(SEED + 1))).figures);
   await baseline.close();
+  // The least work a durable, published 201 needs, on a bare route (comment-floor-server.ts):
+  // what this machine allows at all for the "50 clients" load, with the generator on its cores.
+  log(`comment floor: POST for ${o.seconds} s, ${o.connections} connections`);
+  const floor = await startServerChild('floor', corpus.dir);
+  const floorPost = await phase([floor], async () => {
+    const r = await loadComments(floor.url, corpus.posts, o.seconds, o.connections, prng(SEED + 4));
+    return { ...r.figures, commentsPerSec: r.commentsPerSec };
+  });
+  await floor.close();
 
   // The same seed for both latency runs: the same posts, so only the store differs.
   const latencyRand = () => prng(SEED + 2);
@@ -209,7 +220,7 @@ export async function runWriterScale(o: WriterScaleOptions): Promise<WriterScale
     importFile: { comments: o.comments, bytes }, import: imported,
     empty: { rest: emptyRest, latency: emptyLatency },
     full: {
-      rest: fullRest, storedComments, latency: fullLatency, baselinePut: basePut,
+      rest: fullRest, storedComments, latency: fullLatency, baselinePut: basePut, floorPost,
       viewsPut: {
         ...views, acknowledged: viewsMirrorCheck.acknowledged, lostInStore: lostViews(viewsBefore, viewsAfter, acked),
         lostInMirror: viewsMirrorCheck.lostInMirror, mirrorSettledMs: viewsMirrorCheck.settledMs,
