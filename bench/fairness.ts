@@ -8,10 +8,12 @@
  * and on its page). 25 rounds give the ordinary comments 100 samples, so their p99 is
  * not simply the slowest (5 rounds, the default until the ninth session, gave 20).
  * `--heavy 0` leaves the heavy client out: what the busy loops alone
- * cost the ordinary comments.
+ * cost the ordinary comments. `--server floor` sends the same rounds to the comment floor
+ * (comment-floor-server.ts: a bare route doing the least a published 201 needs) instead
+ * of the writer: what the busy loops cost a server that does almost nothing.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './child.ts';
@@ -30,14 +32,16 @@ export interface FairnessFigures {
 
 const summary = (ms: number[]) => ({ p50Ms: Math.round(percentile(ms, 50)), p99Ms: Math.round(percentile(ms, 99)), maxMs: Math.round(Math.max(...ms)) });
 
-export async function runFairness(rounds: number, log: (line: string) => void = () => {}, heavyPerRound = 10): Promise<FairnessFigures> {
+export async function runFairness(rounds: number, log: (line: string) => void = () => {}, heavyPerRound = 10, mode: 'agora' | 'floor' = 'agora'): Promise<FairnessFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'agora-fair-'));
   const burners = [0, 1].map(() => spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }));
   try {
     await cp(join(REPO_ROOT, 'content'), join(dir, 'content'), { recursive: true });
     await writeFile(join(dir, 'agora.config.json'), JSON.stringify({ searchIndex: false, limits: { trustProxy: true, commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, duplicateWindowSeconds: 0 } }));
-    const server = await startServerChild('agora', dir);
-    const posts = (await (await fetch(`${server.url}/api/posts`)).json()) as { slug: string }[];
+    const server = await startServerChild(mode, dir);
+    const posts = mode === 'agora'
+      ? ((await (await fetch(`${server.url}/api/posts`)).json()) as { slug: string }[])
+      : (await readdir(join(dir, 'content', 'posts'))).filter((f) => f.endsWith('.md')).sort().map((f) => ({ slug: f.slice(0, -3) }));
     const heavyBodies = Object.values(WORST_CASES);
     const statuses: Record<string, number> = {};
     const ordinary: number[] = [];
@@ -69,8 +73,9 @@ export async function runFairness(rounds: number, log: (line: string) => void = 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const f = await runFairness(Number(flag('rounds', 'BENCH_FAIRNESS_ROUNDS') ?? 25), (line) => console.error(`[bench] ${line}`), Number(flag('heavy') ?? 10));
-  console.log(`fairness under CPU load (2 busy loops), ${f.rounds} rounds; answers ${JSON.stringify(f.statuses)}`);
+  const mode = flag('server') === 'floor' ? 'floor' : 'agora';
+  const f = await runFairness(Number(flag('rounds', 'BENCH_FAIRNESS_ROUNDS') ?? 25), (line) => console.error(`[bench] ${line}`), Number(flag('heavy') ?? 10), mode);
+  console.log(`fairness under CPU load (2 busy loops), ${mode === 'floor' ? 'the comment floor' : 'the writer'}, ${f.rounds} rounds; answers ${JSON.stringify(f.statuses)}`);
   console.log(`ordinary comments of 4 other clients: p50 ${f.ordinary.p50Ms} ms, p99 ${f.ordinary.p99Ms} ms, max ${f.ordinary.maxMs} ms (target: all ≤ 1 s, p99 ≤ 100 ms)`);
   if (f.heavy.p50Ms >= 0) console.log(`the heavy client's ${flag('heavy') ?? 10} at once: p50 ${f.heavy.p50Ms} ms, p99 ${f.heavy.p99Ms} ms, max ${f.heavy.maxMs} ms`);
 }
