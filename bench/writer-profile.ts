@@ -1,10 +1,10 @@
 /**
  * The writer under comment load, profiled: `node --import tsx --conditions=agora-source
- * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--latency 0] [--top 30] [--long 40]` starts
+ * bench/writer-profile.ts <root> [--seconds 10] [--connections 50] [--latency 0] [--wait 0] [--top 30] [--long 40]` starts
  * the writer on an existing site (e.g. `bench/.corpus/writer-10000` after `npm run
  * bench`, with its comments imported) under `--cpu-prof`, posts comments from
  * `connections` clients to random posts (after `--latency N` comments one at a time,
- * timed to their page and mirror), and prints the rate and self time by function
+ * timed to their page and mirror; `--wait S` seconds after the start first: a settled writer), and prints the rate and self time by function
  * and module for the main thread and the render workers, then the main thread's busy
  * stretches longer than `--long` ms with the repository functions they spent it in
  * (`BENCH_SERVER_LOG=debug` adds the writer's log, with each comment's render, store
@@ -39,6 +39,7 @@ const env = envList(flag('env'));
 const server = await startServerChild('agora', root, { env, execArgv: ['--cpu-prof', `--cpu-prof-dir=${join(outDir, 'threads')}`] });
 console.error(`[profile] writer listening after ${ms(server.listenMs)}, caught up after ${ms(server.startMs)}; ${connections} clients for ${seconds} s`);
 if (latencySamples > 0) {
+  await new Promise((r) => setTimeout(r, Number(flag('wait') ?? 0) * 1000));
   const l = await measureCommentLatency([{ url: server.url, root }], posts, latencySamples, 0, prng(11));
   console.log(`comment → page + mirror, ${l.samples} one at a time: p50 ${l.diskP50Ms} ms, p99 ${l.diskP99Ms} ms, max ${l.diskMaxMs} ms (failed ${l.failed}); → 201 p50 ${l.ackP50Ms} / p99 ${l.ackP99Ms} ms`);
 }
