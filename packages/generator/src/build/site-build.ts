@@ -27,7 +27,7 @@ import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
-import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
+import type { BuildOptions, BuildResult, GivingWay, PagesWritten } from './types.ts';
 
 export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
 
@@ -53,23 +53,19 @@ export class SiteBuild {
   /** Updates queued or running under the lock: comment rebuilds then queue behind them. */
   private exclusivePending = 0;
   /**
-   * Post rebuilds that arrived while a site-wide flush was queued behind another update:
-   * the flush runs them first, so a post's own outputs never wait behind the site-wide
-   * ones (`/api/posts` alone is 28 MB at 10,000 posts).
+   * Post rebuilds that arrived while a site-wide flush was queued or running: the flush
+   * runs them as they come whenever it waits (between its slices of jobs, and while it
+   * reads comment text back, renders or finishes its writes), so a post's own outputs
+   * never wait behind the site-wide ones (`/api/posts` alone is 28 MB at 10,000 posts)
+   * for longer than one slice.
    */
   private readonly urgent: (() => Promise<void>)[] = [];
-  /** Wakes a flush that is giving way (`flushAggregates`' `giveWay`) when a post rebuild is queued. */
+  /** Wakes a flush that is waiting (`runUrgentUntil`) when a post rebuild is queued. */
   private urgentQueued: (() => void) | null = null;
   private flushes = 0;
-  /**
-   * A site-wide flush holds the lock: post rebuilds then run beside it at once, as they
-   * do beside each other. Queued for its job boundaries instead, a comment's rebuild
-   * also waited while the flush planned, read back the comment text of the feeds' posts
-   * and awaited its big writes: 110–180 ms, the slowest comment of every one-at-a-time
-   * run at 10,000 posts, with the event loop never blocked over 40 ms.
-   */
+  /** A site-wide flush holds the lock (the urgent rebuilds run inside it). */
   private flushRunning = false;
-  /** The comment text of posts rebuilt beside the running flush, held until it ends. */
+  /** The comment text of posts rebuilt while a flush runs, held until it ends. */
   private readonly heldForFlush: Promise<() => void>[] = [];
   /**
    * Post files read by `updateSources` since the site model last matched the content: an
@@ -252,22 +248,19 @@ export class SiteBuild {
         slugs.push(slug);
       }
       // A running flush prepared the comment text its jobs show before these comments
-      // came; some of its jobs show them all the same (the newest comments): their text
-      // stays in memory until it ends. (A read that fails here fails the rebuild's own
-      // `prepare` too, which deals with it.)
+      // came; some of its later jobs show them all the same (the newest comments): their
+      // text stays in memory until it ends. (A read that fails here fails the rebuild's
+      // own `prepare` too, which deals with it.)
       if (this.flushRunning) this.heldForFlush.push(this.state.texts.hold(this.state.site, slugs).catch(() => () => {}));
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
-    if (this.flushes > 0 && !this.flushRunning)
+    if (this.flushes > 0)
       return new Promise((resolve, reject) => {
         this.urgent.push(() => work().then(resolve, reject));
         this.urgentQueued?.();
       });
-    if (this.exclusivePending > 0 && !this.flushRunning) return this.exclusive(work);
-    // Side by side with other posts' comment rebuilds (callers never pass one post to two
-    // at once) and with a running flush: their files are the post's own, and a path both
-    // write (a record whose views changed) is written in the order its content was made
-    // (`Manifest.claimWrite`).
+    if (this.exclusivePending > 0) return this.exclusive(work);
+    // Side by side with other posts' comment rebuilds (callers never pass one post to two at once).
     const run = work();
     const tracked = run.catch(() => {});
     this.shared.add(tracked);
@@ -282,6 +275,23 @@ export class SiteBuild {
   private readonly runUrgent = async (): Promise<void> => {
     for (const rebuild of this.urgent.splice(0)) await rebuild();
   };
+
+  /** Run the post rebuilds queued until `wait` settles, as they come (and the one running then, to its end). */
+  private async runUrgentUntil(wait: Promise<unknown>): Promise<void> {
+    let over = false;
+    const settled = wait.then(
+      () => void (over = true),
+      () => void (over = true),
+    );
+    await this.runUrgent();
+    while (!over) {
+      if (this.urgent.length === 0) {
+        await Promise.race([settled, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
+        this.urgentQueued = null;
+      }
+      await this.runUrgent();
+    }
+  }
 
   /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
   updateViews(views: ReadonlyMap<string, number>): Promise<number> {
@@ -352,26 +362,26 @@ export class SiteBuild {
         // answered), so their steps do not each wait for a slice. A rebuild queued during
         // that wait runs at once: it is the last step of a comment the flush waits for
         // (left queued, each such comment waited the whole `giveWay`, 40 ms in the writer).
-        const between = options.giveWay
-          ? async () => {
-              await this.runUrgent();
-              // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
-              let over = false;
-              const gaveWay = options.giveWay!().then(() => void (over = true));
-              while (!over) {
-                if (this.urgent.length === 0) {
-                  await Promise.race([gaveWay, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
-                  this.urgentQueued = null;
-                }
-                await this.runUrgent();
-              }
-            }
-          : this.runUrgent;
-        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, between);
+        // So do the rebuilds queued while it waits outside its slices: only at the slices'
+        // ends, a comment waited while the flush read back the comment text of its feeds'
+        // posts and finished its big writes, 110–180 ms: the slowest comment of every
+        // one-at-a-time run at 10,000 posts, with the event loop never held over 40 ms.
+        const way: GivingWay = {
+          between: async () => {
+            await this.runUrgent();
+            // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
+            if (options.giveWay) await this.runUrgentUntil(options.giveWay());
+          },
+          during: async (work) => {
+            await this.runUrgentUntil(work);
+            return work;
+          },
+        };
+        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, way);
         if (!withLists || this.pendingListJobs.size === 0) return result;
         for (const [id, { job }] of this.pendingListJobs) if (!this.listed(job)) this.pendingListJobs.delete(id);
         const jobs = [...this.pendingListJobs.values()];
-        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, between, options.stopLists);
+        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, way, options.stopLists);
         for (const id of lists.emitted) this.pendingListJobs.delete(id);
         return { written: [...result.written, ...lists.written], unchanged: result.unchanged + lists.unchanged, removed: [...result.removed, ...lists.removed] };
       } catch (error) {

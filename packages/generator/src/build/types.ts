@@ -91,3 +91,12 @@ export interface BuildResult extends SinkResult {
   ms: number;
 }
 
+/**
+ * How a site-wide flush lets the post rebuilds queued meanwhile run first
+ * (`SiteBuild.flushAggregates`): `between` after each slice of its jobs, `during` around
+ * each of its waits (reading comment text back, rendering, a write slot, its last writes).
+ */
+export interface GivingWay {
+  between: () => Promise<void>;
+  during: <T>(work: Promise<T>) => Promise<T>;
+}
