@@ -94,7 +94,7 @@ export interface BuildResult extends SinkResult {
 /**
  * How a site-wide flush lets the post rebuilds queued meanwhile run first
  * (`SiteBuild.flushAggregates`): `between` after each slice of its jobs, `during` around
- * each of its waits (reading comment text back, rendering, a write slot, its last writes).
+ * its waits outside them (reading comment text back, rendering, its last writes).
  */
 export interface GivingWay {
   between: () => Promise<void>;
