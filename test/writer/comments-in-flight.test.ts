@@ -32,8 +32,10 @@ test('the flush waits at most maxMs, and not at all under a flood', async () => 
   await gate.giveWay();
   const waited = performance.now() - started;
   assert.ok(waited >= 20 && waited < 1000, `waited ${Math.round(waited)} ms, at most about 30`);
+  assert.equal(gate.flooded, false);
   const more = [gate.begin(), gate.begin()];
   assert.equal(gate.size, 3);
+  assert.equal(gate.flooded, true, 'more than upTo under way');
   assert.equal(await settledWithin(gate.giveWay(), 10), true, 'more than upTo under way: no wait');
   for (const d of [one, ...more]) d();
 });
