@@ -12,7 +12,7 @@ import { startWriting } from '../emit/interrupted-writes.ts';
 import { planBuild, settleRemovals, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
 import type { BuildState } from './state.ts';
-import type { BuildResult, GivingWay } from './types.ts';
+import type { BuildResult } from './types.ts';
 
 /**
  * Outputs of comment and views rebuilds larger than this (the big JSON lists,
@@ -91,16 +91,16 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
 
 /**
  * Emit the jobs of a comment or views change or of edited posts (keyed, and the files
- * of deleted posts removed): fsync-free, manifest saved lazily. `way` lets post
- * rebuilds that arrived meanwhile go first, after each job and during each wait (a
- * site-wide flush); `stop`, after each job, ends it early (the jobs not emitted keep
- * their manifest records: a later rebuild emits them).
+ * of deleted posts removed): fsync-free, manifest saved lazily. `between` runs after
+ * each job (a site-wide flush lets post rebuilds that arrived meanwhile go first:
+ * `SiteBuild.flushAggregates`); `stop`, after each job, ends it early (the jobs not
+ * emitted keep their manifest records: a later rebuild emits them).
  */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, way?: GivingWay, stop?: () => boolean): Promise<ChangeResult> {
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
   const plan = planBuild(state.site, change, state.manifest);
   if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0, emitted: [] };
   const prepared = prepareComments(plan.emit.map((e) => e.job));
-  const ready = Promise.all([
+  const [rendered, release] = await Promise.all([
     // A failed rendering still lets go of the comment text prepared beside it.
     ensureRendered(state, plan.render.map((r) => r.post)).catch(async (error: unknown) => {
       (await prepared.catch(() => null))?.();
@@ -108,15 +108,14 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
     }),
     prepared,
   ]);
-  const [rendered, release] = await (way ? way.during(ready) : ready);
   try {
-    return await emitChange(state, plan, change, rendered, way, stop);
+    return await emitChange(state, plan, change, rendered, between, stop);
   } finally {
     release();
   }
 }
 
-async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Change, { kind: 'full' }>, rendered: number, way?: GivingWay, stop?: () => boolean): Promise<ChangeResult> {
+async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Change, { kind: 'full' }>, rendered: number, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
@@ -131,8 +130,8 @@ async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Ch
   // writing waits for it (`OutputSink`: the content made last lands last).
   const comment = change.kind === 'post-comments';
   const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
-  const emitted = await emitInOrder(state, plan, sink, way, stop);
-  const result = await (way ? way.during(finish(sink, plan)) : finish(sink, plan));
+  const emitted = await emitInOrder(state, plan, sink, between, stop);
+  const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
   // It is saved at close; until then the dirty marker makes a build after a crash
   // emit everything once instead of trusting stale hashes.

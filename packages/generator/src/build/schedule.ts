@@ -14,7 +14,6 @@ import type { OutputSink } from '../emit/write-outputs.ts';
 import type { Job } from '../model/jobs.ts';
 import type { BuildPlan, PlannedJob } from './plan.ts';
 import type { BuildState } from './state.ts';
-import type { GivingWay } from './types.ts';
 
 /**
  * Make renderings of these posts available in `state.renderings`: memory, then the
@@ -137,19 +136,16 @@ const FLUSH_SLICE_MS = 8;
 /**
  * Emit the jobs of a comment or views rebuild, in order, once their bodies are
  * rendered; after each job, stop early if `stop` says so. Returns the ids emitted.
- * `way` (a site-wide flush) lets post rebuilds go first after each slice.
  */
-export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, way?: GivingWay, stop?: () => boolean): Promise<string[]> {
+export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>, stop?: () => boolean): Promise<string[]> {
   let slice = performance.now();
   let budget = FLUSH_SLICE_MS;
   const emitted: string[] = [];
   for (const { job, id, key } of plan.emit) {
-    // Not `way.during`: a flood keeps post rebuilds queued, and running them after every
-    // job starved the flush (201'd comments reached `/api/posts` after 9.5 s, not 1.6).
     await sink.emit(id, key, () => state.emit(job));
     emitted.push(id);
     if (stop?.()) break;
-    if (!way || performance.now() - slice < budget) continue;
+    if (!between || performance.now() - slice < budget) continue;
     // A site-wide flush gives way after each slice of its jobs: the post rebuilds waiting
     // then run, and the event loop serves requests and worker messages. So nothing waits
     // behind the flush for much longer than a slice; and the next slice is at least half
@@ -157,7 +153,7 @@ export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: Outp
     // on however many comments keep arriving. (Capped at 25 ms, the flush fell behind
     // under a flood: `/api/posts` p99 4.7 s instead of 2.3 s at 10,000 posts.)
     const away = performance.now();
-    await way.between();
+    await between();
     await new Promise((resolve) => setImmediate(resolve));
     slice = performance.now();
     budget = Math.max(FLUSH_SLICE_MS, (slice - away) / 2);

@@ -27,16 +27,9 @@ import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
 import { BuildState } from './state.ts';
 import { runChange, runFull } from './run.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
-import type { BuildOptions, BuildResult, GivingWay, PagesWritten } from './types.ts';
+import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
 export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
-
-/**
- * Post rebuilds waiting at most, for a site-wide flush to run them while it waits
- * outside its slices (`GivingWay.during`): as many as comments the writer's flush gives
- * way to (`CommentsInFlight`, 4); more is a flood, left for the slices' ends.
- */
-const URGENT_DURING_WAITS = 4;
 
 export class SiteBuild {
   /** Posts whose comments or views changed since the last `flushAggregates`. */
@@ -61,19 +54,13 @@ export class SiteBuild {
   private exclusivePending = 0;
   /**
    * Post rebuilds that arrived while a site-wide flush was queued or running: the flush
-   * runs them as they come whenever it waits (between its slices of jobs, and while it
-   * reads comment text back, renders or finishes its writes), so a post's own outputs
-   * never wait behind the site-wide ones (`/api/posts` alone is 28 MB at 10,000 posts)
-   * for longer than one slice.
+   * runs them between its jobs, so a post's own outputs never wait behind the site-wide
+   * ones (`/api/posts` alone is 28 MB at 10,000 posts).
    */
   private readonly urgent: (() => Promise<void>)[] = [];
-  /** Wakes a flush that is waiting (`runUrgentUntil`) when a post rebuild is queued. */
+  /** Wakes a flush that is giving way (`flushAggregates`' `giveWay`) when a post rebuild is queued. */
   private urgentQueued: (() => void) | null = null;
   private flushes = 0;
-  /** A site-wide flush holds the lock (the urgent rebuilds run inside it). */
-  private flushRunning = false;
-  /** The comment text of posts rebuilt while a flush runs, held until it ends. */
-  private readonly heldForFlush: Promise<() => void>[] = [];
   /**
    * Post files read by `updateSources` since the site model last matched the content: an
    * edit with errors leaves the model as it was, and the next edit that passes brings
@@ -254,11 +241,6 @@ export class SiteBuild {
         this.pendingComments.add(slug);
         slugs.push(slug);
       }
-      // A running flush prepared the comment text its jobs show before these comments
-      // came; some of its later jobs show them all the same (the newest comments): their
-      // text stays in memory until it ends. (A read that fails here fails the rebuild's
-      // own `prepare` too, which deals with it.)
-      if (this.flushRunning) this.heldForFlush.push(this.state.texts.hold(this.state.site, slugs).catch(() => () => {}));
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
     if (this.flushes > 0)
@@ -282,25 +264,6 @@ export class SiteBuild {
   private readonly runUrgent = async (): Promise<void> => {
     for (const rebuild of this.urgent.splice(0)) await rebuild();
   };
-
-  /**
-   * Run the post rebuilds queued until `wait` settles, as they come (and those running
-   * then, to their end); with more than `upTo` waiting, none: a flood is left for the
-   * slices' ends, where the flush keeps its share of the thread.
-   */
-  private async runUrgentUntil(wait: Promise<unknown>, upTo = Infinity): Promise<void> {
-    let over = false;
-    const settled = wait.then(
-      () => void (over = true),
-      () => void (over = true),
-    );
-    while (!over) {
-      if (this.urgent.length === 0 || this.urgent.length > upTo) {
-        await Promise.race([settled, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
-        this.urgentQueued = null;
-      } else await this.runUrgent();
-    }
-  }
 
   /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
   updateViews(views: ReadonlyMap<string, number>): Promise<number> {
@@ -343,13 +306,11 @@ export class SiteBuild {
    * mirrors not written by then wait for the next flush with `lists`, after its
    * `/api/posts`, so ~140 MB of mirrors at 10,000 posts never hold `/api/posts` back.
    * `giveWay` is awaited between the flush's slices: the writer holds the flush there
-   * while comments are being answered. While `calm` (default: always), post rebuilds
-   * queued meanwhile also run during its waits outside the slices.
+   * while comments are being answered.
    */
-  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; calm?: () => boolean; stopLists?: () => boolean } = {}): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
-      this.flushRunning = true;
       await this.runUrgent();
       const comments = [...this.pendingComments];
       const views = [...this.pendingViews];
@@ -372,29 +333,26 @@ export class SiteBuild {
         // answered), so their steps do not each wait for a slice. A rebuild queued during
         // that wait runs at once: it is the last step of a comment the flush waits for
         // (left queued, each such comment waited the whole `giveWay`, 40 ms in the writer).
-        // So do the rebuilds queued while it waits outside its slices: only at the slices'
-        // ends, a comment waited while the flush read back the comment text of its feeds'
-        // posts and finished its big writes, 110–180 ms: the slowest comment of every
-        // one-at-a-time run at 10,000 posts, with the event loop never held over 40 ms.
-        const way: GivingWay = {
-          between: async () => {
-            await this.runUrgent();
-            // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
-            if (options.giveWay) await this.runUrgentUntil(options.giveWay());
-          },
-          // Not under a flood (`calm`: few comments being answered): running the queued
-          // rebuilds during every wait then starved the flush, and 201'd comments
-          // reached `/api/posts` after 2.1–9.5 s instead of 1.6.
-          during: async (work) => {
-            if (options.calm?.() ?? true) await this.runUrgentUntil(work, URGENT_DURING_WAITS);
-            return work;
-          },
-        };
-        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, way);
+        const between = options.giveWay
+          ? async () => {
+              await this.runUrgent();
+              // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
+              let over = false;
+              const gaveWay = options.giveWay!().then(() => void (over = true));
+              while (!over) {
+                if (this.urgent.length === 0) {
+                  await Promise.race([gaveWay, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
+                  this.urgentQueued = null;
+                }
+                await this.runUrgent();
+              }
+            }
+          : this.runUrgent;
+        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, between);
         if (!withLists || this.pendingListJobs.size === 0) return result;
         for (const [id, { job }] of this.pendingListJobs) if (!this.listed(job)) this.pendingListJobs.delete(id);
         const jobs = [...this.pendingListJobs.values()];
-        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, way, options.stopLists);
+        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, between, options.stopLists);
         for (const id of lists.emitted) this.pendingListJobs.delete(id);
         return { written: [...result.written, ...lists.written], unchanged: result.unchanged + lists.unchanged, removed: [...result.removed, ...lists.removed] };
       } catch (error) {
@@ -404,8 +362,6 @@ export class SiteBuild {
         for (const s of feeds) this.pendingFeeds.add(s);
         throw error;
       } finally {
-        this.flushRunning = false;
-        for (const held of this.heldForFlush.splice(0)) void held.then((release) => release());
         this.flushes--;
         await this.runUrgent();
       }

@@ -91,12 +91,3 @@ export interface BuildResult extends SinkResult {
   ms: number;
 }
 
-/**
- * How a site-wide flush lets the post rebuilds queued meanwhile run first
- * (`SiteBuild.flushAggregates`): `between` after each slice of its jobs, `during` around
- * its waits outside them (reading comment text back, rendering, its last writes).
- */
-export interface GivingWay {
-  between: () => Promise<void>;
-  during: <T>(work: Promise<T>) => Promise<T>;
-}

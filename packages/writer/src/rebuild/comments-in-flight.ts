@@ -32,14 +32,9 @@ export class CommentsInFlight {
     return this.count;
   }
 
-  /** More than `upTo` under way: a flood, to which the flush does not give way. */
-  get flooded(): boolean {
-    return this.count > this.upTo;
-  }
-
   /** Resolves once none is under way, after `maxMs` at most; at once with none or more than `upTo`. */
   readonly giveWay = (): Promise<void> => {
-    if (this.count === 0 || this.flooded) return Promise.resolve();
+    if (this.count === 0 || this.count > this.upTo) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.maxMs);
       this.waiting.push(() => {

@@ -70,7 +70,6 @@ export class Publisher {
         const write = await state.flushAggregates({
           lists, feeds: now ? Infinity : FEEDS_PER_FLUSH,
           giveWay: now ? undefined : this.inFlight.giveWay,
-          calm: () => !this.inFlight.flooded,
           stopLists: now ? undefined : () => this.aggregates.waitingMs >= halfDelay,
         });
         if (state.aggregatesPending) this.aggregates.touch();
