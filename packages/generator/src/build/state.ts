@@ -11,7 +11,7 @@ import type { Content } from '../content.ts';
 import type { RenderCache } from '../render/cache.ts';
 import { CommentHtml, commentsShownBy, showsComments, type CommentHtmlOptions } from '../render/comment-html.ts';
 import { CommentCards, KEPT_LIST_BYTES } from '../render/pages/comment-card.ts';
-import { KeptListBytes } from '../render/kept-list-bytes.ts';
+import { KeptListBytes, ownBytes } from '../render/kept-list-bytes.ts';
 import { commentGroups, commentsAppended, commentsChanged } from '../model/comment-views.ts';
 import { commentIdentity, toCommentRecord, toPostRecord } from '../model/records.ts';
 import { listJobs, type Job } from '../model/jobs.ts';
@@ -101,12 +101,7 @@ export class BuildState {
     if (bytes === undefined) {
       const post = this.site.bySlug.get(slug);
       if (!post) throw new Error(`Cannot \`recordBytes\` without post \`${slug}\``);
-      // A buffer of its own: Buffer.from would slice small records out of Node's shared
-      // 8 KB pool, and each kept record would pin a whole pool block (~2.7x its size).
-      const json = JSON.stringify(toPostRecord(this.site, post));
-      const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
-      buffer.write(json);
-      this.records.set(slug, (bytes = buffer));
+      this.records.set(slug, (bytes = ownBytes(JSON.stringify(toPostRecord(this.site, post)))));
     }
     return bytes;
   }

@@ -9,6 +9,17 @@
 import type { Comment } from '../types.ts';
 import { appendedAfter } from '../sorted.ts';
 
+/**
+ * A text's UTF-8 bytes in a buffer of their own, for bytes kept past the emit:
+ * `Buffer.from` slices small ones out of Node's shared 8 KB pool, and each kept slice
+ * would pin a whole pool block (~2.7x its size).
+ */
+export function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
 /** Chunks a kept list may grow to before they are joined into one (writev takes at most 1,024). */
 const MAX_CHUNKS = 64;
 
@@ -50,11 +61,7 @@ export class KeptListBytes {
     const items = appended ?? comments;
     if (items.length > 0) {
       const lead = entry.bytes > 0 ? this.separator : '';
-      const text = lead + items.map(this.encode).join(this.separator);
-      // A buffer of its own, as `BuildState.recordBytes`: a small one sliced from Node's
-      // shared pool would pin a whole pool block for as long as it is kept.
-      const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-      bytes.write(text);
+      const bytes = ownBytes(lead + items.map(this.encode).join(this.separator));
       // A new array: chunk lists handed out earlier stay as they were.
       entry.chunks = [...entry.chunks, bytes];
       entry.bytes += bytes.length;
