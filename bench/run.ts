@@ -6,7 +6,8 @@
  * store, view PUTs against a bare Express baseline, concurrent comment POSTs with
  * visibility checks, RSS, the start-up migration). Prints a table and writes
  * bench/results.json. `--store postgres --nodes 2` (DATABASE_URL = an empty database)
- * runs the writer part on PostgreSQL with two writer nodes.
+ * runs the writer part on PostgreSQL with two writer nodes. `--samples N` (BENCH_COMMENT_SAMPLES):
+ * comments one at a time per latency run (1,000; 20 with `--quick`).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -22,7 +23,9 @@ const sizes = (flag('sizes', 'BENCH_SIZES') ?? '1000,4000,10000').split(',').map
 const quick = flag('quick') === 'true' || process.env.BENCH_QUICK === '1';
 const seconds = quick ? 2 : 10;
 if (quick && process.env.BENCH_QUIET_WAIT_MS === undefined) quiet.maxMs = 10_000;
-const commentSamples = quick ? 20 : 200;
+// Comments one at a time for the comment → page + mirror latency: with 200, the p99 was
+// the second slowest and moved 45–86 ms between identical runs; 1,000 give it ten.
+const commentSamples = Number(flag('samples', 'BENCH_COMMENT_SAMPLES') ?? (quick ? 20 : 1000));
 const connections = Number(flag('connections', 'BENCH_CONNECTIONS') ?? 50);
 const corpusRoot = flag('dir', 'BENCH_CORPUS_DIR') ?? join(BENCH_DIR, '.corpus');
 const commentsPerPost = Number(flag('comments-per-post', 'BENCH_COMMENTS_PER_POST') ?? 10);
