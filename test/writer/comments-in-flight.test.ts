@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SiteBuild, type Comment } from '@agora/generator';
+import { SiteBuild, commentHtmlKey, type Comment } from '@agora/generator';
 import { CommentsInFlight } from '../../packages/writer/src/rebuild/comments-in-flight.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 
@@ -123,4 +123,42 @@ test('warming after a start gives way to comments being answered', { timeout: 12
   answered();
   await warming;
   assert.equal(state.held.records, 1000, 'then makes every record');
+});
+
+test("post rebuilds run between a flush's slices keep their comment text until the flush has shown them", { timeout: 120_000 }, async (t) => {
+  const slugs = ['2026-01-01-a', '2026-01-02-b', '2026-01-03-c', '2026-01-04-d'];
+  const files = Object.fromEntries(slugs.map((slug, i) => [`content/posts/${slug}.md`, postSource({ title: `Post ${i}`, date: slug.slice(0, 10) })]));
+  const p = await makeProject({ files });
+  t.after(() => p.remove());
+  const stored = new Map<string, Comment[]>();
+  const comment = (i: number, slug: string): Comment => {
+    const body = `Comment number ${i}.`;
+    return { id: `c${i}`, slug, author: 'a', model: 'm', date: '2026-01-05', type: 'supplement', position: null, body, created_at: new Date(Date.UTC(2026, 0, 5, 0, 0, i)).toISOString(), html: `<p>${body}</p>`, html_key: commentHtmlKey(body) };
+  };
+  const store = (c: Comment) => stored.set(c.slug, [...(stored.get(c.slug) ?? []), c]);
+  // A store gives fresh objects on every read (the build strips text from its own).
+  const loadComments = async (slug: string) => (stored.get(slug) ?? []).map((c) => ({ ...c }));
+  store(comment(1, slugs[0]!));
+  // The comment text of one post kept in memory (`AGORA_COMMENT_TEXT_POSTS=1`).
+  const { state } = await SiteBuild.build(p.config, { longLived: true, commentTextPosts: 1, store: { comments: [...stored.values()].flat().map((c) => ({ ...c })), views: new Map(), loadComments } });
+  t.after(() => state.close());
+  const first = comment(2, slugs[1]!);
+  store(first);
+  await state.updateComments(new Map([[first.slug, await loadComments(first.slug)]]));
+  // Comments on two more posts arrive while the flush runs: their rebuilds run at the
+  // end of its first slice (here one job: `/api/posts`), before `/comments/` and the
+  // site's comment feed show them.
+  const later = [comment(3, slugs[2]!), comment(4, slugs[3]!)];
+  let rebuilds: Promise<unknown> | null = null;
+  const giveWay = async () => {
+    if (!rebuilds) {
+      for (const c of later) store(c);
+      rebuilds = Promise.all(later.map(async (c) => state.updateComments(new Map([[c.slug, await loadComments(c.slug)]]))));
+    }
+    await rebuilds;
+  };
+  await state.flushAggregates({ giveWay, lists: false, sliceMs: 0 });
+  assert.ok(rebuilds, 'the flush gave way after a slice');
+  const newest = await readFile(join(p.config.distDir, 'comments', 'index.html'), 'utf8');
+  for (const c of [first, ...later]) assert.ok(newest.includes(c.body), `/comments/ shows ${c.id}`);
 });

@@ -10,7 +10,7 @@ import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
 import { startWriting } from '../emit/interrupted-writes.ts';
 import { planBuild, settleRemovals, type BuildPlan } from './plan.ts';
-import { emitInOrder, emitWhileRendering, ensureRendered } from './schedule.ts';
+import { emitInOrder, emitWhileRendering, ensureRendered, type Slices } from './schedule.ts';
 import type { BuildState } from './state.ts';
 import type { BuildResult } from './types.ts';
 
@@ -91,12 +91,12 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
 
 /**
  * Emit the jobs of a comment or views change or of edited posts (keyed, and the files
- * of deleted posts removed): fsync-free, manifest saved lazily. `between` runs after
- * each job (a site-wide flush lets post rebuilds that arrived meanwhile go first:
- * `SiteBuild.flushAggregates`); `stop`, after each job, ends it early (the jobs not
- * emitted keep their manifest records: a later rebuild emits them).
+ * of deleted posts removed): fsync-free, manifest saved lazily. A site-wide flush passes
+ * `slices` (`emitInOrder`): its post rebuilds that arrived meanwhile go first between
+ * slices (`SiteBuild.flushAggregates`), and it may end early (the jobs not emitted keep
+ * their manifest records: a later rebuild emits them).
  */
-export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
+export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, slices?: Slices): Promise<ChangeResult> {
   const plan = planBuild(state.site, change, state.manifest);
   if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0, emitted: [] };
   const prepared = prepareComments(plan.emit.map((e) => e.job));
@@ -109,13 +109,13 @@ export async function runChange(state: BuildState, prepareComments: PrepareComme
     prepared,
   ]);
   try {
-    return await emitChange(state, plan, change, rendered, between, stop);
+    return await emitChange(state, plan, change, rendered, slices);
   } finally {
     release();
   }
 }
 
-async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Change, { kind: 'full' }>, rendered: number, between?: () => Promise<void>, stop?: () => boolean): Promise<ChangeResult> {
+async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Change, { kind: 'full' }>, rendered: number, slices?: Slices): Promise<ChangeResult> {
   // dist/ files are derived: the atomic rename keeps each whole, and the data they
   // come from (comments, views) was fsynced before.
   await state.manifest.markDirty();
@@ -130,7 +130,7 @@ async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Ch
   // writing waits for it (`OutputSink`: the content made last lands last).
   const comment = change.kind === 'post-comments';
   const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
-  const emitted = await emitInOrder(state, plan, sink, between, stop);
+  const emitted = await emitInOrder(state, plan, sink, slices);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.
   // It is saved at close; until then the dirty marker makes a build after a crash

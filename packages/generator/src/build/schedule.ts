@@ -133,19 +133,30 @@ export async function emitWhileRendering(state: BuildState, plan: BuildPlan, sin
 /** Work a site-wide flush does between two turns of the post rebuilds and the event loop (ms). */
 const FLUSH_SLICE_MS = 8;
 
+/** How a site-wide flush emits its jobs in slices (`emitInOrder`). */
+export interface Slices {
+  /** Runs after each slice (the post rebuilds that arrived meanwhile, the requests it gives way to). */
+  between: () => Promise<void>;
+  /** Asked after each job: end the run early. */
+  stop?: () => boolean;
+  /** The shortest slice, ms (default `FLUSH_SLICE_MS`; tests: 0, a slice per job). */
+  sliceMs?: number;
+}
+
 /**
  * Emit the jobs of a comment or views rebuild, in order, once their bodies are
- * rendered; after each job, stop early if `stop` says so. Returns the ids emitted.
+ * rendered; in `slices` for a site-wide flush. Returns the ids emitted.
  */
-export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, between?: () => Promise<void>, stop?: () => boolean): Promise<string[]> {
+export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: OutputSink, slices?: Slices): Promise<string[]> {
+  const shortest = slices?.sliceMs ?? FLUSH_SLICE_MS;
   let slice = performance.now();
-  let budget = FLUSH_SLICE_MS;
+  let budget = shortest;
   const emitted: string[] = [];
   for (const { job, id, key } of plan.emit) {
     await sink.emit(id, key, () => state.emit(job));
     emitted.push(id);
-    if (stop?.()) break;
-    if (!between || performance.now() - slice < budget) continue;
+    if (slices?.stop?.()) break;
+    if (!slices || performance.now() - slice < budget) continue;
     // A site-wide flush gives way after each slice of its jobs: the post rebuilds waiting
     // then run, and the event loop serves requests and worker messages. So nothing waits
     // behind the flush for much longer than a slice; and the next slice is at least half
@@ -153,10 +164,10 @@ export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: Outp
     // on however many comments keep arriving. (Capped at 25 ms, the flush fell behind
     // under a flood: `/api/posts` p99 4.7 s instead of 2.3 s at 10,000 posts.)
     const away = performance.now();
-    await between();
+    await slices.between();
     await new Promise((resolve) => setImmediate(resolve));
     slice = performance.now();
-    budget = Math.max(FLUSH_SLICE_MS, (slice - away) / 2);
+    budget = shortest === 0 ? 0 : Math.max(shortest, (slice - away) / 2);
   }
   return emitted;
 }

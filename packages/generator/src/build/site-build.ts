@@ -61,6 +61,8 @@ export class SiteBuild {
   /** Wakes a flush that is giving way (`flushAggregates`' `giveWay`) when a post rebuild is queued. */
   private urgentQueued: (() => void) | null = null;
   private flushes = 0;
+  /** The comment text of posts rebuilt while a site-wide flush runs, held until it ends. */
+  private heldForFlush: Promise<() => void>[] | null = null;
   /**
    * Post files read by `updateSources` since the site model last matched the content: an
    * edit with errors leaves the model as it was, and the next edit that passes brings
@@ -241,6 +243,13 @@ export class SiteBuild {
         this.pendingComments.add(slug);
         slugs.push(slug);
       }
+      // Run between a flush's slices: the flush prepared the comment text its jobs show
+      // before these comments came, and its jobs that show the newest comments
+      // (`/comments/`, the site's comment feed) show them all the same. Their text stays
+      // until it ends; else, with few posts' text kept (`AGORA_COMMENT_TEXT_POSTS`) and
+      // more rebuilds at one slice's end, it was dropped and the flush failed. (A read
+      // that fails here fails the rebuild's own `prepare` too, which deals with it.)
+      this.heldForFlush?.push(this.state.texts.hold(this.state.site, slugs).catch(() => () => {}));
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
     if (this.flushes > 0)
@@ -306,12 +315,14 @@ export class SiteBuild {
    * mirrors not written by then wait for the next flush with `lists`, after its
    * `/api/posts`, so ~140 MB of mirrors at 10,000 posts never hold `/api/posts` back.
    * `giveWay` is awaited between the flush's slices: the writer holds the flush there
-   * while comments are being answered.
+   * while comments are being answered. `sliceMs`: the shortest slice (default 8 ms;
+   * tests pass 0 to end a slice after every job).
    */
-  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean } = {}): Promise<WriteResult> {
+  flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean; sliceMs?: number } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
       await this.runUrgent();
+      this.heldForFlush = [];
       const comments = [...this.pendingComments];
       const views = [...this.pendingViews];
       this.pendingComments.clear();
@@ -348,11 +359,11 @@ export class SiteBuild {
               }
             }
           : this.runUrgent;
-        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, between);
+        const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, { between, sliceMs: options.sliceMs });
         if (!withLists || this.pendingListJobs.size === 0) return result;
         for (const [id, { job }] of this.pendingListJobs) if (!this.listed(job)) this.pendingListJobs.delete(id);
         const jobs = [...this.pendingListJobs.values()];
-        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, between, options.stopLists);
+        const lists = await runChange(this.state, this.prepare, { kind: 'lists', comments: jobs.filter((j) => j.comments).map((j) => j.job), views: jobs.filter((j) => !j.comments).map((j) => j.job) }, { between, stop: options.stopLists, sliceMs: options.sliceMs });
         for (const id of lists.emitted) this.pendingListJobs.delete(id);
         return { written: [...result.written, ...lists.written], unchanged: result.unchanged + lists.unchanged, removed: [...result.removed, ...lists.removed] };
       } catch (error) {
@@ -362,6 +373,8 @@ export class SiteBuild {
         for (const s of feeds) this.pendingFeeds.add(s);
         throw error;
       } finally {
+        for (const held of this.heldForFlush ?? []) void held.then((release) => release());
+        this.heldForFlush = null;
         this.flushes--;
         await this.runUrgent();
       }
