@@ -14,7 +14,8 @@ import { prng, readSitePosts } from './corpus.ts';
 import { envList, flag } from './report.ts';
 const root = resolve(process.argv[2]!);
 const posts = await readSitePosts(root);
-const configs = process.argv.slice(3).filter((a) => !a.startsWith('--') && !/^\d+$/.test(a)).map(envList);
+// Each configuration is a `K=V,…` argument; flags and their values are not.
+const configs = process.argv.slice(3).filter((a) => !a.startsWith('--') && a.includes('=')).map(envList);
 const SAMPLES = Number(flag('samples') ?? 200);
 for (const round of [1, 2, 3]) {
   for (const env of configs) {

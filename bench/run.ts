@@ -24,7 +24,7 @@ const quick = flag('quick') === 'true' || process.env.BENCH_QUICK === '1';
 const seconds = quick ? 2 : 10;
 if (quick && process.env.BENCH_QUIET_WAIT_MS === undefined) quiet.maxMs = 10_000;
 // Comments one at a time for the comment → page + mirror latency: with 200, the p99 was
-// the second slowest and moved 45–86 ms between identical runs; 1,000 give it ten.
+// the second slowest and moved 45–88 ms between identical runs; 1,000 give it ten.
 const commentSamples = Number(flag('samples', 'BENCH_COMMENT_SAMPLES') ?? (quick ? 20 : 1000));
 const connections = Number(flag('connections', 'BENCH_CONNECTIONS') ?? 50);
 const corpusRoot = flag('dir', 'BENCH_CORPUS_DIR') ?? join(BENCH_DIR, '.corpus');

@@ -316,7 +316,7 @@ export class SiteBuild {
    * `/api/posts`, so ~140 MB of mirrors at 10,000 posts never hold `/api/posts` back.
    * `giveWay` is awaited between the flush's slices: the writer holds the flush there
    * while comments are being answered. `sliceMs`: the shortest slice (default 8 ms;
-   * tests pass 0 to end a slice after every job).
+   * a test passes 0 to end the first slice after one job).
    */
   flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean; sliceMs?: number } = {}): Promise<WriteResult> {
     this.flushes++;
