@@ -106,6 +106,7 @@ function writerRows(w: WriterScaleResults): Row[] {
     [`writer start, caught up (restart, nothing changed): empty / full store`, `${ms(w.empty.rest.startMs)} / ${ms(w.full.rest.startMs)}`, verdict('≤ 10 s', w.full.rest.startMs <= 10_000)],
     [`writer RSS at rest after GC: empty / ${k} comments`, `${mb(w.empty.rest.rssAfterGcMB)} / ${mb(w.full.rest.rssAfterGcMB)}`, verdict('≤ 400 MB', w.full.rest.rssAfterGcMB <= 400)],
     [`writer RSS under the POST load (max sampled)`, mb(c.rss.maxRssMB), verdict('≤ 400 MB', c.rss.maxRssMB <= 400)],
+    [`writer RSS at rest ${c.restAfter.seconds} s after the POST load, after GC`, mb(c.restAfter.rssAfterGcMB), verdict('≤ 400 MB', c.restAfter.rssAfterGcMB <= 400)],
     [`writer peak RSS over its life (VmHWM, start-up build included)`, mb(Math.max(c.rss.hwmMB, w.full.atClose.maxRssMB))],
     'skipped' in m
       ? [`migration of comments.json at start`, m.skipped]

@@ -72,7 +72,7 @@ else if (existsSync('/dev/shm')) {
 // 3. The writer at scale on the largest size (issue 8).
 const writer = await runWriterScale({
   dir: join(corpusRoot, `writer-${largest}`), posts: largest, comments: largest * commentsPerPost,
-  samples: commentSamples, probes: quick ? 2 : 5, seconds, connections, storeEnv, nodes, log,
+  samples: commentSamples, probes: quick ? 2 : 5, seconds, connections, restAfterLoadSeconds: quick ? 2 : 75, storeEnv, nodes, log,
 });
 
 const results: BenchResults = {

@@ -49,12 +49,18 @@ export interface ServerChildOptions {
   compiled?: boolean;
 }
 
+/**
+ * What `npm start` (package.json) sets for the writer's process, unless the shell set it:
+ * glibc's fixed mmap threshold (README, "Deployment"). The writer is measured as it runs.
+ */
+export const NPM_START_ENV = { MALLOC_MMAP_THRESHOLD_: '65536' };
+
 export async function startServerChild(mode: 'agora' | 'express' | 'floor', root = '', options: ServerChildOptions = {}): Promise<ServerHandle> {
   // tsx runs the bench's own server-child.ts either way; the condition picks the product's sources or its compiled lib/.
   const compiled = options.compiled !== false && (await ensureCompiled());
   const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {
     cwd: REPO_ROOT,
-    env: { ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
+    env: { ...(mode === 'agora' ? NPM_START_ENV : {}), ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
     execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx', ...(compiled ? [] : ['--conditions=agora-source'])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -7,7 +7,8 @@
  *  4. `agora comments import` of `comments` generated comments (JSON Lines);
  *  5. the writer on the full store: the same latency (same posts), view PUTs, then
  *     `connections` clients posting comments for `seconds` while a watch checks each
- *     201 on its page and in `/api/posts`; RSS sampled throughout;
+ *     201 on its page and in `/api/posts`; RSS sampled throughout, and again after
+ *     `restAfterLoadSeconds` at rest;
  *  6. the start-up migration of an old `data/comments.json` holding the same comments.
  *
  * Engine-aware: `storeEnv` goes to every product process (e.g. `AGORA_STORE=postgres`,
@@ -41,6 +42,8 @@ export interface WriterScaleOptions {
   probes: number;
   seconds: number;
   connections: number;
+  /** How long the writer rests after the POST load before its RSS is taken again (s). */
+  restAfterLoadSeconds: number;
   /** Settings for every product process (store engine). */
   storeEnv: Record<string, string>;
   nodes: number;
@@ -78,6 +81,8 @@ export interface WriterScaleResults {
       statuses: Record<string, number>; acknowledged: number; commentsPerSec: number;
       visibility: VisibilityFigures; allInMirrorsAfterMs: number | null; inMirrorsAt1s: number;
       rss: RssWindow;
+      /** `restAfterLoadSeconds` after the load: V8's memory reducer and the writer's calm release have run. */
+      restAfter: { seconds: number; rssAfterGcMB: number };
     };
     atClose: ServerUsage;
   };
@@ -197,6 +202,9 @@ export async function runWriterScale(o: WriterScaleOptions): Promise<WriterScale
   const mirrors = await checkComments(corpus.dir, load.acks, stoppedAt);
   const visibility = await watch.finish();
   const rssUnderLoad = await loadRss();
+  log(`${o.restAfterLoadSeconds} s at rest after the load`);
+  await new Promise((r) => setTimeout(r, o.restAfterLoadSeconds * 1000));
+  const restAfter = { seconds: o.restAfterLoadSeconds, rssAfterGcMB: (await rest(first)).rssAfterGcMB };
   const atClose = await first.close();
   for (const s of servers.slice(1)) await s.close();
   const viewsAfter = (await readStore(corpus.dir, o.storeEnv)).views;
@@ -228,7 +236,7 @@ export async function runWriterScale(o: WriterScaleOptions): Promise<WriterScale
       },
       commentsPost: {
         ...posting, statuses: load.statuses, acknowledged: load.acks.length, commentsPerSec: load.commentsPerSec,
-        visibility, allInMirrorsAfterMs: mirrors.allVisibleAfterMs, inMirrorsAt1s: mirrors.visibleAt1s, rss: rssUnderLoad,
+        visibility, allInMirrorsAfterMs: mirrors.allVisibleAfterMs, inMirrorsAt1s: mirrors.visibleAt1s, rss: rssUnderLoad, restAfter,
       },
       atClose,
     },

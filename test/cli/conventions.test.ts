@@ -153,3 +153,19 @@ test('build summaries', async (t) => {
     assert.equal(unchanged, files);
   });
 });
+
+test('npm start gives the writer glibc\'s fixed mmap threshold (README, "Deployment")', async (t) => {
+  const { scripts } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const command = 'node bin/agora start';
+  assert.ok(scripts.start!.endsWith(command), scripts.start);
+  // The script's own words, run by sh as npm runs them, with the writer replaced by a probe.
+  const probe = scripts.start!.replace(command, `node -e "process.stdout.write(process.env.MALLOC_MMAP_THRESHOLD_ ?? 'unset')"`);
+  const run = (env: NodeJS.ProcessEnv) => execFileP('sh', ['-c', probe], { env: { PATH: process.env.PATH, ...env } });
+  const { NPM_START_ENV } = await import('../../bench/server-handle.ts');
+  await t.test('should set it by default, as the benchmarks start the writer', async () => {
+    assert.equal((await run({})).stdout, NPM_START_ENV.MALLOC_MMAP_THRESHOLD_);
+  });
+  await t.test('should keep a value the shell set', async () => {
+    assert.equal((await run({ MALLOC_MMAP_THRESHOLD_: '131072' })).stdout, '131072');
+  });
+});

@@ -70,7 +70,7 @@ test('a one-off build holds each rendering only while a job needs it', async (t)
   await t.test('should drop each rendering after its page, keeping only the feeds\' for them, and none afterwards', () => {
     // The feeds (site, guide, tag a) all show the newest FEED_SIZE posts; the others' pages are written by then.
     assert.equal(atSiteFeed, FEED_SIZE, 'renderings held when the site feed is emitted');
-    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0 });
+    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0, textPosts: 0, keptListBytes: 0 });
   });
 
   await t.test('should leave every render-cache shard complete, and no temporary file', async () => {
@@ -93,7 +93,7 @@ test('build(): one-off by default, long-lived on request', async (t) => {
   await t.test('should keep no renderings or records after a one-off build, and rebuild from the render cache', async () => {
     const { state, result } = await build(p.config);
     assert.equal(result.posts, POSTS);
-    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0 });
+    assert.deepEqual(state.held, { renderings: 0, records: 0, unsavedRenderings: 0, textPosts: 0, keptListBytes: 0 });
     const comment: Comment = { id: 'c1', slug: 'post-3', author: 'agent', model: 'gpt-5', date: '2025-06-01', type: 'supplement', position: null, body: 'A comment on an old post.', created_at: '2025-06-01T00:00:00Z' };
     await state.updateComments(new Map([['post-3', [comment]]]));
     const page = await readFile(join(p.config.distDir, 'guide', 'post-3', 'index.html'), 'utf8');
@@ -104,7 +104,7 @@ test('build(): one-off by default, long-lived on request', async (t) => {
 
   await t.test('should keep every rendering and record in a long-lived state', async () => {
     const { state } = await build(p.config, { force: true, longLived: true });
-    assert.deepEqual(state.held, { renderings: POSTS, records: POSTS, unsavedRenderings: 0 });
+    assert.deepEqual(state.held, { renderings: POSTS, records: POSTS, unsavedRenderings: 0, textPosts: 0, keptListBytes: 0 });
     await state.close();
   });
 });

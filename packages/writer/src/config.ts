@@ -10,6 +10,8 @@ export interface WriterSettings {
   listIntervalMs: number;
   /** Posts whose comment text the writer keeps in memory between uses (0: every post's). */
   commentTextPosts: number;
+  /** After this long without a comment, the build state lets go of what it keeps for the next one (ms; 0: never). */
+  releaseAfterMs: number;
   /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
   mcpHosts: string[];
   /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
@@ -29,6 +31,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
     listIntervalMs: ms(env.AGORA_LIST_INTERVAL_MS, 5000),
     commentTextPosts: Math.floor(ms(env.AGORA_COMMENT_TEXT_POSTS, 500)),
+    releaseAfterMs: ms(env.AGORA_RELEASE_AFTER_MS, 30_000),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };

@@ -126,7 +126,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
         else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
       },
     });
-    // Renderings and records stay in memory: a comment's rebuild never reads the render cache.
+    // Renderings and records stay in memory between rebuilds (renderings until comments are
+    // calm for AGORA_RELEASE_AFTER_MS: `Publisher`), so a comment's rebuild seldom reads the render cache.
     ({ result, state } = await build(config, {
       store: await loadSnapshot(store, views.totals(), { dropText: settings.commentTextPosts !== 0 }),
       longLived: true,
@@ -147,7 +148,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, listIntervalMs: settings.listIntervalMs });
+  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;

@@ -119,9 +119,9 @@ export class CommentTexts {
     return this.load(slug);
   }
 
-  /** Drop the text of the posts used longest ago, beyond the capacity, that no run holds. */
-  evict(site: SiteModel): void {
-    let over = this.resident.size - this.capacity;
+  /** Drop the text of the posts used longest ago, beyond `capacity` (default: the one set), that no run holds. */
+  evict(site: SiteModel, capacity = this.capacity): void {
+    let over = this.resident.size - capacity;
     if (over <= 0) return;
     for (const [slug, holds] of this.resident) {
       if (over <= 0) break;

@@ -24,7 +24,7 @@ import { listJobsOf, type Job } from '../model/jobs.ts';
 import { jobId } from '../model/job-keys.ts';
 import type { EmitContext } from '../emit/context.ts';
 import { Manifest, type WriteResult } from '../emit/write-outputs.ts';
-import { BuildState } from './state.ts';
+import { BuildState, type Held } from './state.ts';
 import { runChange, runFull } from './run.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
 import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
@@ -135,11 +135,22 @@ export class SiteBuild {
 
   /**
    * How much the state holds in memory: renderings and post records (all of them when
-   * long-lived, else none after a build), and renderings not yet written to the render
-   * cache (none after a build). For tests and benches.
+   * long-lived, else none after a build), renderings not yet written to the render
+   * cache (none after a build), posts whose comments hold their text, bytes of kept
+   * comment lists. For tests and benches.
    */
-  get held(): { renderings: number; records: number; unsavedRenderings: number } {
+  get held(): Held {
     return this.state.held;
+  }
+
+  /**
+   * Let go of what is kept only to make the next comment on a post cheaper (its body's
+   * rendering, its comments' text, its kept lists: `BuildState.shrink`), once the
+   * updates queued now have run. The writer calls it when comments have been calm for a
+   * while. Resolves with what was held before.
+   */
+  shrink(): Promise<Held> {
+    return this.exclusive(async () => this.state.shrink());
   }
 
   /**

@@ -37,6 +37,17 @@ function sameComment(a: Comment, b: Comment): boolean {
   return a === b || ((a.html_key === b.html_key || b.html_key === undefined) && commentIdentity(a) === commentIdentity(b));
 }
 
+/** What the state holds in memory (counts and bytes): `held`, `shrink`. */
+export interface Held {
+  renderings: number;
+  records: number;
+  unsavedRenderings: number;
+  /** Posts whose comments may hold their text. */
+  textPosts: number;
+  /** Bytes of kept card and comment-record lists. */
+  keptListBytes: number;
+}
+
 export class BuildState {
   /** Each post's public record as JSON bytes, by slug (dropped when the post, its comments or views change). */
   private readonly records = new Map<string, Uint8Array>();
@@ -144,8 +155,25 @@ export class BuildState {
   }
 
   /** How much the state holds in memory (counts): for tests and benches. */
-  get held(): { renderings: number; records: number; unsavedRenderings: number } {
-    return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries };
+  get held(): Held {
+    return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries, textPosts: this.texts.residentPosts, keptListBytes: this.cards.keptBytes + this.commentRecords.bytes };
+  }
+
+  /**
+   * Let go of what is kept only to make the next rebuild of a post cheaper: the posts'
+   * body renderings (read back from the render cache when next shown), their comments'
+   * text (read back from the store) and their kept card and record lists (joined again).
+   * Records stay (`/api/posts` is made of them). Call it between runs only: a run reads
+   * the renderings it ensured without holding them. Returns what was held before.
+   */
+  shrink(): Held {
+    const before = this.held;
+    // Not one in a one-off build: it drops them itself, and its renderings wait to be saved.
+    if (this.longLived) this.renderings.clear();
+    this.texts.evict(this.site, 0);
+    this.cards.releaseLists();
+    this.commentRecords.clear();
+    return before;
   }
 
   /** Forget every post record (made again when asked for): for a one-off build once its JSON mirrors are emitted. */

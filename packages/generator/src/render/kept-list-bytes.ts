@@ -77,7 +77,13 @@ export class KeptListBytes {
     return entry.chunks;
   }
 
-  /** Bytes kept now (tests). */
+  /** Let go of every kept list (the next list of each post is encoded whole). */
+  clear(): void {
+    this.kept.clear();
+    this.keptBytes = 0;
+  }
+
+  /** Bytes kept now. */
   get bytes(): number {
     return this.keptBytes;
   }

@@ -29,6 +29,12 @@ export interface PublisherOptions {
    * follow at this pace (default 5000).
    */
   listIntervalMs?: number;
+  /**
+   * After this long without a comment (ms; 0: never), the build state lets go of what it
+   * keeps only to make the next comment on a post cheaper (`SiteBuild.shrink`), so a
+   * writer at rest after a burst holds what one just started holds (default 30000).
+   */
+  releaseAfterMs?: number;
 }
 
 /** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
@@ -47,6 +53,8 @@ export class Publisher {
   private listsAt = 0;
   /** Comments being answered now: the flush gives way to them between its slices. */
   private readonly inFlight = new CommentsInFlight();
+  /** Fires once comments have been calm for `releaseAfterMs` (restarted by each). */
+  private calm: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: PublisherOptions) {
     const { state, store, health, logger } = options;
@@ -109,6 +117,7 @@ export class Publisher {
    * outputs within the aggregate delay.
    */
   commentsChanged(slugs: Iterable<string>): Promise<boolean> {
+    this.notCalm();
     const list = [...slugs];
     for (const slug of list) this.reread.add(slug);
     return this.rebuild.schedule(list);
@@ -120,6 +129,7 @@ export class Publisher {
    * hundreds), then as `commentsChanged`.
    */
   commentAdded(comment: Comment): Promise<boolean> {
+    this.notCalm();
     const added = this.added.get(comment.slug);
     if (added) added.push(comment);
     else this.added.set(comment.slug, [comment]);
@@ -132,7 +142,28 @@ export class Publisher {
    * (`CommentsInFlight`).
    */
   answeringComment(): () => void {
+    this.notCalm();
     return this.inFlight.begin();
+  }
+
+  /** A comment came: the calm spell after which the state shrinks starts again. */
+  private notCalm(): void {
+    const ms = this.options.releaseAfterMs ?? 30_000;
+    if (ms === 0) return;
+    if (this.calm) {
+      this.calm.refresh();
+      return;
+    }
+    this.calm = setTimeout(() => {
+      this.calm = null;
+      // Still answering or rebuilding: the spell is not over.
+      if (this.inFlight.size > 0 || this.rebuild.pending) return this.notCalm();
+      this.state.shrink().then(
+        (held) => this.options.logger.debug({ ...held }, 'comments calm: kept renderings, comment text and lists let go'),
+        (error: unknown) => this.options.logger.warn({ err: error }, 'letting go of kept comment data failed'),
+      );
+    }, ms);
+    this.calm.unref();
   }
 
   /**
@@ -169,6 +200,8 @@ export class Publisher {
 
   /** Finish what is running (at most `waitMs` for the post rebuilds), write the site-wide outputs, stop. */
   async close(waitMs = 5000): Promise<void> {
+    if (this.calm) clearTimeout(this.calm);
+    this.calm = null;
     await this.rebuild.idle(waitMs);
     this.rebuild.close();
     await this.aggregates.flushNow().catch(() => {});

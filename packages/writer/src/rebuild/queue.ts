@@ -57,6 +57,11 @@ export class RebuildQueue {
     });
   }
 
+  /** Whether a rebuild is running or waiting (also for a retry). */
+  get pending(): boolean {
+    return this.runs.size > 0 || this.waiting.size > 0;
+  }
+
   /**
    * Resolves when nothing is running or waiting, or after `timeoutMs`. Slugs waiting
    * only for a retry after a failure do not hold it (a failing disk must not hold a

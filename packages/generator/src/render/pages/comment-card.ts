@@ -70,6 +70,16 @@ export class CommentCards {
     return this.lists.chunks(post.slug, comments);
   }
 
+  /** Bytes of joined lists kept now. */
+  get keptBytes(): number {
+    return this.lists.bytes;
+  }
+
+  /** Let go of the joined lists (the next page of each post joins its cards again). */
+  releaseLists(): void {
+    this.lists.clear();
+  }
+
   /** A card with a line naming the post it is on (`/comments/`), until the post changes. */
   onPost(comment: Comment, post: Post | undefined): SafeHtml {
     const postHash = post?.hash ?? '';

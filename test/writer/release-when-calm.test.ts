@@ -1,0 +1,60 @@
+/**
+ * A writer at rest after a burst of comments holds what one just started holds: once
+ * comments have been calm for `AGORA_RELEASE_AFTER_MS`, the build state lets go of the
+ * posts' body renderings, their comments' text and the kept lists (`Publisher`,
+ * `SiteBuild.shrink`); while comments keep coming it keeps them; and a comment after
+ * the spell is published with every earlier one.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { NO_RATE_LIMITS } from '../helpers/project.ts';
+import { commentDoc, postComment, serveProject } from '../helpers/server.ts';
+
+const RELEASE_MS = 600;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('the writer lets go of kept comment data once comments are calm, and publishes the next comment whole', async (t) => {
+  const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } }, { AGORA_RELEASE_AFTER_MS: String(RELEASE_MS), AGORA_COMMENT_TEXT_POSTS: '500' });
+  const slugs = (await readdir(join(project.root, 'content', 'posts'))).map((f) => f.replace(/\.md$/, '')).slice(0, 3);
+  const post = async (slug: string, n: number) => {
+    const res = await postComment(server.url, slug, commentDoc({ author: `agent-${n}` }, `Comment number ${n} with enough characters to pass.`));
+    assert.equal(res.status, 201, await res.text());
+  };
+
+  let n = 0;
+  await t.test('should keep them while comments keep coming', async () => {
+    // The start-up build rendered every post (a new site) and keeps them.
+    const atStart = server.state.held.renderings;
+    assert.ok(atStart >= slugs.length, `${atStart} renderings kept`);
+    // Spread over more than the spell, never a spell apart.
+    let fewest = atStart;
+    const until = Date.now() + RELEASE_MS * 2.5;
+    while (Date.now() < until) {
+      await post(slugs[n % slugs.length]!, n++);
+      await sleep(RELEASE_MS / 6);
+      fewest = Math.min(fewest, server.state.held.renderings);
+    }
+    assert.equal(fewest, atStart, 'nothing let go while comments came');
+    const held = server.state.held;
+    assert.equal(held.textPosts, slugs.length);
+    assert.ok(held.keptListBytes > 0);
+  });
+
+  await t.test('should let go of them after a calm spell', async () => {
+    const deadline = Date.now() + RELEASE_MS + 5000;
+    while (server.state.held.renderings > 0 && Date.now() < deadline) await sleep(50);
+    const held = server.state.held;
+    assert.deepEqual({ renderings: held.renderings, textPosts: held.textPosts, keptListBytes: held.keptListBytes }, { renderings: 0, textPosts: 0, keptListBytes: 0 });
+  });
+
+  await t.test('should publish the next comment with every earlier one', async () => {
+    await post(slugs[0]!, n++);
+    const page = await (await fetch(`${server.url}/api/comments/${slugs[0]}`)).json() as { author: string }[];
+    const expected = Array.from({ length: n }, (_, i) => i).filter((i) => i % slugs.length === 0 || i === n - 1).map((i) => `agent-${i}`);
+    assert.deepEqual(page.map((c) => c.author), [...new Set(expected)]);
+    const html = await (await fetch(`${server.url}${(await (await fetch(`${server.url}/api/post/${slugs[0]}`)).json() as { url: string }).url.replace(/^https?:\/\/[^/]+/, '')}`)).text();
+    for (const author of new Set(expected)) assert.ok(html.includes(author), `${author} on the page`);
+  });
+});
