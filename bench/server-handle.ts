@@ -51,7 +51,8 @@ export interface ServerChildOptions {
 
 /**
  * What `npm start` (package.json) sets for the writer's process, unless the shell set it:
- * glibc's fixed mmap threshold (README, "Deployment"). The writer is measured as it runs.
+ * glibc's fixed mmap threshold (README, "Deployment"). The writer is measured as it runs;
+ * `BENCH_MALLOC=default` leaves glibc's own (dynamic) threshold, to compare.
  */
 export const NPM_START_ENV = { MALLOC_MMAP_THRESHOLD_: '65536' };
 
@@ -60,7 +61,7 @@ export async function startServerChild(mode: 'agora' | 'express' | 'floor', root
   const compiled = options.compiled !== false && (await ensureCompiled());
   const child = fork(join(BENCH_DIR, 'server-child.ts'), [mode, root, String(options.port ?? 0)], {
     cwd: REPO_ROOT,
-    env: { ...(mode === 'agora' ? NPM_START_ENV : {}), ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
+    env: { ...(mode === 'agora' && process.env.BENCH_MALLOC !== 'default' ? NPM_START_ENV : {}), ...process.env, BENCH_SERVER_ENV: JSON.stringify(options.env ?? {}) },
     execArgv: ['--expose-gc', ...(options.execArgv ?? []), '--import', 'tsx', ...(compiled ? [] : ['--conditions=agora-source'])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
