@@ -2,15 +2,18 @@
  * `/api/posts` of one writer node, watched in its own process: the file is 25+ MB, and
  * parsing it in the bench process would stall autocannon's callbacks (and so the times
  * the 201s are stamped with). Argument: the node as JSON (`{"url": …, "root"?: …}`).
- * Sends `{counts, at}` (slug → comment_count, epoch ms) each time the list changes,
+ * Sends `{counts, at, seenAt}` (slug → comment_count; when the file was put in place and
+ * when this watcher read it, epoch ms) each time the list changes,
  * and stops on `stop`.
  */
 import { commentCounts, probeOf, type WriterNode } from './writer-nodes.ts';
 
 export interface PostsMessage {
   counts: [string, number][];
-  /** When the change was seen, epoch ms (performance.timeOrigin + now). */
+  /** When the file was put in place (read from disk), else when the change was seen; epoch ms. */
   at: number;
+  /** When this watcher had read it (performance.timeOrigin + now), epoch ms. */
+  seenAt: number;
 }
 
 const node = JSON.parse(process.argv[2] ?? '{}') as WriterNode;
@@ -20,10 +23,10 @@ process.on('message', (m: { type: string }) => {
   if (m.type === 'stop') stopped = true;
 });
 while (!stopped) {
-  const text = await probe.postsIfChanged();
-  if (text) {
-    const at = performance.timeOrigin + performance.now();
-    process.send?.({ counts: [...commentCounts(text)], at } satisfies PostsMessage);
+  const changed = await probe.postsIfChanged();
+  if (changed) {
+    const seenAt = performance.timeOrigin + performance.now();
+    process.send?.({ counts: [...commentCounts(changed.text)], at: changed.replacedAt ?? seenAt, seenAt } satisfies PostsMessage);
   }
   await new Promise((r) => setTimeout(r, 20));
 }

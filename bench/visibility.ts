@@ -4,6 +4,11 @@
  * (site-wide, follows within AGORA_AGGREGATE_DELAY_MS; target ≤ 2 s). Delays run from
  * the moment the bench received the 201.
  *
+ * A comment is in `/api/posts` from the moment the file that counts it is put in place
+ * (read from disk: the file's change time, which the writer's rename sets; over HTTP:
+ * when the watcher saw it). The watcher reads and parses 25+ MB per version, which
+ * under the load takes a few hundred ms; the time it had read it is reported too.
+ *
  * `/api/posts` carries a count per post, not the ids, so a comment counts as visible
  * there once its post's `comment_count` reaches the count at the start plus the
  * number of 201s on that post up to and including this one (comments are only added
@@ -41,6 +46,8 @@ export interface VisibilityFigures {
   postsP99Ms: number;
   postsWorstMs: number;
   postsOver2s: number;
+  /** p99 until the bench's watcher had read the new `/api/posts` (25+ MB, its own lag included). */
+  postsSeenP99Ms: number;
   /** Still not visible when the watch gave up (`settleMs` after the load). */
   pageNeverSeen: number;
   postsNeverSeen: number;
@@ -50,6 +57,8 @@ class NodeWatch {
   readonly pending: Pending[] = [];
   readonly pageDelays: number[] = [];
   readonly postsDelays: number[] = [];
+  /** The same, until this bench's watcher had read and parsed the file (its own lag included). */
+  readonly postsSeenDelays: number[] = [];
   private baseline: Map<string, number> | null = null;
   private readonly probe: Probe;
   private child: ChildProcess | null = null;
@@ -76,6 +85,7 @@ class NodeWatch {
           if (!p.postsSeen && (counts.get(p.post.slug) ?? 0) >= p.expected) {
             p.postsSeen = true;
             this.postsDelays.push(Math.max(0, m.at - p.at));
+            this.postsSeenDelays.push(Math.max(0, m.seenAt - p.at));
           }
         }
       });
@@ -158,6 +168,7 @@ export class VisibilityWatch {
       checked: Math.ceil(this.acks / this.sampleEvery),
       pageP99Ms: round(percentile(page, 99), 0), pageWorstMs: round(Math.max(0, ...page), 0), pageOver1s: page.filter((d) => d > 1000).length,
       postsP99Ms: round(percentile(posts, 99), 0), postsWorstMs: round(Math.max(0, ...posts), 0), postsOver2s: posts.filter((d) => d > 2000).length,
+      postsSeenP99Ms: round(percentile(this.watches.flatMap((w) => w.postsSeenDelays), 99), 0),
       pageNeverSeen: never('pageSeen'), postsNeverSeen: never('postsSeen'),
     };
   }

@@ -23,8 +23,12 @@ export interface Probe {
   page(post: CorpusPost): Promise<string>;
   /** `/api/comments/{slug}` as served ('' when missing). */
   mirror(slug: string): Promise<string>;
-  /** `/api/posts` when it changed since the last call, else null. */
-  postsIfChanged(): Promise<string | null>;
+  /**
+   * `/api/posts` when it changed since the last call, else null; read from disk, with
+   * when the file was put in place (its inode's change time: the writer renames a new
+   * file over it), which an HTTP probe cannot know.
+   */
+  postsIfChanged(): Promise<{ text: string; replacedAt?: number } | null>;
 }
 
 const text = (path: string) => readFile(path, 'utf8').catch(() => '');
@@ -41,7 +45,7 @@ function diskProbe(root: string): Probe {
       const now = s ? `${s.ino}:${s.mtimeMs}:${s.size}` : '';
       if (now === stamp) return null;
       stamp = now;
-      return text(path);
+      return { text: await text(path), replacedAt: s?.ctimeMs };
     },
   };
 }
@@ -62,7 +66,7 @@ function httpProbe(url: string): Probe {
         return null;
       }
       etag = res.headers.get('etag') ?? '';
-      return res.text();
+      return { text: await res.text() };
     },
   };
 }

@@ -46,7 +46,7 @@ for (let phase = 1; phase <= phases; phase++) {
   const load = await loadComments(server.url, posts, seconds, connections, prng(100 + phase), (ack, post) => watch.acked(ack, post));
   const seen = await watch.finish();
   clearInterval(sampler);
-  console.error(`load ${phase}: 201'd comments in /api/posts p99 ${seen.postsP99Ms} ms, ${seen.postsOver2s} over 2 s; on their page p99 ${seen.pageP99Ms} ms`);
+  console.error(`load ${phase}: 201'd comments in /api/posts p99 ${seen.postsP99Ms} ms (read by the watcher: ${seen.postsSeenP99Ms} ms), ${seen.postsOver2s} over 2 s; on their page p99 ${seen.pageP99Ms} ms`);
   const after = await memory(false);
   rows.push([`load ${phase} (${seconds} s)`, `${load.commentsPerSec}`, `${load.figures.p50Ms} / ${load.figures.p99Ms} ms`, `${Math.round(peak)} MB`, `${after.rss} MB`, `${after.heap} MB`, `${after.external} MB`]);
 }
