@@ -108,6 +108,9 @@ export class Publisher {
       },
       onRecovered: () => health.clear('rebuild'),
     });
+    // A start that built the site (a new site, a renderer upgrade) holds every post's
+    // rendering: let go of it too once the writer has been calm that long.
+    this.notCalm();
   }
 
   /**
@@ -146,7 +149,7 @@ export class Publisher {
     return this.inFlight.begin();
   }
 
-  /** A comment came: the calm spell after which the state shrinks starts again. */
+  /** A comment came (or the writer started): the calm spell after which the state shrinks starts again. */
   private notCalm(): void {
     const ms = this.options.releaseAfterMs ?? 30_000;
     if (ms === 0) return;
