@@ -6,7 +6,8 @@
  * round posts a comment to a post (its text, rendering and lists are then in memory),
  * waits a second longer than the calm spell, and times a second comment to the same
  * post until its 201 (which comes once the post's page and mirror are rewritten).
- * Changes the site's store (the comments stay).
+ * Changes the site's store (the comments stay: the second writer's posts hold one more
+ * comment each than the first's did, ~0.1 ms of its read-back).
  */
 import { resolve } from 'node:path';
 import { startServerChild } from './server-handle.ts';

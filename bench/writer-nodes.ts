@@ -8,7 +8,7 @@
  * server nothing, so polling every millisecond does not slow what is measured); a
  * node known only by URL is read over HTTP (conditional GET for the big `/api/posts`).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CorpusPost } from './corpus.ts';
 
@@ -40,12 +40,19 @@ function diskProbe(root: string): Probe {
     page: (post) => text(join(dist, post.category, post.slug, 'index.html')),
     mirror: (slug) => text(join(dist, 'api', 'comments', slug)),
     async postsIfChanged() {
-      const path = join(dist, 'api', 'posts');
-      const s = await stat(path).catch(() => null);
-      const now = s ? `${s.ino}:${s.mtimeMs}:${s.size}` : '';
-      if (now === stamp) return null;
-      stamp = now;
-      return { text: await text(path), replacedAt: s?.ctimeMs };
+      // Stat and read through one open file: a rename between them cannot pair the newer
+      // text with the older file's change time.
+      const file = await open(join(dist, 'api', 'posts'), 'r').catch(() => null);
+      if (!file) return null;
+      try {
+        const s = await file.stat();
+        const now = `${s.ino}:${s.mtimeMs}:${s.size}`;
+        if (now === stamp) return null;
+        stamp = now;
+        return { text: await file.readFile('utf8'), replacedAt: s.ctimeMs };
+      } finally {
+        await file.close();
+      }
     },
   };
 }

@@ -41,10 +41,27 @@ test('a shrunk build state lets go of renderings, comment text and kept lists, a
   assert.equal(before.textPosts, POSTS.length);
   assert.ok(before.keptListBytes > 0, 'the rebuilt pages and mirrors kept their lists');
 
+  await t.test('should let go of nothing when asked again under the lock and told no', async () => {
+    assert.equal(await state.shrink(() => false), null);
+    assert.deepEqual(state.held, before);
+  });
+
   await t.test('should let go of them all, and say what it held', async () => {
     assert.deepEqual(await state.shrink(), before);
     assert.deepEqual(state.held, { ...before, renderings: 0, textPosts: 0, keptListBytes: 0 });
     assert.equal(state.held.records, POSTS.length, 'post records stay: /api/posts is made of them');
+  });
+
+  await t.test('should keep the comment text a request holds (MCP, a comment arriving)', async () => {
+    const release = await state.holdCommentTexts(['gamma']);
+    await state.shrink();
+    assert.equal(state.held.textPosts, 1, 'the held post stays resident');
+    const bodies = () => state.site.comments.get('gamma')!.map((c) => c.body.startsWith('Comment '));
+    assert.ok(bodies().every(Boolean), 'the held text is still in memory');
+    release();
+    await state.shrink();
+    assert.equal(state.held.textPosts, 0);
+    assert.ok(!bodies().some(Boolean), 'let go once released');
   });
 
   await t.test('should wait for an update that is running, and neither breaks', async () => {

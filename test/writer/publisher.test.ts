@@ -50,3 +50,30 @@ test('a comment appended while its post waits for a store read that fails is pub
   await publisher.close(2000);
   assert.deepEqual(published.get('p')?.map((c) => c.id), ['c1', 'c22']);
 });
+
+test('a comment that arrives while the calm release waits for the build lock keeps what its rebuild brought', async () => {
+  // A build state whose lock is held (a long flush): the shrink asks again once it is free.
+  let freeLock!: () => void;
+  const lock = new Promise<void>((r) => (freeLock = r));
+  const shrinks: boolean[] = [];
+  const state = {
+    site: { comments: new Map() },
+    shrink: async (still: () => boolean) => {
+      await lock;
+      shrinks.push(still());
+      return null;
+    },
+  } as unknown as SiteBuild;
+  const publisher = new Publisher({ state, store: {} as Store, health: new HealthState(), logger: pino({ level: 'silent' }), releaseAfterMs: 30 });
+  // The calm spell since the start ends; the shrink waits for the lock.
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(shrinks, [], 'waiting for the lock');
+  publisher.commentArriving();
+  freeLock();
+  await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(shrinks, [false], 'asked again under the lock: a comment came, so no shrink');
+  // The comment restarted the spell: after it, calm again, and this time it shrinks.
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(shrinks, [false, true]);
+  await publisher.close(100);
+});

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { NO_RATE_LIMITS } from '../helpers/project.ts';
 import { commentDoc, postComment, serveProject } from '../helpers/server.ts';
 
-const RELEASE_MS = 600;
+// Long enough that a slow machine's comment (stored, rebuilt, answered) never spans it.
+const RELEASE_MS = 1500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('the writer lets go of kept comment data once comments are calm, and publishes the next comment whole', async (t) => {

@@ -2,7 +2,9 @@
  * When a comment counts as being answered (the site-wide flush gives way to comments
  * being answered, and stops giving way when more than a few are): a light body from
  * the start, a heavy one only once rendered, so a heavy client's comments waiting for
- * their renders do not switch the giving way off for everyone else.
+ * their renders do not switch the giving way off for everyone else. Either way the
+ * publisher hears of it as it arrives, before its render (the calm spell after which
+ * the writer lets go of kept data starts again).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ import { WORST_CASES } from '../../bench/comment-limits.ts';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
 
-/** Deps that record the order of `answeringComment`, the render, and the end of answering. */
+/** Deps that record the order of `commentArriving`, `answeringComment`, the render, and the end of answering. */
 function recordingDeps(events: string[]): CommentSubmitDeps {
   const state = {
     site: { bySlug: new Map([[SLUG, { slug: SLUG }]]) },
@@ -23,6 +25,7 @@ function recordingDeps(events: string[]): CommentSubmitDeps {
   } as unknown as SiteBuild;
   const store = { comments: { add: async (_c: Comment) => void events.push('stored'), get: async () => null } } as unknown as Store;
   const publisher = {
+    commentArriving: () => void events.push('arriving'),
     answeringComment: () => {
       events.push('answering');
       return () => events.push('answered');
@@ -45,13 +48,13 @@ test('storeComment: when a comment counts as being answered', async (t) => {
     const events: string[] = [];
     const out = await storeComment(recordingDeps(events), 'client', SLUG, doc('An ordinary comment with enough characters.'));
     assert.equal(out.status, 201);
-    assert.deepEqual(events, ['answering', 'render', 'stored', 'answered']);
+    assert.deepEqual(events, ['arriving', 'answering', 'render', 'stored', 'answered']);
   });
 
   await t.test('should count a heavy body only once it is rendered', async () => {
     const events: string[] = [];
     const out = await storeComment(recordingDeps(events), 'client', SLUG, doc(WORST_CASES['setext headings']!));
     assert.equal(out.status, 201);
-    assert.deepEqual(events, ['render', 'answering', 'stored', 'answered']);
+    assert.deepEqual(events, ['arriving', 'render', 'answering', 'stored', 'answered']);
   });
 });

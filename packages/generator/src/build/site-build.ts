@@ -134,8 +134,8 @@ export class SiteBuild {
   }
 
   /**
-   * How much the state holds in memory: renderings and post records (all of them when
-   * long-lived, else none after a build), renderings not yet written to the render
+   * How much the state holds in memory: renderings and post records (when long-lived,
+   * every record and the renderings used since the last `shrink`; else none after a build), renderings not yet written to the render
    * cache (none after a build), posts whose comments hold their text, bytes of kept
    * comment lists. For tests and benches.
    */
@@ -146,11 +146,12 @@ export class SiteBuild {
   /**
    * Let go of what is kept only to make the next comment on a post cheaper (its body's
    * rendering, its comments' text, its kept lists: `BuildState.shrink`), once the
-   * updates queued now have run. The writer calls it when comments have been calm for a
-   * while. Resolves with what was held before.
+   * updates queued now have run, and only if `still()` says so then. The writer calls
+   * it when comments have been calm for a while. Resolves with what was held before, or
+   * null when it did not shrink.
    */
-  shrink(): Promise<Held> {
-    return this.exclusive(async () => this.state.shrink());
+  shrink(still: () => boolean = () => true): Promise<Held | null> {
+    return this.exclusive(async () => (still() ? this.state.shrink() : null));
   }
 
   /**
@@ -478,6 +479,6 @@ export class SiteBuild {
 
   /** How many posts' comments hold their text in memory (tests, benches). */
   get commentTextPosts(): number {
-    return this.state.texts.enabled ? this.state.texts.residentPosts : this.state.site.comments.size;
+    return this.state.held.textPosts;
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The state of a built site, and every cache a build keeps: the model (with its
  * derived indexes, `model/memo.ts`), record bytes, token counts, body renderings (in
- * memory, over the on-disk render cache: all of them in a long-lived process, else only
- * while a build needs them), comment HTML and comment cards. Emitters
+ * memory, over the on-disk render cache: in a long-lived process those used since the
+ * last `shrink`, else only while a build needs them), comment HTML and comment cards. Emitters
  * reach them through `ctx`; nothing is cached at module level, so two builds in one
  * process share nothing and a cache goes with its `SiteBuild`.
  */
@@ -42,7 +42,7 @@ export interface Held {
   renderings: number;
   records: number;
   unsavedRenderings: number;
-  /** Posts whose comments may hold their text. */
+  /** Posts whose comments may hold their text (every post with comments when text is never dropped). */
   textPosts: number;
   /** Bytes of kept card and comment-record lists. */
   keptListBytes: number;
@@ -56,12 +56,13 @@ export class BuildState {
   /**
    * Body renderings in memory, by body hash (read from the render cache or rendered).
    * Unless `longLived`, a full build drops each once the last job showing it is
-   * emitted (`schedule.ts`); rebuilds read them back from the render cache.
+   * emitted (`schedule.ts`); a long-lived state keeps them until `shrink`. Rebuilds
+   * read them back from the render cache.
    */
   readonly renderings = new Map<string, RenderedPost>();
   /**
    * The state serves rebuilds (the writer, `agora dev`): renderings and records stay in
-   * memory between builds. Otherwise a full build lets go of them once it has emitted
+   * memory between builds (renderings until `shrink`: the writer, when calm). Otherwise a full build lets go of them once it has emitted
    * the jobs that read them.
    */
   readonly longLived: boolean;
@@ -156,7 +157,7 @@ export class BuildState {
 
   /** How much the state holds in memory (counts): for tests and benches. */
   get held(): Held {
-    return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries, textPosts: this.texts.residentPosts, keptListBytes: this.cards.keptBytes + this.commentRecords.bytes };
+    return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries, textPosts: this.texts.enabled ? this.texts.residentPosts : this.site.comments.size, keptListBytes: this.cards.keptBytes + this.commentRecords.bytes };
   }
 
   /**
@@ -168,7 +169,7 @@ export class BuildState {
    */
   shrink(): Held {
     const before = this.held;
-    // Not one in a one-off build: it drops them itself, and its renderings wait to be saved.
+    // A one-off build drops each rendering after its last use itself (`schedule.ts`).
     if (this.longLived) this.renderings.clear();
     this.texts.evict(this.site, 0);
     this.cards.releaseLists();

@@ -78,6 +78,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   // a heavy one may wait seconds for its render and counts only from its store on, so
   // its wait does not switch the giving way off for ordinary comments (`CommentsInFlight`).
   const light = isLightBody(input.body);
+  deps.publisher.commentArriving();
   let answered = light ? deps.publisher.answeringComment() : () => {};
   // The post's earlier comments are read back (if their text was dropped) while this one
   // renders and is stored, not after: the rebuild before the 201 then finds them in memory.

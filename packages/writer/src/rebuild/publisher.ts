@@ -54,7 +54,10 @@ export class Publisher {
   /** Comments being answered now: the flush gives way to them between its slices. */
   private readonly inFlight = new CommentsInFlight();
   /** Fires once comments have been calm for `releaseAfterMs` (restarted by each). */
-  private calm: NodeJS.Timeout | null = null;
+  private calmTimer: NodeJS.Timeout | null = null;
+  /** Comments seen so far (arriving, added, changed): a shrink checks none came since its timer fired. */
+  private commentsSeen = 0;
+  private closed = false;
 
   constructor(private readonly options: PublisherOptions) {
     const { state, store, health, logger } = options;
@@ -110,7 +113,7 @@ export class Publisher {
     });
     // A start that built the site (a new site, a renderer upgrade) holds every post's
     // rendering: let go of it too once the writer has been calm that long.
-    this.notCalm();
+    this.restartCalmTimer();
   }
 
   /**
@@ -120,7 +123,7 @@ export class Publisher {
    * outputs within the aggregate delay.
    */
   commentsChanged(slugs: Iterable<string>): Promise<boolean> {
-    this.notCalm();
+    this.restartCalmTimer();
     const list = [...slugs];
     for (const slug of list) this.reread.add(slug);
     return this.rebuild.schedule(list);
@@ -132,7 +135,7 @@ export class Publisher {
    * hundreds), then as `commentsChanged`.
    */
   commentAdded(comment: Comment): Promise<boolean> {
-    this.notCalm();
+    this.restartCalmTimer();
     const added = this.added.get(comment.slug);
     if (added) added.push(comment);
     else this.added.set(comment.slug, [comment]);
@@ -145,28 +148,40 @@ export class Publisher {
    * (`CommentsInFlight`).
    */
   answeringComment(): () => void {
-    this.notCalm();
     return this.inFlight.begin();
   }
 
-  /** A comment came (or the writer started): the calm spell after which the state shrinks starts again. */
-  private notCalm(): void {
+  /**
+   * A comment request arrived (before it is judged or rendered, a heavy body's render may
+   * take seconds): the calm spell after which the build state shrinks starts again.
+   */
+  commentArriving(): void {
+    this.restartCalmTimer();
+  }
+
+  /** A comment came (or the writer started): the calm spell starts again. */
+  private restartCalmTimer(): void {
+    this.commentsSeen++;
     const ms = this.options.releaseAfterMs ?? 30_000;
-    if (ms === 0) return;
-    if (this.calm) {
-      this.calm.refresh();
+    if (ms === 0 || this.closed) return;
+    if (this.calmTimer) {
+      this.calmTimer.refresh();
       return;
     }
-    this.calm = setTimeout(() => {
-      this.calm = null;
+    this.calmTimer = setTimeout(() => {
+      this.calmTimer = null;
+      const seen = this.commentsSeen;
+      const calm = () => this.commentsSeen === seen && this.inFlight.size === 0 && !this.rebuild.pending;
       // Still answering or rebuilding: the spell is not over.
-      if (this.inFlight.size > 0 || this.rebuild.pending) return this.notCalm();
-      this.state.shrink().then(
-        (held) => this.options.logger.debug({ ...held }, 'comments calm: kept renderings, comment text and lists let go'),
+      if (!calm()) return this.restartCalmTimer();
+      // Asked again once the build lock is free: a comment that came while it waited
+      // (behind a long flush) keeps what its rebuild just brought into memory.
+      this.state.shrink(calm).then(
+        (held) => held && this.options.logger.debug({ ...held }, 'comments calm: kept renderings, comment text and lists let go'),
         (error: unknown) => this.options.logger.warn({ err: error }, 'letting go of kept comment data failed'),
       );
     }, ms);
-    this.calm.unref();
+    this.calmTimer.unref();
   }
 
   /**
@@ -203,8 +218,9 @@ export class Publisher {
 
   /** Finish what is running (at most `waitMs` for the post rebuilds), write the site-wide outputs, stop. */
   async close(waitMs = 5000): Promise<void> {
-    if (this.calm) clearTimeout(this.calm);
-    this.calm = null;
+    this.closed = true;
+    if (this.calmTimer) clearTimeout(this.calmTimer);
+    this.calmTimer = null;
     await this.rebuild.idle(waitMs);
     this.rebuild.close();
     await this.aggregates.flushNow().catch(() => {});

@@ -57,9 +57,9 @@ export class RebuildQueue {
     });
   }
 
-  /** Whether a rebuild is running or waiting (also for a retry). */
+  /** Whether a rebuild is running or waiting to run (not: only for a retry after a failure, as `idle`). */
   get pending(): boolean {
-    return this.runs.size > 0 || this.waiting.size > 0;
+    return this.runs.size > 0 || (this.waiting.size > 0 && !this.retryTimer);
   }
 
   /**
