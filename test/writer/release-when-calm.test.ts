@@ -24,13 +24,18 @@ test('the writer lets go of kept comment data once comments are calm, and publis
     assert.equal(res.status, 201, await res.text());
   };
 
+  /** Wait until the writer has let go of its renderings (or the spell plus 5 s passed). */
+  const released = async () => {
+    const deadline = Date.now() + RELEASE_MS + 5000;
+    while (server.state.held.renderings > 0 && Date.now() < deadline) await sleep(50);
+    return server.state.held;
+  };
+
   let n = 0;
   await t.test('should let go of what the start-up build kept, once calm', async () => {
     // A new site: the start-up build rendered every post, and kept them.
     assert.ok(server.build.rendered >= slugs.length, `${server.build.rendered} rendered at the start`);
-    const deadline = Date.now() + RELEASE_MS + 5000;
-    while (server.state.held.renderings > 0 && Date.now() < deadline) await sleep(50);
-    assert.equal(server.state.held.renderings, 0);
+    assert.equal((await released()).renderings, 0);
   });
 
   await t.test('should keep them while comments keep coming', async () => {
@@ -51,9 +56,7 @@ test('the writer lets go of kept comment data once comments are calm, and publis
   });
 
   await t.test('should let go of them after a calm spell', async () => {
-    const deadline = Date.now() + RELEASE_MS + 5000;
-    while (server.state.held.renderings > 0 && Date.now() < deadline) await sleep(50);
-    const held = server.state.held;
+    const held = await released();
     assert.deepEqual({ renderings: held.renderings, textPosts: held.textPosts, keptListBytes: held.keptListBytes }, { renderings: 0, textPosts: 0, keptListBytes: 0 });
   });
 

@@ -135,9 +135,9 @@ export class SiteBuild {
 
   /**
    * How much the state holds in memory: renderings and post records (when long-lived,
-   * every record and the renderings used since the last `shrink`; else none after a build), renderings not yet written to the render
-   * cache (none after a build), posts whose comments hold their text, bytes of kept
-   * comment lists. For tests and benches.
+   * every record and the renderings used since the last `shrink`; else none after a
+   * build), renderings not yet written to the render cache (none after a build), posts
+   * whose comments hold their text, bytes of kept comment lists. For tests and benches.
    */
   get held(): Held {
     return this.state.held;

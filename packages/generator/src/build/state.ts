@@ -2,9 +2,9 @@
  * The state of a built site, and every cache a build keeps: the model (with its
  * derived indexes, `model/memo.ts`), record bytes, token counts, body renderings (in
  * memory, over the on-disk render cache: in a long-lived process those used since the
- * last `shrink`, else only while a build needs them), comment HTML and comment cards. Emitters
- * reach them through `ctx`; nothing is cached at module level, so two builds in one
- * process share nothing and a cache goes with its `SiteBuild`.
+ * last `shrink`, else only while a build needs them), comment HTML and comment cards.
+ * Emitters reach them through `ctx`; nothing is cached at module level, so two builds
+ * in one process share nothing and a cache goes with its `SiteBuild`.
  */
 import type { Comment, Post, RenderedPost, SiteModel } from '../types.ts';
 import type { Content } from '../content.ts';
@@ -62,8 +62,8 @@ export class BuildState {
   readonly renderings = new Map<string, RenderedPost>();
   /**
    * The state serves rebuilds (the writer, `agora dev`): renderings and records stay in
-   * memory between builds (renderings until `shrink`: the writer, when calm). Otherwise a full build lets go of them once it has emitted
-   * the jobs that read them.
+   * memory between builds (renderings until `shrink`: the writer, when calm). Otherwise
+   * a full build lets go of them once it has emitted the jobs that read them.
    */
   readonly longLived: boolean;
   /** Sanitized comment HTML: stored with each comment, rendered off the main thread where missing. */
@@ -155,7 +155,7 @@ export class BuildState {
     }
   }
 
-  /** How much the state holds in memory (counts): for tests and benches. */
+  /** How much the state holds in memory (counts and bytes): for tests and benches. */
   get held(): Held {
     return { renderings: this.renderings.size, records: this.records.size, unsavedRenderings: this.cache.pendingEntries, textPosts: this.texts.enabled ? this.texts.residentPosts : this.site.comments.size, keptListBytes: this.cards.keptBytes + this.commentRecords.bytes };
   }
