@@ -8,6 +8,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { Session } from 'node:inspector/promises';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { writeFile } from 'node:fs/promises';
 import express from 'express';
 import { pino } from 'pino';
@@ -24,6 +26,13 @@ export interface ServerUsage {
   maxRssMB: number;
   userMs: number;
   sysMs: number;
+  /**
+   * The main thread since the process started, cumulative (ms): time its event loop was
+   * busy (not waiting for events), time it ran on a core, and time it was ready to run
+   * but waited for one (Linux `schedstat`; NaN elsewhere). Differences between two
+   * readings tell whether the main thread is the bottleneck of a load.
+   */
+  mainThread: { loopBusyMs: number; onCpuMs: number; runQueueMs: number };
 }
 export type ServerMessage =
   | ({ type: 'ready'; url: string; startMs: number; listenMs: number } & ServerUsage)
@@ -34,10 +43,21 @@ export type ServerMessage =
 const send = (m: ServerMessage) => process.send?.(m);
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
+/** The main thread's time on a core and waiting for one, from `/proc/self/task/<pid>/schedstat` (ns). */
+function schedstat(): { onCpuMs: number; runQueueMs: number } {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { onCpuMs: (onCpu ?? NaN) / 1e6, runQueueMs: (waiting ?? NaN) / 1e6 };
+  } catch {
+    return { onCpuMs: NaN, runQueueMs: NaN };
+  }
+}
+
 function usage(): ServerUsage {
   const ru = process.resourceUsage();
   const mem = process.memoryUsage();
-  return { rssMB: mb(mem.rss), heapUsedMB: mb(mem.heapUsed), heapTotalMB: mb(mem.heapTotal), externalMB: mb(mem.external), maxRssMB: ru.maxRSS / 1024, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000 };
+  const mainThread = { loopBusyMs: performance.eventLoopUtilization().active, ...schedstat() };
+  return { rssMB: mb(mem.rss), heapUsedMB: mb(mem.heapUsed), heapTotalMB: mb(mem.heapTotal), externalMB: mb(mem.external), maxRssMB: ru.maxRSS / 1024, userMs: ru.userCPUTime / 1000, sysMs: ru.systemCPUTime / 1000, mainThread };
 }
 
 async function startExpress(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -85,6 +105,25 @@ async function startProfile(): Promise<{ stop: (file: string) => Promise<void> }
   };
 }
 
+/**
+ * Sample what the main thread allocates, garbage included (the inspector's sampling heap
+ * profiler; `--heap-prof` keeps only what is still live at the end): where the
+ * collector's work comes from.
+ */
+async function startAllocationSampling(): Promise<{ stop: (file: string) => Promise<void> }> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  return {
+    async stop(file) {
+      const { profile } = await session.post('HeapProfiler.stopSampling');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 const [mode, root, port] = process.argv.slice(2);
 try {
   const env = JSON.parse(process.env.BENCH_SERVER_ENV ?? '{}') as Record<string, string>;
@@ -94,6 +133,8 @@ try {
   send({ type: 'ready', url: server.url, startMs, listenMs: Number.isNaN(listenMs) ? startMs : listenMs, ...usage() });
   // `BENCH_PROFILE_FILE`: a CPU profile of the main thread from here (caught up) to `close`.
   const profile = process.env.BENCH_PROFILE_FILE ? await startProfile() : null;
+  // `BENCH_ALLOC_FILE`: a sampled allocation profile of the main thread, the same stretch.
+  const allocations = process.env.BENCH_ALLOC_FILE ? await startAllocationSampling() : null;
   process.on('message', (m: { type: string }) => {
     if (m.type === 'usage') send({ type: 'usage', ...usage() });
     if (m.type === 'usage-after-gc') {
@@ -102,7 +143,7 @@ try {
     }
     if (m.type === 'close') {
       const t = performance.now();
-      void (profile ? profile.stop(process.env.BENCH_PROFILE_FILE!) : Promise.resolve()).then(() => server.close()).then(() => {
+      void Promise.all([profile?.stop(process.env.BENCH_PROFILE_FILE!), allocations?.stop(process.env.BENCH_ALLOC_FILE!)]).then(() => server.close()).then(() => {
         send({ type: 'closed', closeMs: performance.now() - t, ...usage() });
         process.disconnect();
       });
