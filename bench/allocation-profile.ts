@@ -1,8 +1,8 @@
 /**
  * Where the writer's main thread allocates (what its collector works through):
  * `BENCH_ALLOC_FILE=/tmp/alloc.json node --import tsx bench/writer-phases.ts <root> --phases 1`
- * samples every allocation from the writer's start-up on, garbage included
- * (`server-child.ts`), then `node --import tsx bench/allocation-profile.ts /tmp/alloc.json [--top 25]`
+ * samples every allocation of the writer's main thread from when it has caught up to
+ * its close, garbage included (`server-child.ts`), then `node --import tsx bench/allocation-profile.ts /tmp/alloc.json [--top 25]`
  * prints the bytes by allocating function and by the nearest two functions of this
  * repository on the stack (`packages/…/lib`), with the share of the total.
  */
