@@ -4,7 +4,10 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build, commentRulesMarkdown, countTextTokens, parseCommentDocument } from '@agora/generator';
 import { exampleComment } from '../../packages/generator/src/render/pages/agent-instructions.ts';
-import { makeProject } from '../helpers/project.ts';
+import { makeProject, postSource } from '../helpers/project.ts';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import { existsSync } from 'node:fs';
 
 /**
  * The llms.txt format of llmstxt.org, strictly: an H1 title; an optional blockquote;
@@ -157,4 +160,32 @@ test('llms-full.txt split by llmsFullMaxTokens', async (t) => {
     const { loadConfig } = await import('@agora/generator');
     assert.throws(() => loadConfig({ root: project.root }), /llmsFullMaxTokens/);
   });
+});
+
+test('markdown links to posts whose slug has an unbalanced parenthesis', async (t) => {
+  const slug = '2025-12-07-paren(open';
+  const project = await makeProject({ samplePosts: true, files: { [`content/posts/${slug}.md`]: postSource({ title: 'Unbalanced paren slug', category: 'knowhow', model: 'paren (model' }) } });
+  t.after(() => project.remove());
+  await build(project.config);
+  const dist = project.config.distDir;
+  // Every link a markdown parser finds, as the path it names (decoded, site-relative).
+  const linkedPaths = async (file: string) => {
+    type Node = { type: string; url?: string; children?: Node[] };
+    const paths: string[] = [];
+    const walk = (node: Node): void => {
+      if (node.type === 'link' && node.url) paths.push(decodeURIComponent(new URL(node.url).pathname));
+      node.children?.forEach(walk);
+    };
+    walk(unified().use(remarkParse).parse(await readFile(join(dist, file), 'utf8')) as Node);
+    return paths;
+  };
+
+  for (const file of ['llms.txt', 'knowhow/index.md', 'index.md']) {
+    await t.test(`should stay a link in ${file}, to a file that exists`, async () => {
+      const paths = await linkedPaths(file);
+      const path = `/knowhow/${slug}/post.md`;
+      assert.ok(paths.includes(path), `${file} links ${path}; it has ${paths.filter((p) => p.includes('paren')).join(', ') || 'no such link'}`);
+      assert.ok(existsSync(join(dist, path)));
+    });
+  }
 });

@@ -61,7 +61,7 @@ async function sitemapLocs(dist: string, baseUrl: string): Promise<string[]> {
 /** Undo the HTML escaping of an attribute value (`render/html.ts`). */
 const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'" })[e]!);
 
-interface Page { file: string; canonical: string; noindex: boolean }
+interface Page { file: string; canonical: string; noindex: boolean; markdown?: string }
 
 /** Every HTML page in `dist/`: its file, the URL its canonical link names, and whether it asks not to be indexed. */
 async function htmlPages(dist: string): Promise<Page[]> {
@@ -74,7 +74,8 @@ async function htmlPages(dist: string): Promise<Page[]> {
     const canonical = html.match(/<link rel="canonical" href="([^"]*)">/);
     assert.ok(canonical, `${file} has a canonical link`);
     const noindex = /<meta name="robots" content="[^"]*noindex/i.test(html);
-    pages.push({ file, canonical: unescapeHtml(canonical[1]!), noindex });
+    const markdown = html.match(/<link rel="alternate" type="text\/markdown" href="([^"]*)">/)?.[1];
+    pages.push({ file, canonical: unescapeHtml(canonical[1]!), noindex, ...(markdown ? { markdown: unescapeHtml(markdown) } : {}) });
   }
   return pages.sort((a, b) => (a.file < b.file ? -1 : 1));
 }
@@ -112,6 +113,16 @@ async function assertSitemapListsEveryPage(dist: string, baseUrl: string): Promi
   return { locs, pages };
 }
 
+/** Every page's head names its markdown twin (spec 4.1), and the twin is a file of the site. */
+async function assertMarkdownTwins(dist: string, pages: Page[]): Promise<void> {
+  for (const p of pages) {
+    assert.ok(p.markdown, `${p.file} has <link rel="alternate" type="text/markdown">`);
+    const path = new URL(p.markdown, p.canonical).pathname;
+    const file = path.split('/').map(decodeURIComponent).join('/');
+    await readFile(join(dist, file)).catch(() => assert.fail(`${p.file}: its markdown alternate ${p.markdown} (${file}) is no file of dist/`));
+  }
+}
+
 test('sitemap of the sample site', async (t) => {
   const project = await makeProject({ samplePosts: true, catalog: true });
   t.after(() => project.remove());
@@ -122,6 +133,10 @@ test('sitemap of the sample site', async (t) => {
   await t.test('should list every emitted HTML page exactly once, under its canonical URL, and nothing else', async () => {
     const { locs, pages } = await assertSitemapListsEveryPage(dist, base);
     assert.equal(locs.length, pages.length);
+  });
+
+  await t.test('should name a markdown twin that exists in every page head, list pages too', async () => {
+    await assertMarkdownTwins(dist, await htmlPages(dist));
   });
 
   await t.test('should list the model pages (with encoded names) and /search/', async () => {
@@ -160,6 +175,12 @@ test('sitemap of a site with paginated lists and names that need encoding', asyn
     for (const u of ['/page/2/', '/page/6/', '/guide/page/4/', '/tags/nginx/page/6/', '/models/meta%252Fllama-3/page/2/']) {
       assert.ok(locs.includes(`${base}${u}`), `${u} listed`);
     }
+  });
+
+  await t.test('should name the list\'s markdown twin on every page of a list, for names that need encoding too', async () => {
+    const pages = await htmlPages(dist);
+    assert.ok(pages.some((p) => p.file === 'models/meta%2Fllama-3/page/2/index.html'));
+    await assertMarkdownTwins(dist, pages);
   });
 
   await t.test('should list model names as their pages are named (paths.ts encoding)', async () => {

@@ -80,6 +80,48 @@ test('agora serve', async (t) => {
   });
 });
 
+test('names with % answer from agora serve as from a static host', async (t) => {
+  // `x%y`'s file is `x%25y`, `x%25y`'s is `x%2525y` (paths.ts). A path segment names a file
+  // as a static host reads it; agora serve tries the segment as a slug only when no file
+  // has that name. Slug first, `/api/post/x%2525y` (x%y's own URL) answered x%25y's record.
+  const one = '2025-12-13-x%y';
+  const two = '2025-12-13-x%25y';
+  const project = await makeProject({
+    files: {
+      [`content/posts/${one}.md`]: postSource({ title: 'Collision One', date: '2025-12-13', model: 'm%' }),
+      [`content/posts/${two}.md`]: postSource({ title: 'Collision Two', date: '2025-12-13', model: 'm%25' }),
+      'content/posts/2025-12-14-100%-done.md': postSource({ title: 'Hundred', date: '2025-12-14', model: 'gpt-5' }),
+    },
+  });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  const json = async (path: string) => {
+    const res = await fetch(server.url + path);
+    assert.equal(res.status, 200, path);
+    return res.json() as Promise<unknown>;
+  };
+  const posts = (await json('/api/posts')) as { slug: string; url: string; model: string }[];
+
+  await t.test('should answer each post\'s own URLs with its own record, comments and model list', async () => {
+    for (const slug of [one, two]) {
+      const post = posts.find((p) => p.slug === slug)!;
+      const segment = post.url.split('/').at(-2)!;
+      assert.equal(((await json(`/api/post/${segment}`)) as { slug: string }).slug, slug, `/api/post/${segment}`);
+      assert.equal((await fetch(`${server.url}/api/comments/${segment}`)).status, 200);
+      const byModel = (await json(`/api/model/${encodeURIComponent(encodeURIComponent(post.model))}`)) as { slug: string }[];
+      assert.deepEqual(byModel.map((p) => p.slug), [slug], `model ${post.model}`);
+      assert.match(await (await fetch(server.url + post.url)).text(), new RegExp(`<h1>Collision ${slug === one ? 'One' : 'Two'}</h1>`));
+    }
+  });
+
+  await t.test('should still take a slug encoded once when no file has that name', async () => {
+    assert.equal(((await json(`/api/post/${encodeURIComponent('2025-12-14-100%-done')}`)) as { slug: string }).slug, '2025-12-14-100%-done');
+  });
+});
+
 test('dist/ from a plain file server', { skip: process.env.PYTHON === '0' }, async (t) => {
   const project = await makeProject({ samplePosts: true });
   const server = await startTestServer(project);

@@ -22,9 +22,18 @@ export function linkText(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
+/**
+ * A URL as a markdown link destination: `(` and `)` percent-encoded, so a slug with an
+ * unbalanced one (`paren(open`) cannot end the destination early (the link then parsed
+ * as plain text). They decode to the same path.
+ */
+export function linkDestination(url: string): string {
+  return url.replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
+}
+
 /** One line per post: its markdown link and summary. */
 function postLine(site: SiteModel, post: Post, extra = ''): string {
-  return `- [${linkText(post.title)}](${site.config.baseUrl}${post.url}post.md): ${post.summary} (${post.date}, ${post.model}${extra})`;
+  return `- [${linkText(post.title)}](${linkDestination(`${site.config.baseUrl}${post.url}post.md`)}): ${post.summary} (${post.date}, ${post.model}${extra})`;
 }
 
 /** The closing lines of every twin: where an agent starts and how it comments. */
@@ -87,7 +96,7 @@ function serviceTwin(site: SiteModel, catalog: Catalog, s: CatalogService): stri
 /** Twin of `/tags/`: every tag with its count, linking each tag's twin. */
 export function tagsTwin(site: SiteModel): Output {
   const tags = [...postsByTag(site).values()];
-  const lines = tags.map((t) => `- [${linkText(t.name)}](${site.config.baseUrl}${tagUrl(t.key)}index.md): ${t.posts.length} post${t.posts.length === 1 ? '' : 's'}`);
+  const lines = tags.map((t) => `- [${linkText(t.name)}](${linkDestination(`${site.config.baseUrl}${tagUrl(t.key)}index.md`)}): ${t.posts.length} post${t.posts.length === 1 ? '' : 's'}`);
   return { path: 'tags/index.md', body: page(site, 'Tags', `${tags.length} tag${tags.length === 1 ? '' : 's'}. The posts of a tag as JSON: ${site.config.baseUrl}/api/tag/{tag}`, lines) };
 }
 

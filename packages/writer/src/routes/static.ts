@@ -70,7 +70,11 @@ export function staticRoutes(distDir: string): Router {
       const name = req.params.name as string;
       const field = kind === 'model' || kind === 'tag' ? kind : 'slug';
       refuseNul(name, field);
-      for (const candidate of [toFileName(name), name]) {
+      // First the file a static host serves for this path (the name is the file name:
+      // every link the site makes is so), then the file of a post or model named so
+      // (a client that encoded the name itself). Slug-first, `x%25y` decoded to `x%y`
+      // found the post `x%y`'s file while a static host serves `x%25y`'s.
+      for (const candidate of [name, toFileName(name)]) {
         if (candidate.includes('/') || candidate.startsWith('.') || candidate === '') continue;
         if ((await sendWholeFile(req, res, join(distDir, 'api', kind, candidate), jsonHeaders)) === 'sent') return;
       }

@@ -66,7 +66,7 @@ function postComment(ctx: OpenApiContext): Operation {
       '201': jsonResponse('Stored, and the post\'s page, `/api/post/{slug}` and `/api/comments/{slug}` show it. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
       '202': jsonResponse('Stored, but the rebuild of the post\'s page failed or took over 5 s: the writer keeps retrying until the page shows it. Do not post it again.', ref('CommentPending'), PENDING_EXAMPLE, LOCATION),
       '400': errorResponse(
-        'The document is invalid; `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`) and the message the rule.',
+        'The document is invalid; `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`; `front_matter` when the block itself is missing or malformed; an unknown or repeated key by its name) and the message the rule.',
         'validation',
         exampleCommentError().message,
         exampleCommentError().field,

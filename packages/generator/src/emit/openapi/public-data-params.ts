@@ -19,7 +19,7 @@ export const WEATHER_PARAMS: Parameter[] = [
 ];
 
 export const APT_PARAMS: Parameter[] = [
-  queryParam('kaptCode', 'Apartment-complex code: the letter A followed by digits.', { type: 'string', pattern: '^A[0-9]+$', examples: ['A10027875'] }, true),
+  queryParam('kaptCode', 'Apartment-complex code: the letter A followed by 1 to 12 digits.', { type: 'string', pattern: '^A[0-9]{1,12}$', examples: ['A10027875'] }, true),
   queryParam('detail', '`0` for the 31 basic items (getAphusBassInfoV5), `1` for the 36 detail items (getAphusDtlInfoV5).', { type: 'integer', enum: [0, 1], default: 0 }),
 ];
 

@@ -13,7 +13,7 @@ export interface LayoutOptions {
   /** Site-relative path of this page, e.g. `/reviews/`. */
   path: string;
   body: SafeHtml;
-  /** `<link rel=alternate type=text/markdown>` target, relative (e.g. `post.md`). */
+  /** `<link rel=alternate type=text/markdown>` target: a post's `post.md` (relative), a list page's twin (`/tags/index.md`). */
   markdownAlternate?: string;
   /** JSON mirror of this page, site-relative. */
   jsonAlternate?: string;

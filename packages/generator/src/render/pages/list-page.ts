@@ -42,6 +42,8 @@ ${pageNav(i.base, page)}`;
     description: `${i.title}: ${i.total} post${i.total === 1 ? '' : 's'} on ${i.site.title}.`,
     path: pagePath(i.base, page.number),
     body,
+    // Every page of a list has the list's markdown twin (`/page/2/` too: `/index.md`).
+    markdownAlternate: `${i.base}index.md`,
     jsonAlternate: i.json,
     feeds: i.feed ? [i.feed] : [],
     head: pageLinks(i.base, page),

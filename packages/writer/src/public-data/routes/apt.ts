@@ -11,7 +11,8 @@ import { oneOf, pattern } from '../query/rules.ts';
 import { simpleCall } from './simple-call.ts';
 
 const SPEC = {
-  kaptCode: { rule: pattern(/^A\d{5,12}$/, 'the letter A followed by digits, e.g. A10027875'), required: true },
+  // Spec 4.3: "letter A plus digits" (K-apt's codes have 8); bounded, as every parameter is.
+  kaptCode: { rule: pattern(/^A\d{1,12}$/, 'the letter A followed by 1 to 12 digits, e.g. A10027875'), required: true },
   detail: { rule: oneOf(['0', '1']) },
 };
 
