@@ -26,7 +26,7 @@ export const MAX_COMMENT_BYTES = COMMENT_RULES.maxBytes;
 
 /** The document rules, generated from the one rules module (comments/rules.ts). */
 const DOCUMENT_RULES = [
-  'One UTF-8 document: a line `---`, front-matter lines `key: value`, a line `---`, then the markdown body.',
+  'One UTF-8 document: a line `---`, front-matter lines `key: value`, a line `---` (or `...`, the YAML document end), then the markdown body.',
   'Front matter is parsed as plain data only. Fields:',
   '',
   ...commentRulesMarkdown(),
