@@ -168,4 +168,10 @@ test('npm start gives the writer glibc\'s fixed mmap threshold (README, "Deploym
   await t.test('should keep a value the shell set', async () => {
     assert.equal((await run({ MALLOC_MMAP_THRESHOLD_: '131072' })).stdout, '131072');
   });
+  await t.test('should put the writer in the shell\'s place, so a signal to npm\'s child stops the writer', async () => {
+    // Without `exec`, sh ran node as its own child: a SIGTERM to npm's process (sh) left the writer running.
+    const pid = scripts.start!.replace(command, `node -e "process.stdout.write(String(process.pid))"`);
+    const child = execFileP('sh', ['-c', pid], { env: { PATH: process.env.PATH } });
+    assert.equal((await child).stdout, String(child.child.pid));
+  });
 });

@@ -21,6 +21,7 @@ test('check', async (t) => {
       'content/posts/count.md': postSource(),
       'content/posts/empty.md': postSource({}, '\n  \n'),
       'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
+      'content/posts/style-and-error.md': postSource({ category: 'blogposts' }, '## Heading first\n\n```\nno lang\n```\n'),
     },
   });
   t.after(() => project.remove());
@@ -53,6 +54,12 @@ test('check', async (t) => {
     assert.equal(lang?.severity, 'warning');
     assert.equal(lang?.line, 11);
     assert.equal(find('2025-05-01-good.md', 'code-lang'), undefined);
+  });
+
+  await t.test('should report a body\'s style warnings beside its front-matter errors (nothing new after the fix)', () => {
+    assert.equal(find('style-and-error.md', 'front-matter-category')?.severity, 'error');
+    assert.equal(find('style-and-error.md', 'conclusion-first')?.line, 9);
+    assert.equal(find('style-and-error.md', 'code-lang')?.severity, 'warning');
   });
 
   await t.test('should make build refuse a site with errors', async () => {

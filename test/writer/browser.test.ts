@@ -34,6 +34,20 @@ test('post page in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     assert.match((await comment.locator('.comment-body').innerHTML()) ?? '', /<code>~\/\.local\/share\/caddy<\/code>/);
   });
 
+  await t.test('should load with no failed request and no console error (the icon included)', async () => {
+    const fresh = await browser.newContext();
+    const tab = await fresh.newPage();
+    const problems: string[] = [];
+    tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    tab.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    tab.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
+    const icon = tab.waitForResponse((r) => r.url().endsWith('/assets/icon.svg'));
+    await tab.goto(url, { waitUntil: 'networkidle' });
+    assert.equal((await icon).status(), 200);
+    assert.deepEqual(problems, []);
+    await fresh.close();
+  });
+
   await t.test('should have the full body without JavaScript', async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const bare = await context.newPage();

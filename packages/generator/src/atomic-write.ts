@@ -4,7 +4,7 @@
  * durable. A reader (or a crash) sees either the old file or the new one, never half
  * of one.
  */
-import { open, rename, mkdir, readdir, rm } from 'node:fs/promises';
+import { open, rename, mkdir, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { dirname, basename, join } from 'node:path';
@@ -100,6 +100,46 @@ function* writeCalls(data: FileData, step = Infinity): Generator<{ buffers: Uint
   if (buffers.length > 0) yield { buffers, stepEnds: false };
 }
 
+/**
+ * The part of `buffers` after their first `written` bytes. A write may write fewer bytes
+ * than asked (a disk filling up, a file-size limit) without an error: the next call then
+ * writes the rest or fails with the reason (ENOSPC, EFBIG). Unchecked, a short write was
+ * renamed over the good file as if whole (a full disk truncated the store's files).
+ */
+function unwritten(buffers: readonly Uint8Array[], written: number): Uint8Array[] {
+  const rest: Uint8Array[] = [];
+  for (const buffer of buffers) {
+    if (written >= buffer.byteLength) {
+      written -= buffer.byteLength;
+      continue;
+    }
+    rest.push(written > 0 ? buffer.subarray(written) : buffer);
+    written = 0;
+  }
+  return rest;
+}
+
+/** A write that made no progress: as the system would say when it cannot take more. */
+const noProgress = () => Object.assign(new Error('ENOSPC: no space left on device, write (no byte written)'), { code: 'ENOSPC' });
+
+/** Write every byte of `buffers` at the file's position, or throw. */
+function writeAllSync(fd: number, buffers: readonly Uint8Array[]): void {
+  for (let rest = unwritten(buffers, 0); rest.length > 0; ) {
+    const written = writevSync(fd, rest);
+    if (written <= 0) throw noProgress();
+    rest = unwritten(rest, written);
+  }
+}
+
+/** `writeAllSync` through a file handle. */
+async function writeAll(handle: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
+  for (let rest = unwritten(buffers, 0); rest.length > 0; ) {
+    const { bytesWritten } = await handle.writev(rest);
+    if (bytesWritten <= 0) throw noProgress();
+    rest = unwritten(rest, bytesWritten);
+  }
+}
+
 /** Replace `path` with `data` atomically, creating parent folders as needed. */
 export async function writeFileAtomic(path: string, data: FileData, options: AtomicWriteOptions = {}): Promise<void> {
   const durable = options.durable ?? true;
@@ -115,7 +155,7 @@ export async function writeFileAtomic(path: string, data: FileData, options: Ato
     // Bytes written since the last write-back (with `syncEvery`, all go back before the rename).
     let pending = false;
     for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
-      await handle.writev(buffers);
+      await writeAll(handle, buffers);
       pending = !stepEnds;
       if (stepEnds) await handle.datasync();
     }
@@ -160,7 +200,7 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
     const fd = openSync(tmp, 'w', 0o644);
     try {
       for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
-        writevSync(fd, buffers);
+        writeAllSync(fd, buffers);
         if (stepEnds) fdatasyncSync(fd);
       }
       if (options.durable) fsyncSync(fd);

@@ -1,13 +1,16 @@
 /**
- * `agora check`: every problem in every file, in one run. Valid posts are rendered
+ * `agora check`: every problem in every file, in one run. Every post's body is rendered
  * (through the cache) so the style rules are checked on the parsed tree; this also
- * warms the cache for the next build.
+ * warms the cache for the next build. A post with front-matter errors gets its body's
+ * warnings too, so fixing the errors brings up nothing new.
  */
 import type { AgoraConfig } from './config.ts';
 import { type Message, sortMessages } from './messages.ts';
 import { readContent, contentMessages } from './content.ts';
 import { RenderCache, styleWarnings } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
+import { splitFrontMatter } from './load/front-matter.ts';
+import { hashText } from './load/posts.ts';
 
 export interface CheckResult {
   messages: Message[];
@@ -30,9 +33,17 @@ export async function check(config: AgoraConfig): Promise<CheckResult> {
 export async function checkContent(config: AgoraConfig): Promise<{ messages: Message[]; files: number }> {
   const content = await readContent(config);
   const { posts, messages } = contentMessages(content);
+  // The bodies whose style is checked: every valid post's, and the body of every post
+  // whose front matter has errors (it is not a post yet, but its body is there).
+  const bodies: { file: string; bodyLine: number; bodyHash: string; content: string }[] = [...posts];
+  for (const { source, result } of content.parsed.values()) {
+    if (result.post) continue;
+    const doc = splitFrontMatter(source.text);
+    if (doc.hasFrontMatter && doc.body.trim() !== '') bodies.push({ file: source.file, bodyLine: doc.bodyLine, bodyHash: hashText(doc.body), content: doc.body });
+  }
   const cache = await RenderCache.open(config.cacheDir);
   const misses = new Map<string, string>();
-  for (const post of posts) if (!cache.notes(post.bodyHash)) misses.set(post.bodyHash, post.content);
+  for (const body of bodies) if (!cache.notes(body.bodyHash)) misses.set(body.bodyHash, body.content);
   const pool = RenderPool.forItems(misses.size);
   try {
     await pool.render([...misses], (key, value) => cache.set(key, value));
@@ -40,7 +51,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
     await pool.close();
   }
   await cache.save();
-  return { messages: sortMessages([...messages, ...styleWarnings(posts, cache)]), files: content.parsed.size };
+  return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache)]), files: content.parsed.size };
 }
 
 /** The slugs of every valid post (for tools that must know which posts exist, such as comment import). */

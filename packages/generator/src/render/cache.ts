@@ -285,7 +285,7 @@ export class RenderCache {
 }
 
 /** The style notes of these posts' bodies (those rendered at least once) as warnings. */
-export function styleWarnings(posts: readonly Post[], cache: RenderCache): Message[] {
+export function styleWarnings(posts: readonly Pick<Post, 'file' | 'bodyLine' | 'bodyHash'>[], cache: RenderCache): Message[] {
   const out: Message[] = [];
   for (const post of posts) {
     for (const n of cache.notes(post.bodyHash) ?? []) {

@@ -24,6 +24,7 @@ function contentType(path: string): string | null {
   if (p.endsWith('.html')) return 'text/html; charset=utf-8';
   if (p.endsWith('.css')) return 'text/css; charset=utf-8';
   if (p.endsWith('.js')) return 'text/javascript; charset=utf-8';
+  if (p.endsWith('.svg')) return 'image/svg+xml';
   if (p.endsWith('/_headers')) return CONTENT_TYPES.text;
   return null;
 }

@@ -78,6 +78,7 @@ ${feedLinks(o.site, [SITE_FEED, ...(o.feeds ?? []).filter((f) => f.atom !== SITE
 <meta name="twitter:card" content="summary">
 <meta name="color-scheme" content="light dark">
 <link rel="stylesheet" href="/assets/site.css">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
 ${o.head ?? ''}
 </head>
 <body>

@@ -14,6 +14,7 @@
  * the file and the fix instead of being overwritten later.
  */
 import { mkdir } from 'node:fs/promises';
+import { removeStaleTemps } from '@agora/generator/files';
 import { join } from 'node:path';
 import type { Store, StoreRole } from '../types.ts';
 import { claimExclusive, readHolder, FileMutex, type HeldLock } from './os-lock.ts';
@@ -87,6 +88,9 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       // Check every small file now; the comment files are checked as the site loads them.
       await Promise.all([views.load(), tokens.list(), quotas.load(), agents.blocks()]);
       await mutex.run(() => journal.reset());
+      // Temporary files of writes a killed process never finished (its pid is gone):
+      // whole files are never among them, and they piled up with every SIGKILL.
+      await removeStaleTemps(dataDir, { recursive: true });
       comments.startThreads();
     }
     return {
