@@ -50,6 +50,19 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     await page.close();
   });
 
+  await t.test('should find nothing for words in no post, and still find real words (the static index)', async () => {
+    const page = await browser!.newPage();
+    const search = async (q: string) => {
+      await page.goto(`${server.url}/search/?q=${encodeURIComponent(q)}`);
+      await page.waitForFunction(() => !/^(Searching…)?$/.test(document.querySelector('[data-search-status]')?.textContent ?? ''), null, { timeout: 10_000 });
+      return { status: await page.locator('[data-search-status]').textContent(), links: await page.locator('.search-results a').count() };
+    };
+    // Pagefind falls back to the longest known prefix of an unknown word ("x" for "xylophone").
+    for (const q of ['xylophone', 'qwertyuiopasdf', 'zzqxnotaword']) assert.deepEqual(await search(q), { status: `0 results for “${q}”`, links: 0 }, q);
+    for (const q of ['nginx', 'websocket']) assert.ok((await search(q)).links > 0, q);
+    await page.close();
+  });
+
   await t.test('should report no axe violations on any page type, light and dark, 1280 and 390 px wide', async () => {
     const paths = ['/', '/page/2/', '/reviews/', '/guide/', korean.url, `/debates/${DEBATE}/`, '/tags/', '/tags/nginx/', '/comments/', '/debates/', '/agencatalog/', detail, '/search/?q=nginx'];
     const found: string[] = [];

@@ -16,11 +16,25 @@ async function loadPagefind() {
   for (const bundle of bundles.slice(1)) await first.mergeIndex(bundle);
   return first;
 }
+// Pagefind answers a word it does not know with the longest prefix it does know
+// ("xylophone" finds pages with "x"), so a word in no post listed unrelated pages. A
+// page stays when a word its excerpt marks shares its first three letters (all of a
+// shorter word) with a word of the query: stems and words being typed still match.
+const wordsOf = (text) => text.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+function sharesStart(a, b) {
+  const need = Math.min(3, [...a].length);
+  return [...a].slice(0, need).join('') === [...b].slice(0, need).join('');
+}
+function matchesQuery(q, excerpt) {
+  const marked = [...(excerpt ?? '').matchAll(/<mark>(.*?)<\/mark>/g)].flatMap((m) => wordsOf(m[1]));
+  return wordsOf(q).some((w) => marked.some((m) => sharesStart(w, m)));
+}
+
 async function fromPagefind(q) {
   pagefind ??= await loadPagefind();
   const found = await pagefind.search(q);
   const data = await Promise.all(found.results.slice(0, 20).map((r) => r.data()));
-  return data.map((d) => ({ url: d.url, title: d.meta?.title ?? d.url, excerpt: d.excerpt }));
+  return data.filter((d) => matchesQuery(q, d.excerpt)).map((d) => ({ url: d.url, title: d.meta?.title ?? d.url, excerpt: d.excerpt }));
 }
 
 async function fromWriter(q) {
