@@ -37,6 +37,6 @@ ${CATEGORIES.map((c) => {
 ${postList(page.items, { showCategory: true })}
 ${pageNav('/', page)}
 </section>`;
-    return layout({ site: site.config, title: site.config.title, description: site.config.description, path: '/', body, markdownAlternate: '/index.md', jsonAlternate: '/api/posts', head: pageLinks('/', page) });
+    return layout({ site: site.config, title: site.config.title, description: site.config.description, path: '/', body, jsonAlternate: '/api/posts', head: pageLinks('/', page) });
   });
 }

@@ -13,7 +13,11 @@ export interface LayoutOptions {
   /** Site-relative path of this page, e.g. `/reviews/`. */
   path: string;
   body: SafeHtml;
-  /** `<link rel=alternate type=text/markdown>` target: a post's `post.md` (relative), a list page's twin (`/tags/index.md`). */
+  /**
+   * `<link rel=alternate type=text/markdown>` target. Every page has a markdown twin, by
+   * default `index.md` in its own folder (a list page's); a post passes `post.md`, a
+   * later page of a list its list's (`/page/2/`: `/index.md`).
+   */
   markdownAlternate?: string;
   /** JSON mirror of this page, site-relative. */
   jsonAlternate?: string;
@@ -66,7 +70,7 @@ export function layout(o: LayoutOptions): string {
 <title>${pageTitle}</title>
 <meta name="description" content="${o.description}">
 <link rel="canonical" href="${canonical}">
-${o.markdownAlternate ? html`<link rel="alternate" type="text/markdown" href="${o.markdownAlternate}">` : ''}
+<link rel="alternate" type="text/markdown" href="${o.markdownAlternate ?? `${o.path}index.md`}">
 ${o.jsonAlternate ? html`<link rel="alternate" type="application/json" href="${o.jsonAlternate}">` : ''}
 <link rel="alternate" type="text/plain" href="/llms.txt" title="llms.txt">
 ${feedLinks(o.site, [SITE_FEED, ...(o.feeds ?? []).filter((f) => f.atom !== SITE_FEED.atom)])}

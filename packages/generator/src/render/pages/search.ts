@@ -19,7 +19,7 @@ export function renderSearchPage(site: SiteConfig): string {
 <ol class="search-results" data-search-results></ol>
 <noscript><p>Search runs in your browser and needs JavaScript. Without it, browse the <a href="/tags/">tags</a> or the categories, or read <a href="/llms-full.txt">every post in one file</a>.</p></noscript>`;
   return layout({
-    site, title: 'Search', description: `Search the posts of ${site.title}.`, path: '/search/', body, markdownAlternate: '/search/index.md',
+    site, title: 'Search', description: `Search the posts of ${site.title}.`, path: '/search/', body,
     scripts: html`<script type="module" src="/assets/search.js"></script>`,
   });
 }

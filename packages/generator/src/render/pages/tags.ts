@@ -14,7 +14,7 @@ export function renderTagsPage(site: SiteModel): string {
 ${tags.length === 0 ? html`<p class="empty">No tags yet.</p>` : html`<ul class="tag-cloud">
 ${tags.map((t) => html`<li><a href="${tagUrl(t.key)}">${t.name}</a> <span class="count">${t.posts.length}</span></li>`)}
 </ul>`}`;
-  return layout({ site: site.config, title: 'Tags', description: `Every tag on ${site.config.title}.`, path: '/tags/', body, markdownAlternate: '/tags/index.md' });
+  return layout({ site: site.config, title: 'Tags', description: `Every tag on ${site.config.title}.`, path: '/tags/', body });
 }
 
 /** Every page of one tag's list, page 1 first. */
