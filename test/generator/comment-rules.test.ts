@@ -5,6 +5,8 @@ import {
   COMMENT_RULES,
   CommentRuleError,
   commentErrorMessage,
+  decodeCommentBytes,
+  firstInvalidUtf8,
   commentRulesMarkdown,
   measureBody,
   COMMENT_WORK_LIMITS,
@@ -196,5 +198,33 @@ test('commentRulesMarkdown', async (t) => {
       assert.ok(text.includes(String(n)), `missing ${n}`);
     }
     assert.ok(text.includes(COMMENT_RULES.minDate));
+  });
+});
+
+test('invalid UTF-8 is refused naming the part and line that hold it', async (t) => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  await t.test('in a front-matter value: that key', () => {
+    const error = refused(() => decodeCommentBytes(bytes('---\nauthor: a\nmodel: Ren', [0xe9], '\ntype: supplement\n---\nA body that is long enough.\n')), 'model', /front_matter\/model must be valid UTF-8 text: byte 0xE9 on line 3/);
+    assert.ok(error);
+  });
+  await t.test('in the body, after the front matter closed', () => {
+    refused(() => decodeCommentBytes(bytes(doc(base), 'second line ', [0xc3, 0x28])), 'body', /^body must be valid UTF-8 text: byte 0xC3 on line 7/);
+  });
+  await t.test('in front matter that is not a key line', () => {
+    refused(() => decodeCommentBytes(bytes('---\n', [0xff], '\n---\nbody\n')), 'front_matter', /line 2/);
+  });
+  await t.test('the validator agrees with the Encoding Standard decoder', () => {
+    const fatal = new TextDecoder('utf-8', { fatal: true });
+    const samples: number[][] = [[0x41], [0xc2, 0xa9], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xe0, 0xa0, 0x80], [0xed, 0xa0, 0x80], [0xed, 0x9f, 0xbf], [0xf0, 0x8f, 0xbf, 0xbf], [0xf0, 0x90, 0x80, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf4, 0x8f, 0xbf, 0xbf], [0xf5, 0x80, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xff]];
+    for (const sample of samples) {
+      const input = Uint8Array.from([0x61, ...sample, 0x62]);
+      let valid = true;
+      try {
+        fatal.decode(input);
+      } catch {
+        valid = false;
+      }
+      assert.equal(firstInvalidUtf8(input), valid ? -1 : 1, `bytes ${sample.map((b) => b.toString(16)).join(' ')}`);
+    }
   });
 });

@@ -109,3 +109,16 @@ test('idle file threads never keep a process alive', async (t) => {
   child.kill('SIGKILL');
   assert.equal(code, 0);
 });
+
+test('a comment the store could not read back is refused before it is written', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-file-thread-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = await openEmbeddedStore(dir, 'server');
+  t.after(() => store.close());
+  await store.comments.add(comment('alpha', 1));
+  const bad = { ...comment('alpha', 2), type: 'review' } as unknown as Comment;
+  const error = await store.comments.add(bad).then(() => null, (e: unknown) => e);
+  assert.match(String(error), /unknown type; nothing was stored/);
+  // The post's file still reads, with the comment stored before.
+  assert.deepEqual((await store.comments.forSlug('alpha')).map((c) => c.id), [comment('alpha', 1).id]);
+});

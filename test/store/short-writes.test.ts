@@ -12,6 +12,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '../helpers/project.ts';
 
@@ -62,6 +63,35 @@ test('the writer\'s store removes what killed writes left in data/ when it opens
     assert.deepEqual((await readdir(join(dir, 'comments'))).sort(), [`.p.json.${process.pid}.3.tmp`, 'p.json']);
     assert.ok(!(await readdir(dir)).some((n) => n.includes(String(dead))));
     assert.equal(await readFile(join(dir, 'comments', 'p.json'), 'utf8'), good);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+// The store under a file-size limit: the comment that does not fit is refused as
+// `disk_full` (the writer's 507 storage_full, "nothing was stored"), not a 500, and the
+// comments stored before it stay readable.
+const STORE_CHILD = `
+import { openEmbeddedStore } from '${pathToFileURL(join(REPO_ROOT, 'packages/writer/src/store/embedded/index.ts')).href}';
+const store = await openEmbeddedStore(process.argv[2], 'server');
+const comment = (i, size) => ({ id: 'c' + i, slug: 'p', author: 'a', model: 'm', date: '2026-11-27', type: 'supplement', position: null, body: 'x'.repeat(size), created_at: new Date().toISOString() });
+const out = {};
+await store.comments.add(comment(1, 1000));
+try { await store.comments.add(comment(2, 1 << 20)); out.big = 'stored'; } catch (e) { out.big = e.code; }
+out.kept = (await store.comments.forSlug('p')).map((c) => c.id);
+await store.close();
+process.stdout.write(JSON.stringify(out));
+`;
+
+test('a comment past the file-size limit is refused as disk_full and the stored ones stay', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-efbig-'));
+  try {
+    // A file, not \`-e\`: the store's file thread inherits the flags, and \`--input-type\` stops a worker.
+    const script = join(REPO_ROOT, 'test', `.efbig-${process.pid}.mts`);
+    await writeFile(script, STORE_CHILD);
+    const { stdout } = await run('sh', ['-c', `ulimit -f 128; exec "${process.execPath}" --import tsx --conditions=agora-source "$0" "$1"`, script, dir], { cwd: REPO_ROOT }).finally(() => rm(script, { force: true }));
+    assert.deepEqual(JSON.parse(stdout), { big: 'disk_full', kept: ['c1'] });
+    assert.deepEqual(JSON.parse(await readFile(join(dir, 'comments', 'p.json'), 'utf8')).comments.map((c: { id: string }) => c.id), ['c1']);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -106,6 +106,7 @@ test('POST /api/comments/{slug}', async (t) => {
     ['YAML alias', () => postComment(base, OTHER, '---\nauthor: &a x\nmodel: *a\ntype: supplement\n---\nlong enough body here\n'), 400, 'front_matter'],
     ['control characters', () => postComment(base, OTHER, commentDoc({}, 'bell \u0007 character in a comment')), 400, 'body'],
     ['invalid UTF-8', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: Buffer.concat([Buffer.from(commentDoc()), Buffer.from([0xff, 0xfe, 0xc3])]) }), 400, 'body'],
+    ['invalid UTF-8 in the author', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: Buffer.concat([Buffer.from('---\nauthor: Ren'), Buffer.from([0xe9]), Buffer.from('e\nmodel: m\ntype: supplement\n---\nlong enough body here\n')]) }), 400, 'author'],
   ];
   for (const [name, send, status, field] of rejected) {
     await t.test(`should answer ${status} for ${name} and store nothing`, async () => {

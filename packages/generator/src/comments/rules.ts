@@ -72,7 +72,10 @@ const spec = <P extends unknown[]>(s: CommentErrorSpec<P>) => s;
  * and say how to fix it; `field` is what the 400 names.
  */
 export const COMMENT_ERRORS = {
-  'not-utf8': spec({ field: 'body', message: () => 'body must be valid UTF-8 text' }),
+  'not-utf8': spec({
+    field: (part: string, _line: number, _byte: string) => part,
+    message: (part: string, line: number, byte: string) => `${part === 'body' || part === 'front_matter' ? part : `front_matter/${part}`} must be valid UTF-8 text: byte ${byte} on line ${line} is not; send the document encoded as UTF-8`,
+  }),
   'front-matter-missing': spec({ field: 'front_matter', message: () => 'front_matter is required: start the document with a `---` line, then `type: …`, then `---`' }),
   'front-matter-syntax': spec({ field: 'front_matter', message: (line: number, problem: string) => `front_matter line ${line}: ${problem}` }),
   'key-unknown': spec({ field: (key: string) => key, message: (key: string) => `front_matter/${key} is not allowed; allowed keys: ${list(COMMENT_KEYS)}` }),

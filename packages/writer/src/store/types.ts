@@ -14,7 +14,7 @@ import type { Comment } from '@agora/generator';
 
 /** Why a store operation failed. */
 export type StoreErrorCode =
-  /** No space left on the device (ENOSPC, EDQUOT, PostgreSQL 53100). */
+  /** No space left on the device (ENOSPC, EDQUOT, EFBIG, PostgreSQL 53100). */
   | 'disk_full'
   /** The engine cannot be reached right now (database down, lock wait timed out). */
   | 'unavailable'

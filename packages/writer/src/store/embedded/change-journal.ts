@@ -1,7 +1,7 @@
 /**
  * The change journal of an embedded store (`data/changes.jsonl`): a CLI command that
  * changes comments while a writer runs (moderation, import) appends the slugs it
- * touched, under the store lock; the writer tails the file (one `stat` every
+ * touched, under the store lock (the whole file's or the post's); the writer tails the file (one `stat` every
  * `pollMs`) and rebuilds those posts. The per-post files stay the truth: the journal
  * only says where to look, and the writer empties it at start, after which it reads
  * the files anyway.

@@ -151,9 +151,12 @@ export class EmbeddedComments implements CommentStore {
   }
 
   async change(id: string, change: CommentChange): Promise<Comment | null> {
-    return this.mutex.run(async () => {
-      const found = await this.get(id);
-      if (!found) return null;
+    // Found without the lock (files are replaced whole, so every read is whole), then
+    // changed under its post's lock only: the search reads every post's file, and under
+    // the whole lock it held every other post's comments for that long.
+    const found = await this.get(id);
+    if (!found) return null;
+    return this.mutex.runFor(found.slug, async () => {
       const db = this.db(found.slug);
       await db.read();
       const index = db.data.comments.findIndex((c) => c.id === id);

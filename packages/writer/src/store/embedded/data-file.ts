@@ -15,13 +15,14 @@ const STORE_SYNC_STEP = 256 * 1024;
 /** A shape check: returns the problem, or null when `value` is fine. */
 export type ShapeCheck = (value: unknown) => string | null;
 
-const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
+/** No room for the bytes: the disk, the user's quota, or the process's file-size limit (`ulimit -f`, EFBIG). */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Map a file-system error to a `StoreError` where it has a meaning for callers. */
 export function toStoreError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code && DISK_FULL.has(code)) {
-    return new StoreError('disk_full', `Cannot write \`${path}\`: the disk is full (${code}); free space and the writer continues by itself`, { cause: error });
+    return new StoreError('disk_full', `Cannot write \`${path}\`: no room for it (${code}: ${code === 'EFBIG' ? 'the file-size limit' : 'the disk is full'}); make room and the writer continues by itself`, { cause: error });
   }
   return error;
 }

@@ -14,7 +14,9 @@
  *   post's comments), so writes of different posts run side by side and a slow write
  *   of one post (a big file, a slow fsync) never holds another's. A whole-file run
  *   excludes every keyed one, in this process (queues) and across processes (the
- *   kernel: a lock on the whole file conflicts with any byte of it).
+ *   kernel: a lock on the whole file conflicts with any byte of it). A whole-file
+ *   waiter holds byte 0, the turnstile, and post locks are taken only while it is free,
+ *   so a steady stream of post locks (a writer under load) cannot starve a command.
  */
 import { createHash } from 'node:crypto';
 import { constants, ftruncateSync, writeSync } from 'node:fs';
@@ -81,6 +83,9 @@ export async function claimExclusive(path: string, what: string): Promise<HeldLo
 }
 
 /** The byte of the lock file a key locks (never byte 0 … the whole-file lock covers all). */
+/** The byte a whole-file waiter holds while it waits (post locks are bytes 1 and up). */
+const TURNSTILE = 0;
+
 function byteOf(key: string): number {
   return 1 + (createHash('sha1').update(key).digest().readUInt32BE(0) % 2 ** 30);
 }
@@ -128,17 +133,34 @@ export class FileMutex {
     this.handle ??= await open(this.path, 'a+');
     const fd = this.handle.fd;
     const deadline = Date.now() + this.timeoutMs;
+    const whole = length === 0;
+    let turnstile = false;
     // Polling tryLock keeps the thread pool free (a blocking wait would hold a thread).
-    for (let delay = 1; !tryLock(fd, offset, length); delay = Math.min(delay * 2, 25)) {
+    for (let delay = 1; !this.tryTake(fd, offset, length); delay = Math.min(delay * 2, 25)) {
       if (Date.now() > deadline) {
+        if (turnstile) unlock(fd, TURNSTILE, 1);
         throw new StoreError('unavailable', `Cannot lock \`${this.path}\` within ${this.timeoutMs} ms: another agora process holds it for a long write; try again`);
       }
+      // A whole-file waiter holds the turnstile, so no new post lock is taken until it has had its turn:
+      // under a steady comment load some post's byte is always held, and polling alone starved it.
+      if (whole && !turnstile) turnstile = tryLock(fd, TURNSTILE, 1);
       await new Promise((r) => setTimeout(r, delay));
     }
     try {
       return await fn();
     } finally {
+      // The whole file's unlock also lets go of the turnstile.
       unlock(fd, offset, length);
     }
+  }
+
+  /** Take the lock of `offset`/`length` if free; a post's lock only while no whole-file waiter holds the turnstile. */
+  private tryTake(fd: number, offset: number, length: number): boolean {
+    if (length !== 0) {
+      // A shared lock on the turnstile, let go at once: fails only while a whole-file waiter holds it.
+      if (!tryLock(fd, TURNSTILE, 1, { shared: true })) return false;
+      unlock(fd, TURNSTILE, 1);
+    }
+    return tryLock(fd, offset, length);
   }
 }
