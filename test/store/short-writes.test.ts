@@ -96,3 +96,29 @@ test('a comment past the file-size limit is refused as disk_full and the stored 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+// The render cache streams new shards as renderings arrive; a write the system cuts
+// short must drop the shard (a miss: the body renders again), never leave a cut one.
+const CACHE_CHILD = `
+import { RenderCache, STREAM_CHUNK } from '${pathToFileURL(join(REPO_ROOT, 'packages/generator/src/render/cache.ts')).href}';
+const cache = await RenderCache.open(process.argv[2]);
+for (let i = 0; i < 40; i++) cache.set('ab' + String(i).padStart(2, '0'), { html: '<p>' + 'x'.repeat(STREAM_CHUNK / 4) + '</p>', notes: [] });
+let saved = 'saved';
+try { await cache.save(); } catch (e) { saved = e.code; }
+process.stdout.write(JSON.stringify({ saved }));
+`;
+
+test('a render-cache shard cut short by the system is dropped, not kept cut', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-shard-'));
+  try {
+    const script = join(REPO_ROOT, 'test', `.shard-${process.pid}.mts`);
+    await writeFile(script, CACHE_CHILD);
+    await run('sh', ['-c', `ulimit -f 128; exec "${process.execPath}" --import tsx --conditions=agora-source "$0" "$1"`, script, dir], { cwd: REPO_ROOT }).finally(() => rm(script, { force: true }));
+    const shards: string[] = await readdir(join(dir, 'render')).catch(() => []);
+    for (const name of shards.filter((n) => n.endsWith('.json'))) JSON.parse(await readFile(join(dir, 'render', name), 'utf8'));
+    assert.deepEqual(shards.filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+    assert.ok(!shards.includes('ab.json'), 'the cut shard is not in place');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

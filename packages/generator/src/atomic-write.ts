@@ -123,7 +123,7 @@ function unwritten(buffers: readonly Uint8Array[], written: number): Uint8Array[
 const noProgress = () => Object.assign(new Error('ENOSPC: no space left on device, write (no byte written)'), { code: 'ENOSPC' });
 
 /** Write every byte of `buffers` at the file's position, or throw. */
-function writeAllSync(fd: number, buffers: readonly Uint8Array[]): void {
+export function writeAllSync(fd: number, buffers: readonly Uint8Array[]): void {
   for (let rest = unwritten(buffers, 0); rest.length > 0; ) {
     const written = writevSync(fd, rest);
     if (written <= 0) throw noProgress();

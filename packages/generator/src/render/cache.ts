@@ -14,13 +14,13 @@
  * per edit). `retain` drops entries of bodies no longer in the site when their shard is
  * next merged.
  */
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Post, RenderedPost, RenderNote } from '../types.ts';
 import type { Message } from '../messages.ts';
 import { RENDERER_VERSION } from './version.ts';
-import { removeStaleTemps, tempPathFor, writeFileAtomic } from '../atomic-write.ts';
+import { removeStaleTemps, tempPathFor, writeAllSync, writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
 
 interface CacheFile<T> {
@@ -212,7 +212,7 @@ export class RenderCache {
       const fd = openSync(tmp, 'w', 0o644);
       const stream: Stream = { tmp, fd, keys: new Set(), chunks: [], length: 0 };
       this.streams.set(id, stream);
-      writeSync(fd, `{"version":${JSON.stringify(RENDERER_VERSION)},"entries":{`);
+      writeAllSync(fd, [Buffer.from(`{"version":${JSON.stringify(RENDERER_VERSION)},"entries":{`)]);
       return stream;
     } catch (error) {
       this.failure = error;
@@ -223,7 +223,7 @@ export class RenderCache {
   private flush(stream: Stream): void {
     if (stream.chunks.length === 0) return;
     try {
-      writeSync(stream.fd, stream.chunks.join(''));
+      writeAllSync(stream.fd, [Buffer.from(stream.chunks.join(''))]);
     } catch (error) {
       this.failure ??= error;
     }
@@ -237,12 +237,23 @@ export class RenderCache {
     this.streams.delete(id);
     this.onDisk.add(id);
     this.flush(stream);
+    let open = true;
     try {
-      writeSync(stream.fd, '}}');
+      // A shard whose writes failed (a full disk) is never renamed into place.
+      if (this.failure) throw this.failure;
+      writeAllSync(stream.fd, [Buffer.from('}}')]);
+      open = false;
       closeSync(stream.fd);
       renameSync(stream.tmp, this.shardPath(id));
     } catch (error) {
       this.failure ??= error;
+      if (open) {
+        try {
+          closeSync(stream.fd);
+        } catch {
+          // The shard is dropped anyway.
+        }
+      }
       rmSync(stream.tmp, { force: true });
     }
   }
