@@ -14,9 +14,10 @@
  *   post's comments), so writes of different posts run side by side and a slow write
  *   of one post (a big file, a slow fsync) never holds another's. A whole-file run
  *   excludes every keyed one, in this process (queues) and across processes (the
- *   kernel: a lock on the whole file conflicts with any byte of it). A whole-file
- *   waiter holds byte 0, the turnstile, and post locks are taken only while it is free,
- *   so a steady stream of post locks (a writer under load) cannot starve a command.
+ *   kernel: a lock on the whole file conflicts with any byte of it). A waiter holds a
+ *   gate (byte 0, the turnstile, for the whole file; the key's intent byte for a key),
+ *   and no other process takes the lock while its gate is held, so a steady stream of
+ *   post locks (a writer under load) cannot starve a command.
  */
 import { createHash } from 'node:crypto';
 import { constants, ftruncateSync, writeSync } from 'node:fs';
@@ -82,9 +83,15 @@ export async function claimExclusive(path: string, what: string): Promise<HeldLo
   };
 }
 
-/** The byte of the lock file a key locks (never byte 0 … the whole-file lock covers all). */
-/** The byte a whole-file waiter holds while it waits (post locks are bytes 1 and up). */
+/**
+ * The lock file's bytes: 0 is the turnstile a whole-file waiter holds; 1 … 2^30 are the
+ * keys' (`byteOf`); the whole-file lock covers both. Past them, each key has its own
+ * intent byte (`INTENTS + byteOf(key)`), held by a process waiting for that key, outside
+ * the whole-file range so a waiter for a key never holds up a whole-file run.
+ */
 const TURNSTILE = 0;
+const WHOLE = 2 ** 31;
+const INTENTS = WHOLE;
 
 function byteOf(key: string): number {
   return 1 + (createHash('sha1').update(key).digest().readUInt32BE(0) % 2 ** 30);
@@ -106,7 +113,7 @@ export class FileMutex {
   /** Run `fn` while holding the whole lock (after every keyed run queued before it). */
   run<T>(fn: () => Promise<T>): Promise<T> {
     const keyedBefore = [...this.keyed.values()];
-    const next = this.tail.then(() => Promise.all(keyedBefore)).then(() => this.locked(0, 0, fn));
+    const next = this.tail.then(() => Promise.all(keyedBefore)).then(() => this.locked(TURNSTILE, WHOLE, fn));
     this.tail = next.catch(() => {});
     return next;
   }
@@ -133,34 +140,43 @@ export class FileMutex {
     this.handle ??= await open(this.path, 'a+');
     const fd = this.handle.fd;
     const deadline = Date.now() + this.timeoutMs;
-    const whole = length === 0;
-    let turnstile = false;
+    // What a waiter holds so no one takes the lock before it: under a steady comment load
+    // some post's byte is always held (a whole-file run never found the file free) and a
+    // busy post is locked again at once (a moderator's hide never found it free).
+    const gate = length === WHOLE ? TURNSTILE : INTENTS + offset;
+    let waiting = false;
     // Polling tryLock keeps the thread pool free (a blocking wait would hold a thread).
-    for (let delay = 1; !this.tryTake(fd, offset, length); delay = Math.min(delay * 2, 25)) {
+    for (let delay = 1; !this.tryTake(fd, offset, length, waiting); delay = Math.min(delay * 2, 25)) {
       if (Date.now() > deadline) {
-        if (turnstile) unlock(fd, TURNSTILE, 1);
+        if (waiting) unlock(fd, gate, 1);
         throw new StoreError('unavailable', `Cannot lock \`${this.path}\` within ${this.timeoutMs} ms: another agora process holds it for a long write; try again`);
       }
-      // A whole-file waiter holds the turnstile, so no new post lock is taken until it has had its turn:
-      // under a steady comment load some post's byte is always held, and polling alone starved it.
-      if (whole && !turnstile) turnstile = tryLock(fd, TURNSTILE, 1);
+      if (!waiting) waiting = tryLock(fd, gate, 1);
       await new Promise((r) => setTimeout(r, delay));
     }
     try {
       return await fn();
     } finally {
-      // The whole file's unlock also lets go of the turnstile.
       unlock(fd, offset, length);
+      // (The whole-file range includes the turnstile.)
+      if (waiting && length !== WHOLE) unlock(fd, gate, 1);
     }
   }
 
-  /** Take the lock of `offset`/`length` if free; a post's lock only while no whole-file waiter holds the turnstile. */
-  private tryTake(fd: number, offset: number, length: number): boolean {
-    if (length !== 0) {
-      // A shared lock on the turnstile, let go at once: fails only while a whole-file waiter holds it.
-      if (!tryLock(fd, TURNSTILE, 1, { shared: true })) return false;
-      unlock(fd, TURNSTILE, 1);
-    }
+  /**
+   * Take the lock of `offset`/`length` if it is free and no other process waits for it
+   * (a key: neither the turnstile nor the key's intent byte is held; `ownIntent`: the
+   * intent byte is this run's own, not tested, as testing it would let go of it).
+   */
+  private tryTake(fd: number, offset: number, length: number, ownIntent: boolean): boolean {
+    if (length !== WHOLE && !(isFree(fd, TURNSTILE) && (ownIntent || isFree(fd, INTENTS + offset)))) return false;
     return tryLock(fd, offset, length);
   }
+}
+
+/** No other process holds `byte` (a shared lock on it is taken and let go at once). */
+function isFree(fd: number, byte: number): boolean {
+  if (!tryLock(fd, byte, 1, { shared: true })) return false;
+  unlock(fd, byte, 1);
+  return true;
 }
