@@ -9,6 +9,8 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { emitOpenApi } from '../../packages/generator/src/emit/openapi.ts';
 import type { SiteConfig, SiteModel } from '../../packages/generator/src/types.ts';
+import type { Catalog } from '../../packages/generator/src/catalog/types.ts';
+import { loadCatalog } from '../../packages/generator/src/catalog/load-catalog.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -70,14 +72,17 @@ interface OperationDoc {
   servers?: { url: string }[];
 }
 
-function site(config: Partial<SiteConfig> = {}): SiteModel {
+/** The sample site's catalog (content/catalog/). */
+const CATALOG: Catalog = (await loadCatalog(join(ROOT, 'content'), 'https://agora.example')).catalog!;
+
+function site(config: Partial<SiteConfig> = {}, catalog: Catalog | null = CATALOG): SiteModel {
   return {
     config: { title: 'Agora test', description: 'A test site.', baseUrl: 'https://agora.example', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50, ...config },
     posts: [],
     bySlug: new Map(),
     comments: new Map(),
     views: new Map(),
-    catalog: null,
+    catalog,
     memo: new Map(),
   };
 }
@@ -116,6 +121,19 @@ test('emitOpenApi', async (t) => {
     }
     const documented = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     assert.equal(documented, ENDPOINTS.length, 'no undeclared operations');
+  });
+
+  await t.test('should leave out the catalog, the proxy and the public-data endpoints on a site without a catalog', () => {
+    const bare = documentOf(site({}, null));
+    const gone = ENDPOINTS.filter(([, path]) => path.startsWith('/agencatalog') || /^\/api\/(weather|apt|tour|bizinfo|corp|biznotice)$/.test(path));
+    assert.equal(gone.length, 10);
+    for (const [method, path] of gone) assert.equal(bare.paths[path]?.[method], undefined, `${method} ${path}`);
+    for (const [method, path] of ENDPOINTS.filter((e) => !gone.includes(e))) operation(bare, method, path);
+    assert.equal(bare.components.securitySchemes['AgentToken'], undefined);
+    // Every reference still resolves.
+    for (const ref of JSON.stringify(bare).match(/"#\/components\/schemas\/[^"]+"/g) ?? []) {
+      assert.ok(bare.components.schemas[ref.slice(22, -1)], `${ref} resolves`);
+    }
   });
 
   await t.test('should document a 4xx for every operation that takes input', () => {

@@ -104,6 +104,18 @@ test('catalog status', async (t) => {
   });
 });
 
+test('a site without a catalog offers no public data, and says so consistently', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const server = await startTestServer(project);
+  t.after(() => server.close());
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as Health;
+  assert.deepEqual(health.missing_keys, [], 'no provider is called, so no key is missing');
+  assert.equal((await fetch(`${server.url}/api/weather?nx=60&ny=127`)).status, 404);
+  const doc = JSON.parse(await readFile(join(project.config.distDir, 'openapi.json'), 'utf8')) as { paths: Record<string, unknown> };
+  assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/agencatalog') || p === '/api/weather'), [], 'openapi.json documents none of it');
+});
+
 test('withKeyStatus', async (t) => {
   const catalog = { version: 2, updated: '2026-01-01', proxy: { call: '/x', auth: 'h' }, services: [{ slug: 'a', status: 'active' }, { slug: 'b', status: 'pending_key' }, { slug: 'c', status: 'active' }] } as unknown as Catalog;
 

@@ -240,9 +240,17 @@ test('failed signatures are counted against the address', async (t) => {
     await project.remove();
   });
   const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
-  for (let i = 0; i < 3; i++) assert.equal((await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }))).status, 401);
+  for (let i = 0; i < 3; i++) {
+    const refused = await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }));
+    assert.equal(refused.status, 401);
+    // A counted answer carries its budget, as openapi.json declares for every answer of the route.
+    assert.match(refused.headers.get('ratelimit') ?? '', new RegExp(`^"comments-ip";r=${2 - i};t=\\d+$`));
+    assert.match(refused.headers.get('ratelimit-policy') ?? '', /^"comments-ip";q=3;w=60$/);
+  }
   const res = await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }));
   assert.equal(res.status, 429);
+  assert.match(res.headers.get('ratelimit') ?? '', /^"comments-ip";r=0;t=\d+$/);
+  assert.ok(Number(res.headers.get('retry-after')) > 0);
   assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 429, 'an unsigned POST from that address is over budget too');
 });
 

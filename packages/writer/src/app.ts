@@ -110,7 +110,7 @@ export function createApp(deps: AppDeps): Writer {
     directories: deps.agentDirectories ?? new KeyDirectories(),
     agents: deps.store.agents,
     hosts: [...new Set([...mcpHosts, ...(writerHost ? [writerHost] : [])])],
-    countFailure: (address) => rateLimits.guard.commentAttempt(address),
+    countFailure: (address, res) => rateLimits.attempt(address, res),
   }));
   app.use(rateLimits.middleware);
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });

@@ -152,6 +152,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
+  // A site without a catalog calls no provider: no key of one is missing.
+  if (!publicData) health.missingKeys = [];
   const { app, listener } = createApp({
     state, store, views, publisher, renderer, health, logger, startedAt,
     // Several nodes on one database share their rate-limit budgets through it.

@@ -31,7 +31,7 @@ const TAGS: Tag[] = [
   { name: 'agents', description: 'Search, the MCP server and the agents guide.' },
 ];
 
-function securitySchemes(apiKey: string): Record<string, SecurityScheme> {
+function securitySchemes(apiKey: string, catalog: boolean): Record<string, SecurityScheme> {
   return {
     ApiKey: {
       type: 'apiKey',
@@ -40,12 +40,16 @@ function securitySchemes(apiKey: string): Record<string, SecurityScheme> {
       description: `Shared public write key for posting comments. The value is public: \`${apiKey}\`. Example header: \`X-API-Key: ${apiKey}\`.`,
       'x-public-value': apiKey,
     },
-    AgentToken: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Agent-Token',
-      description: 'Agent token for the catalog proxy, issued and revoked by the operator. Missing: 401; unknown or revoked: 403.',
-    },
+    ...(catalog
+      ? {
+          AgentToken: {
+            type: 'apiKey' as const,
+            in: 'header' as const,
+            name: 'X-Agent-Token',
+            description: 'Agent token for the catalog proxy, issued and revoked by the operator. Missing: 401; unknown or revoked: 403.',
+          },
+        }
+      : {}),
   };
 }
 
@@ -68,7 +72,7 @@ function description(ctx: OpenApiContext): string {
  * Build the OpenAPI document of the site.
  *
  * @param site
- *   The site model; only its configuration is read.
+ *   The site model; only its configuration and whether it has a catalog are read.
  * @returns
  *   `openapi.json`.
  * @example
@@ -76,6 +80,7 @@ function description(ctx: OpenApiContext): string {
  */
 export function emitOpenApi(site: SiteModel): Output {
   const ctx: OpenApiContext = { config: site.config };
+  const catalog = site.catalog !== null;
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
@@ -86,18 +91,19 @@ export function emitOpenApi(site: SiteModel): Output {
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: site.config.baseUrl, description: 'The site' }],
-    tags: TAGS,
+    // A site without a catalog (`content/catalog/`, e.g. one made by `agora init`) has no
+    // catalog pages, proxy or public-data endpoints: the writer answers 404 there.
+    tags: catalog ? TAGS : TAGS.filter((t) => t.name !== 'catalog' && t.name !== 'public-data'),
     paths: {
       ...readPaths(),
       ...writePaths(ctx),
       ...documentPaths(),
-      ...catalogPaths(ctx),
-      ...publicDataPaths(ctx),
+      ...(catalog ? { ...catalogPaths(ctx), ...publicDataPaths(ctx) } : {}),
       ...agentPaths(ctx),
     },
     components: {
-      schemas: { ...siteSchemas(), ...catalogSchemas() },
-      securitySchemes: securitySchemes(site.config.apiKey),
+      schemas: { ...siteSchemas(), ...(catalog ? catalogSchemas() : {}) },
+      securitySchemes: securitySchemes(site.config.apiKey, catalog),
     },
   };
   return { path: 'openapi.json', body: JSON.stringify(document, null, 2) + '\n' };

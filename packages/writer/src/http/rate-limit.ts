@@ -42,8 +42,6 @@ export interface RateLimitOptions {
 export interface RateLimitGuard {
   /** Comment budgets; call `settle(stored)` with whether a comment was stored (refunds otherwise). */
   comment(client: string, slug: string): Promise<{ settle(stored: boolean): Promise<void> }>;
-  /** One point of the per-client comment budget only (a refused signature); throws 429 when spent. */
-  commentAttempt(client: string): Promise<void>;
   /** The public-data budget of the six simple endpoints. */
   publicData(client: string): Promise<void>;
   /** The proxy budget. */
@@ -61,6 +59,8 @@ export interface RateLimits {
    * before the router: sets the budget's headers on `res`, or throws its 429.
    */
   view(client: string, res: ServerResponse): Promise<void>;
+  /** One point of a client's comment budget for a refused signature: sets its headers on `res`, or throws its 429. */
+  attempt(client: string, res: ServerResponse): Promise<void>;
   ready: Promise<void>;
 }
 
@@ -223,7 +223,10 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const view = async (client: string, res: ServerResponse) => {
     if (views) await charge(views, client, res, viewsOver);
   };
-  return { middleware: router, guard: createGuard(budgets, isPost), view, ready };
+  const attempt = async (client: string, res: ServerResponse) => {
+    if (budgets.commentsIp) await charge(budgets.commentsIp, client, res, 'comment requests from this client');
+  };
+  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, ready };
 }
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */
@@ -245,7 +248,6 @@ function createGuard(budgets: Record<'commentsIp' | 'commentsPost' | 'commentsSi
       if (over) throw tooManyCalls(states, over);
       return { settle: async (stored) => void (stored || (await refund(taken))) };
     },
-    commentAttempt: (client) => one(budgets.commentsIp, client, 'comment requests from this client'),
     publicData: (client) => one(budgets.publicData, client, 'public-data requests from this client'),
     proxy: (client) => one(budgets.proxy, client, 'proxy calls from this client'),
   };

@@ -98,6 +98,15 @@ export function retryAfter(description: string): Record<string, Header> {
   return { 'Retry-After': { description, required: true, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };
 }
 
+/** `Retry-After` of a public-data 503: sent when the provider said when to come back (its rate or its quota), absent otherwise. */
+export const UPSTREAM_RETRY_AFTER: Record<string, Header> = {
+  'Retry-After': {
+    description: 'With `upstream_unavailable` from the provider\'s own limits: seconds to wait (1 for its per-second rate; until midnight Korea time, UTC+9, for its daily quota). Absent when no time is known (`not_configured`, the provider down).',
+    required: false,
+    schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' },
+  },
+};
+
 /** `Retry-After` of a public-data 429. */
 export const RETRY_AFTER: Record<string, Header> = retryAfter(
   'Seconds until the spent budget resets: the daily quota at midnight Korea time (UTC+9), or the per-address window (`RateLimit` says which).',
@@ -149,9 +158,11 @@ export function upstreamErrors(): Record<string, Response> {
     ),
     '502': errorResponse('The provider answered with an error or a malformed body.', 'upstream_error', 'The provider answered with result code 10 (INVALID_REQUEST_PARAMETER_ERROR).'),
     '503': errorResponse(
-      'The provider key is not configured on this server (the message names the missing setting), or the provider is unavailable or out of quota.',
+      'The provider key is not configured on this server (`not_configured`; the message names the missing setting), or the provider is unavailable, over its rate or out of its quota (`upstream_unavailable`, with `Retry-After` when the provider\'s limit says how long).',
       'not_configured',
       'The provider key for tourism-content is not configured on this server.',
+      undefined,
+      UPSTREAM_RETRY_AFTER,
     ),
     '504': errorResponse('The provider did not answer in time.', 'upstream_timeout', 'The provider did not answer in time.'),
   };

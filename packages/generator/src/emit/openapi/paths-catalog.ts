@@ -2,7 +2,7 @@
  * The catalog (spec 2.5, 4.2): the catalog document, its pages, and the proxy call
  * that runs any catalog operation with the server's provider key.
  */
-import { allRateLimited, notFoundPage, errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, notFoundPage, errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, UPSTREAM_RETRY_AFTER, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
 import { negotiatedPage } from './paths-documents.ts';
@@ -44,9 +44,11 @@ function proxyCall(ctx: OpenApiContext): Operation {
       '415': errorResponse('The body is not `application/json`.', 'unsupported_media_type', 'header/Content-Type must be application/json', 'Content-Type'),
       ...provider,
       '503': errorResponse(
-        'The entry is `pending_key` or its provider key is not configured on this server, or the provider is unavailable.',
+        'The entry is `pending_key` or its provider key is not configured on this server (`not_configured`), or the provider is unavailable, over its rate or out of its quota (`upstream_unavailable`, with `Retry-After` when the provider\'s limit says how long).',
         'not_configured',
         'The service `corporate-disclosures` is pending_key: its provider key is not set up yet.',
+        undefined,
+        UPSTREAM_RETRY_AFTER,
       ),
     }),
   };

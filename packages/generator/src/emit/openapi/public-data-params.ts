@@ -8,14 +8,14 @@ import type { Parameter } from './types.ts';
 const CONTENT_TYPES = [12, 14, 15, 25, 28, 32, 38, 39] as const;
 const AREA_CODES = [1, 2, 3, 4, 5, 6, 7, 8, 31, 32, 33, 34, 35, 36, 37, 38, 39] as const;
 
-const numOfRows = queryParam('numOfRows', 'Items per page.', { type: 'integer', minimum: 1 });
-const pageNo = queryParam('pageNo', 'Page number, from 1.', { type: 'integer', minimum: 1 });
+const numOfRows = queryParam('numOfRows', 'Items per page, at most 100.', { type: 'integer', minimum: 1, maximum: 100 });
+const pageNo = queryParam('pageNo', 'Page number, from 1 to 10,000.', { type: 'integer', minimum: 1, maximum: 10000 });
 
 export const WEATHER_PARAMS: Parameter[] = [
-  queryParam('nx', 'Forecast grid column (5 km cells).', { type: 'integer', minimum: 1, default: 60 }),
-  queryParam('ny', 'Forecast grid row (5 km cells).', { type: 'integer', minimum: 1, default: 127 }),
-  queryParam('lat', 'Latitude in degrees; with `lon`, used instead of `nx` and `ny` and converted to the grid with KMA\'s Lambert conformal conic formula.', { type: 'number', minimum: -90, maximum: 90 }),
-  queryParam('lon', 'Longitude in degrees; given together with `lat`.', { type: 'number', minimum: -180, maximum: 180 }),
+  queryParam('nx', 'Forecast grid column (5 km cells), 1 to 149; given together with `ny`, never with `lat`/`lon`.', { type: 'integer', minimum: 1, maximum: 149, default: 60 }),
+  queryParam('ny', 'Forecast grid row (5 km cells), 1 to 253; given together with `nx`.', { type: 'integer', minimum: 1, maximum: 253, default: 127 }),
+  queryParam('lat', 'Latitude in degrees (32 to 44: the KMA grid covers Korea); with `lon`, used instead of `nx` and `ny` (never together with them) and converted to the grid with KMA\'s Lambert conformal conic formula.', { type: 'number', minimum: 32, maximum: 44 }),
+  queryParam('lon', 'Longitude in degrees (123 to 133); given together with `lat`.', { type: 'number', minimum: 123, maximum: 133 }),
 ];
 
 export const APT_PARAMS: Parameter[] = [

@@ -1,0 +1,59 @@
+/**
+ * openapi.json's bounds of the simple endpoints' query parameters are the writer's: a
+ * value just outside a documented minimum or maximum answers 400 naming the parameter,
+ * and a value the document allows is not refused for that parameter. A client that
+ * validates against the document then never sends what the writer refuses (an outside
+ * sweep found `nx=150`, `lat=0`, `numOfRows=101` allowed by the document and refused).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emitOpenApi } from '../../packages/generator/src/emit/openapi.ts';
+import type { SiteModel } from '../../packages/generator/src/types.ts';
+import { qs, realCatalog, startHarness } from './harness.ts';
+
+interface Param {
+  name: string;
+  in: string;
+  schema: { type?: string; minimum?: number; maximum?: number };
+}
+
+/** What each parameter needs beside it to reach its own check. */
+const CONTEXT: Record<string, Record<string, Record<string, string>>> = {
+  '/api/weather': { nx: { ny: '127' }, ny: { nx: '60' }, lat: { lon: '127' }, lon: { lat: '37.5' } },
+  '/api/tour': { numOfRows: { action: 'area', areaCode: '1' }, pageNo: { action: 'area', areaCode: '1' }, mapX: { action: 'location', mapY: '37.5' }, mapY: { action: 'location', mapX: '127' }, radius: { action: 'location', mapX: '127', mapY: '37.5' } },
+  '/api/corp': { numOfRows: { corpNm: 'agora' }, pageNo: { corpNm: 'agora' } },
+  '/api/biznotice': {},
+};
+/** Whose documented bounds need another value to be accepted too: the point must also fall inside the KMA grid. */
+const JOINT = new Set(['lat', 'lon']);
+
+test('the documented bounds of the simple endpoints are the writer\'s', async (t) => {
+  const catalog = await realCatalog();
+  const site = { config: { title: 't', description: '', baseUrl: 'http://agora.test', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 }, catalog } as unknown as SiteModel;
+  const doc = JSON.parse(emitOpenApi(site).body) as { paths: Record<string, { get?: { parameters?: Param[] } }> };
+  const harness = await startHarness({ catalog });
+  t.after(() => harness.stop());
+  let probed = 0;
+  for (const [path, context] of Object.entries(CONTEXT)) {
+    for (const param of doc.paths[path]?.get?.parameters ?? []) {
+      const { minimum, maximum, type } = param.schema;
+      if (param.in !== 'query' || (minimum === undefined && maximum === undefined)) continue;
+      const step = type === 'integer' ? 1 : 0.5;
+      const ask = (value: number) => harness.get(`${path}${qs({ ...context[param.name], [param.name]: String(value) })}`);
+      for (const outside of [minimum === undefined ? null : minimum - step, maximum === undefined ? null : maximum + step]) {
+        if (outside === null) continue;
+        const answer = await ask(outside);
+        assert.equal(answer.status, 400, `${path} ${param.name}=${outside}`);
+        assert.equal(answer.error.field, param.name, `${path} ${param.name}=${outside}: ${answer.error.message}`);
+        probed++;
+      }
+      // Inside: the bounds themselves (the middle for the grid's coordinates) are not refused for this parameter.
+      const inside = JOINT.has(param.name) ? [((minimum ?? 0) + (maximum ?? 0)) / 2] : [minimum, maximum].filter((v): v is number => v !== undefined);
+      for (const value of inside) {
+        const answer = await ask(value);
+        assert.ok(answer.status !== 400 || answer.error.field !== param.name, `${path} ${param.name}=${value} is documented as allowed: ${answer.error.message}`);
+      }
+    }
+  }
+  assert.ok(probed >= 16, `bounds probed: ${probed}`);
+});
