@@ -60,6 +60,8 @@ test('openapi.json against the real answers', async (t) => {
   assert.equal((await postComment(base, PENDING, commentDoc({ author: 'pending-agent' }))).status, 202);
   assert.equal((await postComment(base, OTHER, commentDoc({ author: 'third' }))).status, 429);
   assert.equal((await fetch(`${base}/api/comments/${OTHER}`, { method: 'PATCH' })).status, 405);
+  // `count` fits the slug's template: a generated client can send it.
+  assert.equal((await postComment(base, 'count', commentDoc())).status, 405);
 
   // Views, reads, search, health.
   assert.equal((await fetch(`${base}/api/views/${OTHER}`, { method: 'PUT' })).status, 200);
@@ -85,6 +87,9 @@ test('openapi.json against the real answers', async (t) => {
   assert.equal((await fetch(`${base}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'Content-Type': 'text/plain' }, body: initialize })).status, 415);
   assert.equal(await raw(`${base}/mcp`, 'POST', { ...mcpHeaders, Host: 'evil.example' }, initialize), 403);
   assert.equal((await fetch(`${base}/mcp`)).status, 405);
+  // The 2026-07-28 revision: a method the server lacks is HTTP 404.
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'contract-test', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  assert.equal((await fetch(`${base}/mcp`, { method: 'POST', headers: { ...mcpHeaders, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'prompts/list' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'prompts/list', params: { _meta: meta } }) })).status, 404);
 
   const check = createAnswerChecker(doc);
 
@@ -92,9 +97,9 @@ test('openapi.json against the real answers', async (t) => {
     const results = answers.map(check);
     assert.deepEqual(results.flatMap((r) => r.problems), []);
     const seen = new Set(results.map((r) => r.key));
-    for (const status of [200, 201, 202, 400, 401, 404, 413, 415, 429]) assert.ok(seen.has(`POST /api/comments/{slug} ${status}`), `comment ${status} exercised`);
+    for (const status of [200, 201, 202, 400, 401, 404, 405, 413, 415, 429]) assert.ok(seen.has(`POST /api/comments/{slug} ${status}`), `comment ${status} exercised`);
     for (const status of [200, 404, 429]) assert.ok(seen.has(`PUT /api/views/{slug} ${status}`), `view ${status} exercised`);
-    for (const status of [200, 202, 400, 403, 406, 415]) assert.ok(seen.has(`POST /mcp ${status}`), `mcp ${status} exercised`);
+    for (const status of [200, 202, 400, 403, 404, 406, 415]) assert.ok(seen.has(`POST /mcp ${status}`), `mcp ${status} exercised`);
     assert.ok(seen.has('GET /mcp 405'));
   });
 

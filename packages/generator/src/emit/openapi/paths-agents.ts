@@ -88,17 +88,22 @@ export function agentPaths(ctx: OpenApiContext): Paths {
         tags: ['agents'],
         security: PUBLIC,
         ...writerServers(ctx),
-        requestBody: { required: true, description: 'One JSON-RPC message.', content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message or batch.' } } } },
+        requestBody: {
+          required: true,
+          description: 'One JSON-RPC message, or a batch (an array of them) for the protocol revisions before 2025-06-18.',
+          content: { 'application/json': { schema: { oneOf: [{ type: 'object', description: 'A JSON-RPC 2.0 message.' }, { type: 'array', items: { type: 'object' }, minItems: 1, description: 'A batch.' }] } } },
+        },
         responses: {
           '200': {
             description: 'The JSON-RPC answer (a message, or an array for a batch): as JSON, or as a server-sent event stream whose `message` events carry it (the SDK streams when the client accepts it).',
             content: {
-              'application/json': { schema: { type: ['object', 'array'] } },
+              'application/json': { schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] } },
               'text/event-stream': { schema: { type: 'string', description: '`event: message` lines with the JSON-RPC answer as `data`.' } },
             },
           },
           '202': { description: 'Accepted: the message was a notification or a response, which get no answer.' },
           '400': jsonRpcError('Not JSON (`-32700` parse error, `id` null), not a JSON-RPC message, a batch that is too long, or an unsupported `MCP-Protocol-Version`: a JSON-RPC error.', -32700, 'Parse error: the body is not JSON (Unexpected end of JSON input); send one JSON-RPC message or a batch as application/json'),
+          '404': jsonRpcError('Protocol revision 2026-07-28 and later (its `MCP-Protocol-Version` header and per-request `_meta`): a method this server does not have (`prompts/list`, …) is JSON-RPC `-32601` with HTTP 404. Earlier revisions get the same error with HTTP 200.', -32601, 'Method not found'),
           '403': jsonRpcError('The `Host` header, or the host of an `Origin` header (sent by browsers; none is needed), is not one of this server\'s names (DNS-rebinding and cross-site protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`.', -32000, 'Invalid Host: evil.example'),
           '406': jsonRpcError('`Accept` does not list both `application/json` and `text/event-stream`.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
           '413': errorResponse('The body is over 64 kB.', 'payload_too_large', 'body is too large'),

@@ -74,6 +74,13 @@ function postComment(ctx: OpenApiContext): Operation {
       '401': errorResponse('`X-API-Key` is missing or wrong (`unauthorized`), or a Web Bot Auth signature was refused (`signature_invalid`, with `check` naming the failed check). Nothing is stored.', 'unauthorized', 'X-API-Key header is required; its public value is in /llms.txt and /openapi.json'),
       '403': errorResponse('The signing agent (its origin or key) is blocked on this site (`agent_blocked`). Nothing is stored.', 'agent_blocked', 'This agent is blocked on this site (origin https://agent.example).', 'Signature-Agent'),
       '404': errorResponse('No post has this slug.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
+      '405': errorResponse(
+        'The slug `count` names no post: `/api/comments/count` is the comment counts, which GET reads. `Allow` lists its methods.',
+        'method_not_allowed',
+        'POST is not allowed here; allowed: GET, HEAD, OPTIONS (GET reads the comment counts; POST a comment to /api/comments/{slug})',
+        undefined,
+        { Allow: { description: 'The methods `/api/comments/count` answers.', required: true, schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } } },
+      ),
       '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', `body must be at most ${MAX_COMMENT_BYTES} bytes`),
       '415': errorResponse('The body is not `text/plain` (or its charset is not UTF-8).', 'unsupported_media_type', 'Content-Type must be text/plain; charset=utf-8 (got "application/json")'),
       '422': {

@@ -134,7 +134,30 @@ export function siteSchemas(): Record<string, Schema> {
       type: 'object',
       description: 'Health of the writer process. Further members are informative only.',
       properties: {
-        status: { type: 'string', enum: ['ok', 'degraded', 'starting'], description: '`ok`; `degraded` with `problems` naming what is failing right now; `starting` while the writer catches up at start (it serves the existing files meanwhile).' },
+        status: { type: 'string', enum: ['ok', 'degraded', 'starting'], description: '`ok`; `degraded` with `problems` naming what is failing right now; `starting` while the writer catches up at start (it serves the existing files meanwhile; only `status`, `store` and `uptime_s` are sent then).' },
+        problems: {
+          type: 'object',
+          description: 'With `degraded`: each failing part (`rebuild`, `aggregates`, …) with why and since when.',
+          additionalProperties: { type: 'object', properties: { reason: { type: 'string' }, since: { type: 'string', format: 'date-time' } }, required: ['reason', 'since'] },
+        },
+        store: { type: 'string', enum: ['files', 'postgres'], description: 'The store engine.' },
+        posts: { type: 'integer', minimum: 0, description: 'Posts the writer serves.' },
+        comments: { type: 'integer', minimum: 0, description: 'Comments shown (hidden ones are not counted).' },
+        aggregates_pending: { type: 'boolean', description: 'Site-wide outputs (`/api/posts`, lists, feeds) are waiting to follow the latest comments or views (within `AGORA_AGGREGATE_DELAY_MS`).' },
+        search_index: {
+          type: 'object',
+          description: 'How stale the static search index is.',
+          properties: {
+            state: { type: 'string', enum: ['current', 'stale', 'indexing', 'failed', 'off'] },
+            pending_pages: { type: 'integer', minimum: 0, description: 'Post pages changed since the index last caught up.' },
+            stale_since: { type: ['string', 'null'], format: 'date-time' },
+            stale_ms: { type: 'integer', minimum: 0 },
+            last_indexed_at: { type: ['string', 'null'], format: 'date-time' },
+            error: { type: 'string' },
+          },
+          required: ['state', 'pending_pages', 'stale_since', 'stale_ms', 'last_indexed_at'],
+        },
+        uptime_s: { type: 'integer', minimum: 0, description: 'Seconds since the writer started.' },
         comments_as_text: { type: 'array', items: { type: 'string' }, description: 'Stored comments (ids, at most 100) shown as escaped text because they cannot be rendered; shown, so not a failure.' },
         missing_keys: {
           type: 'array',
