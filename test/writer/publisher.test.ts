@@ -19,7 +19,7 @@ const comment = (id: string): Comment => ({
 test('a comment appended while its post waits for a store read that fails is published by the retry', async () => {
   const published = new Map<string, readonly Comment[]>();
   const state = {
-    site: { comments: published },
+    site: { comments: published, posts: [] },
     updateComments: async (lists: ReadonlyMap<string, readonly Comment[]>) => {
       for (const [slug, list] of lists) published.set(slug, list);
       return { written: [], unchanged: 0, removed: [] };
@@ -57,7 +57,7 @@ test('a comment that arrives while the calm release waits for the build lock kee
   const lock = new Promise<void>((r) => (freeLock = r));
   const shrinks: boolean[] = [];
   const state = {
-    site: { comments: new Map() },
+    site: { comments: new Map(), posts: [] },
     shrink: async (still: () => boolean) => {
       await lock;
       shrinks.push(still());

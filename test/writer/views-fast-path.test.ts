@@ -92,3 +92,20 @@ test('views fast path: one request log line per answer, as for other routes', as
   const logged = lines.filter((l) => l.msg === 'request' && l.method === 'PUT');
   assert.deepEqual(logged.map((l) => [l.url, l.status]), [[`/api/views/${SLUG}`, 200]]);
 });
+
+test('GET /api/views from the writer shows a counted view at once, in the mirror\'s bytes', async (t) => {
+  // Views flushed to the store and the mirror only after ten minutes here.
+  const { project, server } = await serveProject(t, { samplePosts: true }, { AGORA_VIEWS_FLUSH_MS: '600000' });
+  const views = async () => (await (await fetch(`${server.url}/api/views`)).json()) as Record<string, number>;
+  const before = (await views())[SLUG]!;
+  for (let i = 1; i <= 3; i++) {
+    const answer = (await (await fetch(`${server.url}/api/views/${SLUG}`, { method: 'PUT' })).json()) as { views: number };
+    assert.equal(answer.views, before + i);
+    assert.equal((await views())[SLUG], before + i, 'the count the PUT answered');
+  }
+  // Once the counts are flushed and the mirror follows, the file holds the same bytes.
+  await server.flushAggregates();
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  assert.equal(await (await fetch(`${server.url}/api/views`)).text(), await readFile(join(project.config.distDir, 'api', 'views'), 'utf8'));
+});

@@ -55,7 +55,7 @@ export interface RunningServer {
   health: HealthState;
   /** The parts the MCP server uses (`agora mcp` serves them over stdio). */
   agents: AgentDeps;
-  /** Write the site-wide outputs now instead of within the aggregate delay (tests, benchmarks). */
+  /** Store the counted views and write the site-wide outputs now instead of within their delays (tests, benchmarks). */
   flushAggregates(): Promise<void>;
   /** Resolves once renderings made since the start are stored and any renderer upgrade is done (tests). */
   renderingsSettled(): Promise<void>;
@@ -148,7 +148,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
+  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, aggregateInlineMs: settings.aggregateInlineMs, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
@@ -212,7 +212,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   return {
     url, server, state, store, build: result, health, close,
     agents: app.locals.agents as AgentDeps,
-    flushAggregates: () => published.flushAggregates(),
+    flushAggregates: async () => {
+      await views.flush();
+      await published.flushAggregates();
+    },
     renderingsSettled: async () => {
       await upgraded;
       await renderings.flush();

@@ -5,8 +5,12 @@
  * view flushes costs one rewrite of each. A failed flush is retried with backoff.
  */
 export interface AggregateSchedulerOptions {
-  /** Write the site-wide outputs; `now`: asked for by `flushNow` (shutdown, tests), so write everything. */
-  flush: (now: boolean) => Promise<void>;
+  /**
+   * Write the site-wide outputs. `now`: asked for by `flushNow` (shutdown, tests), so
+   * write everything; `inline`: a change waits for this flush before it is answered
+   * (`flushSoon`), so write what it shows and do not give way to it.
+   */
+  flush: (now: boolean, inline: boolean) => Promise<void>;
   /** Longest delay between a change and its site-wide outputs (default 1000 ms). */
   delayMs?: number;
   onError?: (error: unknown, attempt: number) => void;
@@ -15,11 +19,20 @@ export interface AggregateSchedulerOptions {
 
 export class AggregateScheduler {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private running: Promise<boolean> | null = null;
   /** When a change came in during the running flush (`performance.now()`), or 0. */
   private again = 0;
   private failures = 0;
   private closed = false;
+  /**
+   * What a flush costs (ms; null before the first): the slowest recent one, decaying by a
+   * tenth per flush, so a flush that happened to have little to write does not make a big
+   * site look cheap.
+   */
+  private costMs: number | null = null;
+  /** Changes asked to be covered by `flushSoon`, and how many a finished flush covered. */
+  private requested = 0;
+  private covered = 0;
 
   constructor(private readonly options: AggregateSchedulerOptions) {}
 
@@ -36,6 +49,33 @@ export class AggregateScheduler {
       return;
     }
     this.arm(this.options.delayMs ?? 1000);
+  }
+
+  /**
+   * Something changed, and its answer may wait for the site-wide outputs: when a flush
+   * is cheap (recent ones took at most `inlineMs`; before any, `firstIsCheap`), resolve
+   * true once a flush that started after this call has written them, so a small site
+   * shows a comment everywhere before its 201. Otherwise (a big site: a flush costs
+   * hundreds of ms) as `touch`, resolving false at once. A failed flush resolves false
+   * (its retry is armed).
+   */
+  async flushSoon(inlineMs: number, firstIsCheap: boolean): Promise<boolean> {
+    const cheap = inlineMs > 0 && (this.costMs === null ? firstIsCheap : this.costMs <= inlineMs);
+    if (!cheap || this.closed) {
+      this.touch();
+      return false;
+    }
+    const want = ++this.requested;
+    while (this.covered < want) {
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      if (!(await this.run(false, true))) return false;
+    }
+    return true;
   }
 
   /** Flush now (shutdown, tests); waits for a flush in progress. */
@@ -61,23 +101,31 @@ export class AggregateScheduler {
     this.timer.unref();
   }
 
-  private run(now = false): Promise<void> {
+  /** Run a flush; resolves with whether it succeeded. */
+  private run(now = false, inline = false): Promise<boolean> {
     this.again = 0;
-    this.running = this.options.flush(now).then(
+    const covers = this.requested;
+    const started = performance.now();
+    const running = this.options.flush(now, inline).then(
       () => {
         if (this.failures > 0) this.options.onRecovered?.();
         this.failures = 0;
+        this.costMs = Math.max(performance.now() - started, (this.costMs ?? 0) * 0.9);
+        this.covered = Math.max(this.covered, covers);
+        return true;
       },
       (error: unknown) => {
         this.failures++;
         this.options.onError?.(error, this.failures);
         this.again = 0;
         this.arm(Math.min((this.options.delayMs ?? 1000) * 2 ** this.failures, 30_000));
+        return false;
       },
     ).finally(() => {
       this.running = null;
       if (this.again) this.arm(Math.max(0, (this.options.delayMs ?? 1000) - (performance.now() - this.again)));
     });
-    return this.running;
+    this.running = running;
+    return running;
   }
 }

@@ -4,7 +4,8 @@
  * scheduler of the site-wide outputs, so a comment's way is readable top to bottom:
  *
  *   storeComment ─► commentAdded(comment) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror)
- *                                                           └► aggregates: within the delay, SiteBuild.flushAggregates (counts, feeds; lists paced)
+ *                                                           └► aggregates: SiteBuild.flushAggregates (counts, feeds, lists) before the
+ *                                                              answer while a flush is cheap (a small site), else within the delay (lists paced)
  *   ViewCounter flush ─► viewsChanged(totals) ─► SiteBuild.updateViews ─► aggregates
  *   Store.changes() (moderation, other nodes) ─► commentsChanged(slugs): read again from the store
  */
@@ -24,6 +25,12 @@ export interface PublisherOptions {
   /** Longest delay before the site-wide outputs follow a change (ms). */
   aggregateDelayMs?: number;
   /**
+   * A comment waits for the site-wide outputs before its answer while a flush of them
+   * costs at most this (ms; 0: never): a small site shows it everywhere at once, a big
+   * one within `aggregateDelayMs` (default 50).
+   */
+  aggregateInlineMs?: number;
+  /**
    * Shortest time between two rewrites of the category, model and tag mirrors (ms): a
    * change after a quiet spell is in them within the delay; under a steady flow they
    * follow at this pace (default 5000).
@@ -37,6 +44,8 @@ export interface PublisherOptions {
   releaseAfterMs?: number;
 }
 
+/** Before the first flush is timed: a site this small is taken to flush within `aggregateInlineMs`. */
+const FIRST_FLUSH_CHEAP_POSTS = 200;
 /** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
 const FEEDS_PER_FLUSH = 100;
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
@@ -64,7 +73,7 @@ export class Publisher {
     this.state = state;
     this.aggregates = new AggregateScheduler({
       delayMs: options.aggregateDelayMs,
-      flush: async (now) => {
+      flush: async (now, inline) => {
         const started = performance.now();
         // The category, model and tag mirrors hold every post of their group (~140 MB
         // at 10,000 posts): under a steady flow a round of them begins at most once per
@@ -72,7 +81,7 @@ export class Publisher {
         // stops for the next flush once a newer change has waited half the delay, and
         // goes on in the flushes after it, each after its `/api/posts`.
         const underWay = state.listsUnderWay;
-        const lists = now || underWay || Date.now() - this.listsAt >= (options.listIntervalMs ?? 5000);
+        const lists = now || inline || underWay || Date.now() - this.listsAt >= (options.listIntervalMs ?? 5000);
         if (lists && !underWay) this.listsAt = Date.now();
         const halfDelay = (options.aggregateDelayMs ?? 1000) / 2;
         // At most FEEDS_PER_FLUSH posts' comment feeds (~2 ms each) per flush: under a flood of
@@ -80,8 +89,9 @@ export class Publisher {
         // (written first) keeps following every second.
         const write = await state.flushAggregates({
           lists, feeds: now ? Infinity : FEEDS_PER_FLUSH,
-          giveWay: now ? undefined : this.inFlight.giveWay,
-          stopLists: now ? undefined : () => this.aggregates.waitingMs >= halfDelay,
+          // Inline, the comments in flight are waiting for this very flush.
+          giveWay: now || inline ? undefined : this.inFlight.giveWay,
+          stopLists: now || inline ? undefined : () => this.aggregates.waitingMs >= halfDelay,
         });
         if (state.aggregatesPending) this.aggregates.touch();
         if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
@@ -102,8 +112,8 @@ export class Publisher {
           throw error;
         });
         const write = await state.updateComments(new Map(lists));
-        this.aggregates.touch();
-        logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
+        const inline = await this.aggregates.flushSoon(options.aggregateInlineMs ?? 50, state.site.posts.length <= FIRST_FLUSH_CHEAP_POSTS);
+        logger.info({ slugs: slugs.size, written: write.written.length, aggregates: inline ? 'written' : 'scheduled', ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
       },
       onError: (error, attempt) => {
         health.set('rebuild', `post pages failed to rebuild (attempt ${attempt}): ${message(error)}`);

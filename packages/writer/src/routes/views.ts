@@ -32,6 +32,17 @@ function countView(deps: ViewRouteDeps, slug: string, res: ServerResponse): void
 /** The route in the Express stack (after its headers, log and budget middleware). */
 export function viewRoutes(deps: ViewRouteDeps): Router {
   const router = Router();
+  // `GET /api/views` from the counts in memory: a count answered to a PUT is in it at once,
+  // not a flush and an aggregate delay later as in the static mirror (same bytes once those follow).
+  let cached: { version: number; posts: unknown; body: string } | null = null;
+  router.get('/api/views', (_req, res) => {
+    const { posts } = deps.state.site;
+    if (cached?.version !== deps.views.version || cached.posts !== posts) {
+      cached = { version: deps.views.version, posts, body: `{${posts.map((p) => `${JSON.stringify(p.slug)}:${deps.views.get(p.slug)}`).join(',')}}` };
+    }
+    res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
+    res.type('application/json; charset=utf-8').send(cached.body);
+  });
   router.put('/api/views/:slug', (req, res) => {
     const slug = req.params.slug as string;
     if (!deps.state.hasPost(slug)) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}`, { field: 'slug' });

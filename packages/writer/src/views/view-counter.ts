@@ -30,6 +30,7 @@ export class ViewCounter {
   private flushing: Promise<void> | null = null;
   private failures = 0;
   private refresher: NodeJS.Timeout | null = null;
+  private changes = 0;
 
   private constructor(
     private readonly store: ViewStore,
@@ -46,6 +47,11 @@ export class ViewCounter {
     return counter;
   }
 
+  /** Changes whenever any total may have: a cache of `totals()` is good while it stays the same. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Every known total, pending increments included. */
   totals(): Map<string, number> {
     const all = new Map(this.base);
@@ -60,6 +66,7 @@ export class ViewCounter {
   /** Add one view; returns the new count. */
   increment(slug: string): number {
     this.pending.set(slug, (this.pending.get(slug) ?? 0) + 1);
+    this.changes++;
     this.schedule(this.options.flushMs ?? 1000);
     return this.get(slug);
   }
@@ -106,6 +113,7 @@ export class ViewCounter {
       changed.set(slug, n);
     }
     if (changed.size === 0) return;
+    this.changes++;
     try {
       await this.options.onFlush?.(changed);
     } catch (error) {
@@ -140,6 +148,7 @@ export class ViewCounter {
     // Swap in the stored totals and drop the in-flight part in the same tick.
     for (const [slug, n] of totals) this.base.set(slug, n);
     this.inflight = new Map();
+    this.changes++;
     try {
       await this.options.onFlush?.(totals);
     } catch (error) {
