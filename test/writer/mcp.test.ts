@@ -90,6 +90,8 @@ async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) =
       assert.match(text(result), /## Comments \(\d+\)/);
       const post = data<{ slug: string; url: string; comments: unknown[] }>(result);
       assert.equal(post.slug, KOREAN);
+      // Then the same JSON as text, as MCP asks of a tool with an output schema.
+      assert.deepEqual(JSON.parse(((result as CallToolResult).content[1] as { text: string }).text), post);
       assert.ok(post.url.startsWith(`${baseUrl}/`));
     }
     const missing = await client.callTool({ name: 'get_post', arguments: { slug: 'no-such-post' } });
@@ -111,6 +113,14 @@ async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) =
     const result = await client.callTool({ name: 'search_posts', arguments: { query: 'x', category: 'news' } });
     assert.equal(result.isError, true);
     assert.match(text(result), /category/);
+    // Refused by the tool's input schema: still the writer's error body, naming the argument.
+    for (const [name, args, field] of [['search_posts', { query: 'x', category: 'news' }, 'category'], ['get_post', {}, 'slug'], ['get_catalog', { limit: 21 }, 'limit'], ['search_posts', { query: 123 }, 'query']] as const) {
+      const refused = await client.callTool({ name, arguments: args });
+      assert.equal(refused.isError, true, `${name} ${JSON.stringify(args)}`);
+      const { error } = errorBody(refused);
+      assert.equal(error.code, 'validation', `${name} ${JSON.stringify(args)}: ${error.message}`);
+      assert.equal(error.field, field, `${name} ${JSON.stringify(args)}: ${error.message}`);
+    }
   });
 
   await t.test('should ask for the comment key by argument, giving its value and never a header', async () => {
@@ -256,11 +266,27 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
   });
 
   await t.test('should refuse GET and DELETE on /mcp with 405 and Allow', async () => {
-    for (const method of ['GET', 'DELETE']) {
+    for (const method of ['GET', 'DELETE', 'PUT']) {
       const res = await fetch(endpoint, { method });
       assert.equal(res.status, 405, method);
       assert.equal(res.headers.get('allow'), 'POST, OPTIONS');
+      // JSON-RPC shaped, as every /mcp error but the 413.
+      assert.deepEqual(Object.keys((await res.json()) as object).sort(), ['error', 'id', 'jsonrpc']);
     }
+  });
+
+  await t.test('should tell a body that is not JSON (-32700) from JSON that is no message (-32600)', async () => {
+    const post = (body: string, type = 'application/json') => fetch(endpoint, { method: 'POST', headers: { 'Content-Type': type, Accept: 'application/json, text/event-stream' }, body });
+    for (const [body, code] of [['', -32700], ['{not json', -32700], ['42', -32600], ['"str"', -32600], ['null', -32600], ['true', -32600]] as const) {
+      const res = await post(body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      const answer = (await res.json()) as { jsonrpc: string; id: null; error: { code: number } };
+      assert.equal(answer.error.code, code, JSON.stringify(body));
+      assert.equal(answer.id, null);
+    }
+    const latin = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'application/json; charset=latin1');
+    assert.equal(latin.status, 415);
+    assert.equal(((await latin.json()) as { error: { code: number } }).error.code, -32000);
   });
 
   await t.test('should refuse a Host it does not serve (DNS rebinding) before reading the body', async () => {

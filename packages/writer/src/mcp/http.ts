@@ -10,13 +10,13 @@
  * Browsers: a request's `Host` and, when sent, its `Origin` must be names this server
  * answers for (one list, `mcpHostNames`), else 403 with a JSON-RPC error; an allowed
  * Origin gets CORS headers (and `OPTIONS` its preflight). Invalid JSON is JSON-RPC's
- * parse error (-32700), like every other `/mcp` error.
+ * parse error (-32700), JSON that is no message -32600, like every other `/mcp` error
+ * but the 413 of a body over 64 KB.
  */
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AgoraConfig } from '@agora/generator';
-import { AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
@@ -91,10 +91,26 @@ function originGuard(hosts: readonly string[]): RequestHandler {
   };
 }
 
-/** Invalid JSON: JSON-RPC's parse error (HTTP 400), not the writer's `validation` body. */
-const parseError: ErrorRequestHandler = (error: { type?: string; message?: string }, _req, res, next) => {
+/**
+ * A body that cannot be read as a request, in JSON-RPC's words (not the writer's
+ * `validation` body): not JSON is the parse error (-32700), JSON that is no message (a
+ * number, a string) an invalid request (-32600), a charset other than UTF-8 415.
+ */
+const parseError: ErrorRequestHandler = (error: { type?: string; message?: string; body?: string }, _req, res, next) => {
+  if (error?.type === 'charset.unsupported') {
+    res.status(415).json(jsonRpcError(-32000, `Unsupported Media Type: ${error.message}; send application/json in UTF-8`));
+    return;
+  }
   if (error?.type !== 'entity.parse.failed') return next(error);
-  res.status(400).json(jsonRpcError(-32700, `Parse error: the body is not JSON (${error.message}); send one JSON-RPC message or a batch as application/json`));
+  let json = false;
+  try {
+    JSON.parse(error.body ?? '');
+    json = true;
+  } catch {
+    // Not JSON at all.
+  }
+  if (json) res.status(400).json(jsonRpcError(-32600, `Invalid Request: the body is JSON but not a JSON-RPC message (${JSON.stringify(error.body).slice(0, 60)}); send an object {"jsonrpc": "2.0", "method", …} or a batch of them`));
+  else res.status(400).json(jsonRpcError(-32700, `Parse error: the body is not JSON (${error.message}); send one JSON-RPC message or a batch as application/json`));
 };
 
 /**
@@ -125,7 +141,7 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
     onerror: (error) => deps.logger?.debug({ err: error }, 'MCP request refused'),
   });
   const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
-  const parse = express.json({ limit: BODY_LIMIT, type: () => true });
+  const parse = express.json({ limit: BODY_LIMIT, type: () => true, verify: (req, _res, buf) => void ((req as Request & { bodyBytes?: number }).bodyBytes = buf.length) });
   const validHost = hostHeaderValidation([...hosts]);
   // Every method, before the body is read: the SDK's own Host check (a JSON-RPC error
   // with 403), then Origin (the same list) and CORS.
@@ -137,11 +153,17 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
     res.status(204).end();
   });
   router.post('/mcp', parse, async (req, res) => {
+    // An empty body reads as {} to the JSON parser: it is no JSON at all.
+    if (!(req as Request & { bodyBytes?: number }).bodyBytes) {
+      res.status(400).json(jsonRpcError(-32700, 'Parse error: the body is empty; send one JSON-RPC message or a batch as application/json'));
+      return;
+    }
     (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
     await node(req, res, req.body);
   });
-  router.all('/mcp', (req) => {
-    throw new AppError('method_not_allowed', `${req.method} is not allowed on /mcp; this MCP server is stateless: POST JSON-RPC messages (Streamable HTTP)`, { headers: { Allow: 'POST, OPTIONS' } });
+  router.all('/mcp', (req, res) => {
+    res.status(405).setHeader('Allow', 'POST, OPTIONS');
+    res.json(jsonRpcError(-32000, `Method not allowed: ${req.method} is not allowed on /mcp; this MCP server is stateless (no event stream, no session to delete): POST JSON-RPC messages (Streamable HTTP)`));
   });
   router.use('/mcp', parseError);
   return router;

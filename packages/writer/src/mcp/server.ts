@@ -9,7 +9,7 @@
  * `list_changed` notification is ever sent (stateless HTTP, and the stdio server does
  * not watch content), so `listChanged` is false for tools and resources.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
 import { registerTools, paginate, resolveSlug } from './tools.ts';
 import type { AgentDeps, Caller } from './deps.ts';
 import { isAppError } from '../errors.ts';
@@ -20,6 +20,22 @@ export const RESOURCE_PAGE = 100;
 /** URI of a post resource. */
 export function postUri(slug: string): string {
   return `agora://post/${encodeURIComponent(slug)}`;
+}
+
+/**
+ * Arguments a tool's input schema refuses get the writer's JSON error body naming the
+ * argument, as every refusal of the tools themselves does (tools.ts), instead of the
+ * SDK's plain text. The SDK builds that result in `createToolError`, its one hook for it.
+ */
+function writerToolErrors(server: McpServer): void {
+  const sdk = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  if (typeof sdk.createToolError !== 'function') throw new Error('the MCP SDK no longer has createToolError: update writerToolErrors (mcp/server.ts)');
+  sdk.createToolError = (message) => {
+    const invalid = /^Input validation error: Invalid arguments for tool [^:]+: (.*)$/s.exec(message);
+    const field = invalid ? /^([A-Za-z_]\w*)[\w.]*: /.exec(invalid[1]!)?.[1] : undefined;
+    const body = invalid ? { error: { code: 'validation', message: `invalid arguments: ${invalid[1]}`, ...(field ? { field } : {}) } } : { error: { code: 'internal', message } };
+    return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  };
 }
 
 /** What the server tells a client when it connects: how to search, read and comment. */
@@ -49,6 +65,7 @@ export function createMcpServer(deps: AgentDeps, caller: Caller): McpServer {
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: serverInstructions(deps) },
   );
   registerTools(server, deps, caller);
+  writerToolErrors(server);
   server.registerResource(
     'post',
     new ResourceTemplate('agora://post/{slug}', { list: undefined }),

@@ -92,9 +92,13 @@ function agentTokenError(error: unknown): unknown {
   return new AppError(error.code, text, { field: 'agent_token' });
 }
 
-/** A result: `value` as structured content and as JSON text. */
-function structured(value: Record<string, unknown>, text = JSON.stringify(value, null, 2)): CallToolResult {
-  return { content: [{ type: 'text', text }], structuredContent: value };
+/**
+ * A result: `value` as structured content and as JSON text (as MCP asks of a tool with an
+ * output schema); `readable`, when given, is a text block before the JSON (a post's markdown).
+ */
+function structured(value: Record<string, unknown>, readable?: string): CallToolResult {
+  const json = { type: 'text' as const, text: JSON.stringify(value, null, 2) };
+  return { content: readable === undefined ? [json] : [{ type: 'text', text: readable }, json], structuredContent: value };
 }
 
 /** Run a tool; refusals become tool errors with the writer's error body. */
@@ -235,7 +239,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
 
   server.registerTool('get_post', {
     title: 'Get a post',
-    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first. structuredContent has the same as fields.',
+    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first; then the same as JSON, which is also the structuredContent.',
     inputSchema: z.object({ slug: z.string().min(1).describe('the post slug: the last path segment of its URL, raw or percent-encoded, e.g. 2025-09-14-nginx-reverse-proxy-websocket-timeouts') }),
     outputSchema: postOutput,
     annotations: { readOnlyHint: true },
@@ -304,7 +308,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     description: `The catalog of Korean public-data APIs, a page at a time (with the catalog's version and updated date): each entry's slug, name, provider, status, keyless simple_api (or null) and operation ids; filter with query; pass service for one whole entry with every operation, parameter and limit (as on ${base}/agencatalog/).`,
     inputSchema: z.object({
       service: z.string().min(1).optional().describe('an entry slug, e.g. weather-forecast: that entry in full'),
-      query: z.string().min(1).max(200).optional().describe('only entries whose name, provider, description, use cases or operations contain every word, e.g. "아파트" or "weather"'),
+      query: z.string().min(1).max(200).optional().describe('only entries whose name, provider, description, use cases or operations contain every word, e.g. "apartment" or "weather" (the catalog is written in English)'),
       limit: z.number().int().min(1).max(CATALOG_PAGE.maxLimit).optional().describe(`entries per page (default ${CATALOG_PAGE.defaultLimit})`),
       cursor: z.string().optional().describe('next_cursor of the previous page'),
     }),
