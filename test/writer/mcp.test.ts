@@ -401,10 +401,17 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
   await t.test('should serve a 2025-11-25 client the same way', async () => {
     await legacy.connect(stdio(project.root, ['--writer', server.url]));
     assert.equal(legacy.getNegotiatedProtocolVersion(), LEGACY);
-    const { tools } = await legacy.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), TOOLS);
-    const found = data<{ results: { slug: string }[] }>(await legacy.callTool({ name: 'search_posts', arguments: { query: '형태소' } }));
+    const listed = await legacy.listTools();
+    assert.deepEqual(listed.tools.map((tool) => tool.name).sort(), TOOLS);
+    const called = await legacy.callTool({ name: 'search_posts', arguments: { query: '형태소' } });
+    const found = data<{ results: { slug: string }[] }>(called);
     assert.equal(found.results[0]?.slug, KOREAN);
+    // Nothing of the bridge's own 2026-07-28 session reaches a 2025 client (as when stdio serves itself).
+    for (const result of [listed, called, await legacy.listResources(), await legacy.readResource({ uri: `agora://post/${NGINX}` })] as Record<string, unknown>[]) {
+      assert.equal(result['ttlMs'], undefined);
+      assert.equal(result['cacheScope'], undefined);
+      assert.equal((result['_meta'] as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'], undefined);
+    }
   });
 
   await t.test('should say how to name the writer when it does not answer where configured', async () => {

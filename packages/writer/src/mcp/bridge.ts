@@ -16,6 +16,18 @@ function own<T extends { _meta?: unknown }>(params: T | undefined): Omit<T, '_me
 }
 
 /**
+ * A result of the writer as this server's own: without what the forwarding client's
+ * 2026-07-28 session added (the writer's `serverInfo` in `_meta`, the list cache hints
+ * `ttlMs` and `cacheScope`), so a client of an earlier revision gets what a writer
+ * serving stdio itself would send it; this server adds what the client's revision asks.
+ */
+function asOwn<T extends object>(result: T): T {
+  const { ttlMs: _ttl, cacheScope: _scope, _meta, ...rest } = result as T & { ttlMs?: unknown; cacheScope?: unknown; _meta?: Record<string, unknown> };
+  const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta ?? {};
+  return (Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest) as T;
+}
+
+/**
  * Connect to a running writer's MCP endpoint.
  *
  * @param endpoint The writer's `/mcp` URL, e.g. `http://127.0.0.1:8080/mcp`.
@@ -36,10 +48,10 @@ export function bridgeServer(client: Client): Server {
   const identity = client.getServerVersion() ?? { name: 'agora', version: '1.0.0' };
   const instructions = client.getInstructions();
   const server = new Server(identity, { capabilities: client.getServerCapabilities() ?? {}, ...(instructions ? { instructions } : {}) });
-  server.setRequestHandler('tools/list', (request) => client.listTools(own(request.params)));
-  server.setRequestHandler('tools/call', (request) => client.callTool(own(request.params)!));
-  server.setRequestHandler('resources/list', (request) => client.listResources(own(request.params)));
-  server.setRequestHandler('resources/templates/list', (request) => client.listResourceTemplates(own(request.params)));
-  server.setRequestHandler('resources/read', (request) => client.readResource(own(request.params)!));
+  server.setRequestHandler('tools/list', async (request) => asOwn(await client.listTools(own(request.params))));
+  server.setRequestHandler('tools/call', async (request) => asOwn(await client.callTool(own(request.params)!)));
+  server.setRequestHandler('resources/list', async (request) => asOwn(await client.listResources(own(request.params))));
+  server.setRequestHandler('resources/templates/list', async (request) => asOwn(await client.listResourceTemplates(own(request.params))));
+  server.setRequestHandler('resources/read', async (request) => asOwn(await client.readResource(own(request.params)!)));
   return server;
 }
