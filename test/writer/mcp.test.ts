@@ -275,7 +275,7 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     }
   });
 
-  await t.test('should tell a body that is not JSON (-32700) from JSON that is no message (-32600)', async () => {
+  await t.test('should tell a body that is not JSON (-32700) from JSON that is no message (-32600), and name an unknown protocol revision', async () => {
     const post = (body: string, type = 'application/json') => fetch(endpoint, { method: 'POST', headers: { 'Content-Type': type, Accept: 'application/json, text/event-stream' }, body });
     for (const [body, code] of [['', -32700], ['{not json', -32700], ['42', -32600], ['"str"', -32600], ['null', -32600], ['true', -32600]] as const) {
       const res = await post(body);
@@ -283,6 +283,13 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
       const answer = (await res.json()) as { jsonrpc: string; id: null; error: { code: number } };
       assert.equal(answer.error.code, code, JSON.stringify(body));
       assert.equal(answer.id, null);
+    }
+    for (const revision of ['2099-01-01', 'bogus']) {
+      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': revision }, body: TOOLS_LIST });
+      assert.equal(res.status, 400, revision);
+      const answer = (await res.json()) as { error: { message: string; data: { supported: string[] } } };
+      assert.match(answer.error.message, /Unsupported MCP-Protocol-Version/);
+      assert.ok(answer.error.data.supported.includes('2025-06-18') && answer.error.data.supported.includes('2026-07-28'));
     }
     const latin = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'application/json; charset=latin1');
     assert.equal(latin.status, 415);

@@ -14,7 +14,7 @@
  * but the 413 of a body over 64 KB.
  */
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { createMcpHandler, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { AgoraConfig } from '@agora/generator';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
@@ -64,10 +64,13 @@ export function originAllowed(origin: string, hosts: readonly string[]): boolean
   return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.includes(url.hostname);
 }
 
-/** A JSON-RPC error answer with no id (the request was refused before it was read). */
-function jsonRpcError(code: number, message: string) {
-  return { jsonrpc: '2.0' as const, id: null, error: { code, message } };
+/** A JSON-RPC error answer (no id when the request was refused before it was read). */
+function jsonRpcError(code: number, message: string, data?: unknown, id: string | number | null = null) {
+  return { jsonrpc: '2.0' as const, id, error: { code, message, ...(data === undefined ? {} : { data }) } };
 }
+
+/** Every protocol revision this server speaks: the 2025 era's, then 2026-07-28. */
+const REVISIONS = [...SUPPORTED_PROTOCOL_VERSIONS, '2026-07-28'];
 
 /**
  * The Origin check and CORS headers. No Origin (CLI clients, agents, the stdio bridge)
@@ -156,6 +159,13 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
     // An empty body reads as {} to the JSON parser: it is no JSON at all.
     if (!(req as Request & { bodyBytes?: number }).bodyBytes) {
       res.status(400).json(jsonRpcError(-32700, 'Parse error: the body is empty; send one JSON-RPC message or a batch as application/json'));
+      return;
+    }
+    // A revision this server does not speak, said plainly (the SDK's answer speaks of a missing envelope).
+    const revision = req.get('mcp-protocol-version');
+    if (revision !== undefined && !REVISIONS.includes(revision)) {
+      const id = (req.body as { id?: unknown } | null)?.id;
+      res.status(400).json(jsonRpcError(-32000, `Unsupported MCP-Protocol-Version ${JSON.stringify(revision)}: this server speaks ${REVISIONS.join(', ')}`, { supported: REVISIONS, requested: revision }, typeof id === 'string' || typeof id === 'number' ? id : null));
       return;
     }
     (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
