@@ -90,6 +90,10 @@ test('proxy call refusals', async (t) => {
     ['an unknown body field', { ...ok, key: 'x' }, 400, 'validation', 'key', /body\/key is not a known field/],
     ['a body that is a list', [ok], 400, 'validation', 'body', /body must be a JSON object/],
     ['params that are a list', { ...ok, params: ['A10027875'] }, 400, 'validation', 'params', /body\/params must be an object/],
+    ['a base_time KMA does not issue', { service: 'weather-forecast', operation: 'getVilageFcst', params: { base_date: '20261121', base_time: '0600', nx: 60, ny: 127 } }, 400, 'validation', 'params.base_time', /body\/params\/base_time must be one of 0200, 0500, .*got "0600"/],
+    ['a base_time off the half hour', { service: 'weather-forecast', operation: 'getUltraFcst', params: { base_date: '20261121', base_time: '1000', nx: 60, ny: 127 } }, 400, 'validation', 'params.base_time', /must be one of 0030, 0130/],
+    ['a base_date that is no day', { service: 'weather-forecast', operation: 'getUltraSrtNcst', params: { base_date: '20261332', base_time: '1100', nx: 60, ny: 127 } }, 400, 'validation', 'params.base_date', /real date written YYYYMMDD/],
+    ['a grid cell off the KMA grid', { service: 'weather-forecast', operation: 'getUltraSrtNcst', params: { base_date: '20261121', base_time: '1100', nx: 150, ny: 127 } }, 400, 'validation', 'params.nx', /integer from 1 to 149/],
     ['a pending_key entry', { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: 'x' } }, 503, 'not_configured', undefined, /`statutes-case-law` is pending_key/],
   ];
   for (const [what, body, status, code, field, message] of cases) {

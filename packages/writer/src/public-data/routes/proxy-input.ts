@@ -1,11 +1,13 @@
 /**
  * Checks a proxy call body `{service, operation, params}` against the catalog: 404
  * for an unknown service or operation, 400 for a malformed body, unknown or missing
- * parameters, or values that are not short scalars.
+ * parameters, values that are not short scalars, or values an operation's rules refuse
+ * (`query/proxy-rules.ts`).
  */
 import { AppError } from '../../errors.ts';
 import type { Catalog, CatalogService, Operation } from '@agora/generator';
 import { findOperation, findService } from '../services.ts';
+import { checkProxyParams } from '../query/proxy-rules.ts';
 
 /** A checked proxy call. */
 export interface ProxyInput {
@@ -60,5 +62,5 @@ export function parseProxyInput(catalog: Catalog, body: unknown): ProxyInput {
   }
   const missing = operation.params.find((p) => p.required && params[p.name] === undefined);
   if (missing) throw new AppError('validation', `body/params/${missing.name} is required by ${operation.id}${missing.desc ? ` (${missing.desc})` : ''}`, { field: `params.${missing.name}` });
-  return { service, operation, params };
+  return { service, operation, params: checkProxyParams(service.slug, operation.id, params) };
 }
