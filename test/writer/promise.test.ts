@@ -124,6 +124,8 @@ test('a 2xx is a promise', async (t) => {
     server = await start(project, logs);
     await assertAllShown('after the renderer-version change');
     assert.equal(logs.find((l) => l.msg === 'site built')?.comments_rendered, 0, 'the old HTML is shown at once, not rendered first');
+    // What is stored is what the page shows: the old renderer's HTML until the new one's is stored.
+    assert.match(await pageOf(server.url, SLUG), /OLD-RENDERER/);
     await server.renderingsSettled();
     const stored = await storedComments(project.config.dataDir);
     for (const c of stored) assert.equal(c.html_key, commentHtmlKey(c.body), `${c.id} re-rendered by the current renderer`);

@@ -26,11 +26,14 @@ export function toPostRecord(site: SiteModel, post: Post): PostRecord {
 
 /**
  * What a comment shows, as one string: equal for two versions of a comment exactly when
- * every field of its public record is, the body compared by its SHA-256 (job keys, and
- * the reuse of its memoised card). Also for a comment whose text is on disk only.
+ * every field of its public record is, the body compared by its SHA-256, and its stored
+ * HTML came from the same renderer (its HTML key): job keys, and the reuse of its
+ * memoised card. Without the key, HTML re-rendered by a new renderer version was stored
+ * but never reached the pages, even after a restart. Also for a comment whose text is
+ * on disk only.
  */
 export function commentIdentity(c: Comment): string {
-  return JSON.stringify(recordOf(c, bodyHashOf(c)));
+  return `${JSON.stringify(recordOf(c, bodyHashOf(c)))}${c.html_key ?? ''}`;
 }
 
 /** The public record; the comment must hold its text (`build/comment-texts.ts` reads it back). */

@@ -7,7 +7,7 @@
  * background, one at a time behind every client's new comments; the old HTML stays
  * where the new render fails. Nothing here ever hides a comment.
  */
-import { commentHtmlKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
+import { COMMENT_RENDERER_VERSION, commentHtmlKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import type { CommentRenderingUpdate, Store } from '../store/types.ts';
 import type { CommentRenderer } from '../comments/comment-renderer.ts';
@@ -31,10 +31,10 @@ export class RenderingKeeper {
   ) {}
 
   /** A build rendered a stored comment: store the HTML with it (soon, batched). */
-  rendered(comment: Comment, html: string, key: string): void {
+  rendered(comment: Comment, html: string, key: string, body = comment.body): void {
     this.renderedCount++;
     this.plain.delete(comment.id);
-    this.pending.push({ id: comment.id, slug: comment.slug, body: comment.body, html, html_key: key });
+    this.pending.push({ id: comment.id, slug: comment.slug, body, html, html_key: key });
     this.saving ??= this.saveLoop();
   }
 
@@ -65,21 +65,29 @@ export class RenderingKeeper {
    */
   upgrade(state: SiteBuild, renderer: CommentRenderer, republish: (slugs: Set<string>) => Promise<unknown>): Promise<void> {
     this.upgrading ??= (async () => {
-      const outdated = [...state.site.comments.values()].flat().filter(isOutdatedRendering);
+      // By the key's version alone: a comment whose text is on disk only (dropped from
+      // memory) holds no HTML to look at, and was skipped when the HTML was asked for.
+      const outdated = [...state.site.comments.values()].flat().filter((c) => c.html_key !== undefined && !c.html_key.startsWith(`${COMMENT_RENDERER_VERSION}:`));
       if (outdated.length === 0) return;
       this.logger.info({ comments: outdated.length }, 'comment renderer upgraded: re-rendering stored comments in the background');
       const slugs = new Set<string>();
       for (const comment of outdated) {
         if (this.closed) break;
+        // The text is read back from the store if it was dropped, and held while it renders.
+        const release = await state.holdCommentTexts([comment.slug]).catch(() => null);
         try {
-          const { html } = await renderer.render(BACKGROUND, comment.body);
-          comment.html = html;
-          comment.html_key = commentHtmlKey(comment.body);
-          this.rendered(comment, html, comment.html_key);
+          if (!release || !isOutdatedRendering(comment)) continue;
+          const { body } = comment;
+          const { html } = await renderer.render(BACKGROUND, body);
+          // Handed to the store, not written into the shown comment: the republish reads
+          // the post back, so its page, cards and job keys all follow the stored HTML.
+          this.rendered(comment, html, commentHtmlKey(body), body);
           slugs.add(comment.slug);
         } catch (error) {
           // The old HTML stays: it was shown until now and still is.
           this.logger.warn({ comment: comment.id, reason: (error as Error).message }, 'comment not re-rendered by the new renderer; its stored HTML stays');
+        } finally {
+          release?.();
         }
         if (slugs.size >= 100) {
           await this.flush();
