@@ -179,6 +179,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const upgraded = renderings.upgrade(state, renderer, (slugs) => published.commentsChanged(slugs)).catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'));
 
   let closing: Promise<void> | null = null;
+  // Once stopping, every answer closes its connection: a keep-alive client otherwise kept
+  // sending on its open socket (500 more comments in 10 s under load) until the forced exit
+  // cut requests in flight, some of them stored and never answered.
+  server.prependListener('request', (_req, res) => {
+    if (closing) res.setHeader('Connection', 'close');
+  });
   const close = () =>
     (closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
