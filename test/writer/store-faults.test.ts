@@ -200,8 +200,45 @@ test('a full disk answers 507, keeps nothing half-written, and recovers by itsel
   assert.equal(body.error.code, 'storage_full');
   assert.equal(await readFile(join(dataDir, 'comments', `${SLUG}.json`), 'utf8'), before, 'the post file is unchanged');
   assert.deepEqual((await readdir(join(dataDir, 'comments'))).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+  const degraded = (await (await fetch(`${server.url}/api/health`)).json()) as { status: string; problems?: Record<string, { reason: string }> };
+  assert.equal(degraded.status, 'degraded');
+  assert.match(degraded.problems?.['store']?.reason ?? '', /disk is full/);
   await rm(filler);
   const after = await postComment(server.url, SLUG, commentDoc({ author: 'after' }));
   assert.equal(after.status, 201);
   assert.deepEqual((await storedComments(dataDir)).map((c) => c.author).sort(), ['after', 'before']);
+  assert.equal(((await (await fetch(`${server.url}/api/health`)).json()) as { status: string }).status, 'ok', 'a write that works clears it');
+});
+
+test('a read-only data folder answers 503 store_unavailable (not 500), health names the store, and it recovers', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to remount a folder read-only' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const dataDir = project.config.dataDir;
+  await mkdir(dataDir, { recursive: true });
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  const server = await startTestServer(project);
+  assert.equal((await postComment(server.url, SLUG, commentDoc({ author: 'before' }))).status, 201);
+  if ((await run('mount', ['--bind', dataDir, dataDir])) !== 0) {
+    await server.close();
+    await project.remove();
+    return t.skip('cannot bind-mount here');
+  }
+  let mounted = true;
+  t.after(async () => {
+    await server.close();
+    if (mounted) await run('umount', [dataDir]);
+    await project.remove();
+  });
+  assert.equal(await run('mount', ['-o', 'remount,bind,ro', dataDir]), 0);
+  const refused = await postComment(server.url, SLUG, commentDoc({ author: 'while-read-only' }));
+  assert.equal(refused.status, 503);
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  const health = (await (await fetch(`${server.url}/api/health`)).json()) as { status: string; problems?: Record<string, { reason: string }> };
+  assert.equal(health.status, 'degraded');
+  assert.match(health.problems?.['store']?.reason ?? '', /EROFS/);
+  assert.equal(await run('umount', [dataDir]), 0);
+  mounted = false;
+  assert.equal((await postComment(server.url, SLUG, commentDoc({ author: 'after' }))).status, 201);
+  assert.deepEqual((await storedComments(dataDir)).map((c) => c.author).sort(), ['after', 'before']);
+  assert.equal(((await (await fetch(`${server.url}/api/health`)).json()) as { status: string }).status, 'ok');
 });

@@ -116,7 +116,7 @@ export function createApp(deps: AppDeps): Writer {
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  const comments = { state: deps.state, store: deps.store, publisher: deps.publisher, renderer: deps.renderer, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates };
+  const comments = { state: deps.state, store: deps.store, publisher: deps.publisher, renderer: deps.renderer, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates, health: deps.health };
   app.use(commentRoutes(comments));
   app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: deps.startedAt ?? new Date() }));
   for (const router of deps.routers ?? []) app.use(router);

@@ -13,7 +13,8 @@ import { isLightBody, toCommentRecord, toUrlSegment, type Comment, type CommentA
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
-import type { Store } from '../store/types.ts';
+import { StoreError, type Store } from '../store/types.ts';
+import type { HealthState } from '../health.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
 import { senderKey, type DuplicateGuard } from '../http/duplicate-guard.ts';
 import type { CommentRenderer } from './comment-renderer.ts';
@@ -30,6 +31,30 @@ export interface CommentSubmitDeps {
   /** Longest wait for the rebuild before answering 202 (ms, default 5000). */
   rebuildWaitMs?: number;
   duplicates?: DuplicateGuard;
+  /** Told when the store fails or stalls (`/api/health` says `degraded`, part `store`), and when it works again. */
+  health?: HealthState;
+}
+
+/** A store write pending this long makes `/api/health` say `degraded` until it ends. */
+const STORE_STALL_MS = 5000;
+
+/**
+ * Store one comment, telling `/api/health` how the store is doing: a write that fails for
+ * the store's sake (database away, disk full, a read-only folder) or waits over
+ * `STORE_STALL_MS` (a stalled database) reports part `store`; the next write that
+ * succeeds clears it.
+ */
+async function addToStore(deps: CommentSubmitDeps, comment: Comment): Promise<void> {
+  const stall = setTimeout(() => deps.health?.set('store', `a comment write has waited over ${STORE_STALL_MS / 1000} s for the store`), STORE_STALL_MS).unref();
+  try {
+    await deps.store.comments.add(comment);
+    deps.health?.clear('store');
+  } catch (error) {
+    if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'disk_full')) deps.health?.set('store', error.message);
+    throw error;
+  } finally {
+    clearTimeout(stall);
+  }
 }
 
 /** The outcome: the HTTP status it maps to, the body and where the comment lives. */
@@ -96,7 +121,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     // The answer's record is made now: once published, the comment object belongs to the
     // site model, which may drop its text as soon as another post's rebuild ends.
     const record = toCommentRecord(comment);
-    await deps.store.comments.add(comment);
+    await addToStore(deps, comment);
     const t2 = performance.now();
     deps.duplicates?.remember(slug, sender, input.body, comment.id);
     const published = await Promise.race([

@@ -19,10 +19,16 @@ export type ShapeCheck = (value: unknown) => string | null;
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /** Map a file-system error to a `StoreError` where it has a meaning for callers. */
+/** The folder refuses writes: a read-only mount, permissions. The writer goes on once it is writable again. */
+const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+
 export function toStoreError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code && DISK_FULL.has(code)) {
     return new StoreError('disk_full', `Cannot write \`${path}\`: no room for it (${code}: ${code === 'EFBIG' ? 'the file-size limit' : 'the disk is full'}); make room and the writer continues by itself`, { cause: error });
+  }
+  if (code && NOT_WRITABLE.has(code)) {
+    return new StoreError('unavailable', `Cannot write \`${path}\` (${code}: ${code === 'EROFS' ? 'a read-only file system' : 'no permission'}); make the data folder writable and the writer continues by itself`, { cause: error });
   }
   return error;
 }
