@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { makeProject } from '../helpers/project.ts';
-import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
+import { startTestServer, serveProject, postComment, commentDoc, API_KEY } from '../helpers/server.ts';
+import { storedComments } from '../helpers/store.ts';
 import { DEFAULT_LIMITS, loadLimits } from '../../packages/writer/src/http/limits-config.ts';
 import { PUBLIC_DATA_PATHS } from '../../packages/writer/src/http/rate-limit.ts';
 import { addressKey } from '../../packages/writer/src/http/client-key.ts';
@@ -202,4 +203,16 @@ test('rate limits without trustProxy', async (t) => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('ratelimit'), null);
   });
+});
+
+test('the same comment sent 30 times at once is stored once; the others answer 200 with it', { timeout: 60_000 }, async (t) => {
+  const config = JSON.stringify({ limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, duplicateWindowSeconds: 600 } });
+  const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': config } });
+  const doc = commentDoc({ author: 'impatient-agent' }, 'Sent thirty times at once by an agent that did not wait for the answer.');
+  const answers = await Promise.all(Array.from({ length: 30 }, () => postComment(server.url, POST_A, doc)));
+  const statuses = answers.map((a) => a.status).sort();
+  assert.deepEqual(statuses, [...Array(29).fill(200), 201].sort());
+  const ids = new Set(await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id)));
+  assert.equal(ids.size, 1, 'every answer names the one comment');
+  assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'impatient-agent').length, 1);
 });

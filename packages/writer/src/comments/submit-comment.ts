@@ -96,7 +96,11 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const input = parseCommentDocument(decodeUtf8(bytes), received.toISOString().slice(0, 10));
   const where = (id: string) => `/api/comments/${toUrlSegment(slug)}#${id}`;
   const sender = senderKey(input.author, agent);
-  const firstId = deps.duplicates?.check(slug, sender, input.body);
+  // The same comment stored lately, or being stored right now (sent twice at once): answered with it.
+  // (No await unless one is under way: two twins in one tick must not both pass.)
+  let firstId = deps.duplicates?.check(slug, sender, input.body) ?? null;
+  const twin = firstId ? undefined : deps.duplicates?.underWay(slug, sender, input.body);
+  if (twin) firstId = await twin;
   const first = firstId ? await deps.store.comments.get(firstId) : null;
   if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
   // Being answered (the site-wide flush gives way to it) from the start for a light body;
@@ -109,6 +113,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   // renders and is stored, not after: the rebuild before the 201 then finds them in memory.
   // A failed read is the rebuild's to handle (it reads the post from the store again).
   const texts = deps.state.holdCommentTexts([slug]).catch(() => () => {});
+  const settleDuplicates = deps.duplicates?.begin(slug, sender, input.body) ?? (() => {});
   try {
     const t0 = performance.now();
     const rendering = await deps.renderer.render(client, input.body, light);
@@ -123,7 +128,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
     const record = toCommentRecord(comment);
     await addToStore(deps, comment);
     const t2 = performance.now();
-    deps.duplicates?.remember(slug, sender, input.body, comment.id);
+    settleDuplicates(comment.id);
     const published = await Promise.race([
       deps.publisher.commentAdded(comment),
       new Promise<false>((r) => setTimeout(() => r(false), deps.rebuildWaitMs ?? 5000).unref()),
@@ -139,6 +144,8 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
       location: where(comment.id),
     };
   } finally {
+    // Not stored (refused, failed): a twin waiting for it is stored on its own.
+    settleDuplicates(null);
     answered();
     void texts.then((release) => release());
   }

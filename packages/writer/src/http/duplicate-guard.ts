@@ -3,8 +3,13 @@
  * agent that retries a POST (a timeout, a lost answer) gets the first comment's id
  * back instead of storing the same comment twice.
  *
+ * A comment being stored is known too, so the same comment sent twice at once is
+ * stored once: the second waits for the first and gets its id.
+ *
  * Memory only and bounded: entries expire after the window and the oldest are
- * dropped past `maxEntries`, so a restart or a flood only forgets, never refuses.
+ * dropped past `maxEntries`, so a restart or a flood only forgets, never refuses. One
+ * process's memory: a retry sent to another writer node, or after a restart, is stored
+ * again (README, "Duplicates").
  */
 import { createHash } from 'node:crypto';
 
@@ -28,6 +33,14 @@ export interface DuplicateGuard {
   check(slug: string, who: string, body: string): string | null;
   /** Remember a stored comment. */
   remember(slug: string, who: string, body: string, id: string): void;
+  /**
+   * The same comment is being stored right now (an agent that sent it twice at once, or
+   * retried while the first was slow): resolves with its id once stored (null if it was
+   * not), or undefined when none is under way.
+   */
+  underWay(slug: string, who: string, body: string): Promise<string | null> | undefined;
+  /** This comment is being stored: call the function returned with its id once stored (null if not); it is remembered. */
+  begin(slug: string, who: string, body: string): (id: string | null) => void;
 }
 
 const fingerprint = (slug: string, who: string, body: string) =>
@@ -59,18 +72,38 @@ export function createDuplicateGuard(options: DuplicateGuardOptions): DuplicateG
       seen.delete(key);
     }
   };
+  const storing = new Map<string, Promise<string | null>>();
+  const remember = (key: string, id: string) => {
+    seen.delete(key);
+    seen.set(key, { id, at: now() });
+    prune();
+  };
   return {
+    underWay(slug, who, body) {
+      return options.windowMs > 0 ? storing.get(fingerprint(slug, who, body)) : undefined;
+    },
+    begin(slug, who, body) {
+      if (options.windowMs <= 0) return () => {};
+      const key = fingerprint(slug, who, body);
+      let settle!: (id: string | null) => void;
+      const stored = new Promise<string | null>((resolve) => (settle = resolve));
+      storing.set(key, stored);
+      let done = false;
+      return (id) => {
+        if (done) return;
+        done = true;
+        if (storing.get(key) === stored) storing.delete(key);
+        if (id) remember(key, id);
+        settle(id);
+      };
+    },
     check(slug, who, body) {
       if (options.windowMs <= 0) return null;
       prune();
       return seen.get(fingerprint(slug, who, body))?.id ?? null;
     },
     remember(slug, who, body, id) {
-      if (options.windowMs <= 0) return;
-      const key = fingerprint(slug, who, body);
-      seen.delete(key);
-      seen.set(key, { id, at: now() });
-      prune();
+      if (options.windowMs > 0) remember(fingerprint(slug, who, body), id);
     },
   };
 }
