@@ -21,6 +21,12 @@ import type { AgoraConfig, Message, Category } from '@agora/generator';
 
 const generator = () => import('@agora/generator');
 
+// Output piped into a reader that stops early (`agora comments list | head`): stop quietly, as Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
   .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())

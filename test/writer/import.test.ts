@@ -58,3 +58,15 @@ test('agora comments import', async (t) => {
     assert.equal(good.html_key, commentHtmlKey(good.body));
   });
 });
+
+test('agora comments list piped into a reader that stops early ends quietly', { timeout: 120_000 }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const file = join(project.root, 'many.jsonl');
+  await writeFile(file, Array.from({ length: 3000 }, (_, i) => line(`many-${i}`, `Comment number ${i}, one of many to list.`)).join('\n'));
+  await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]);
+  // More than a pipe holds: `head` closes it while agora is still writing (EPIPE).
+  const { stdout, stderr } = await run('sh', ['-c', `"${process.execPath}" "${AGORA}" --root "${project.root}" comments list | head -1`]);
+  assert.match(stdout, /^many-\d+ /);
+  assert.equal(stderr, '', 'no stack trace');
+});
