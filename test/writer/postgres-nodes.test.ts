@@ -283,6 +283,9 @@ if (!server) {
         await db.stop();
         phase = 'down';
         await until('503s while the database is down', () => results.filter((r) => r.phase === 'down' && r.status === 503).length >= 10, 15_000);
+        const down = (await (await fetch(`${node.url}/api/health`)).json()) as { status: string; problems?: Record<string, unknown> };
+        assert.equal(down.status, 'degraded', 'health names the store while it is away');
+        assert.ok(down.problems?.['store']);
         await db.start();
         phase = 'back';
         await until('201s after the database returned', () => results.filter((r) => r.phase === 'back' && r.status === 201).length >= 20, 20_000);
@@ -300,6 +303,58 @@ if (!server) {
       const acknowledged = results.filter((r) => r.status === 201 || r.status === 202);
       assert.deepEqual(acknowledged.filter((r) => !stored.has(r.id!)), []);
       t.diagnostic(`${acknowledged.length} stored, ${results.filter((r) => r.status === 503).length} answered 503`);
+      assert.equal(((await (await fetch(`${node.url}/api/health`)).json()) as { status: string }).status, 'ok', 'and clears once writes work');
+    });
+
+    await t.test('should start while the database is down, serving the existing pages, and catch up once it is back', async (t) => {
+      const url = await db.createDatabase();
+      const project = await nodeProject(url);
+      // A first start builds dist/; then the database goes away and the node restarts.
+      const first = await startNode(project, url);
+      await first.stop();
+      await db.stop();
+      const child = spawn(process.execPath, [AGORA, '--root', project.root, 'start'], {
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', AGORA_BASE_URL: 'https://agora.example', AGORA_STORE: 'postgres', DATABASE_URL: url, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let dbUp = false;
+      t.after(async () => {
+        child.kill('SIGKILL');
+        if (!dbUp) await db.start();
+        await project.remove();
+      });
+      const seen = new Map<string, { url?: string }>();
+      const waitFor = (msg: string, ms: number) => new Promise<{ url?: string }>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no "${msg}" within ${ms} ms`)), ms);
+        const check = () => {
+          const entry = seen.get(msg);
+          if (entry) {
+            clearTimeout(timer);
+            resolve(entry);
+          } else setTimeout(check, 20);
+        };
+        check();
+      });
+      let buffer = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (!line.startsWith('{')) continue;
+          const entry = JSON.parse(line) as { msg: string; url?: string };
+          if (!seen.has(entry.msg)) seen.set(entry.msg, entry);
+        }
+      });
+      const base = (await waitFor('agora accepting connections; catching up (serving the existing dist/ meanwhile)', 30_000)).url!;
+      await waitFor('the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again', 10_000);
+      assert.equal((await fetch(`${base}/`)).status, 200, 'the existing pages are served');
+      assert.equal(((await (await fetch(`${base}/api/health`)).json()) as { status: string }).status, 'starting');
+      assert.equal(child.exitCode, null, 'still running');
+      await db.start();
+      dbUp = true;
+      await waitFor('agora listening', 60_000);
+      assert.equal((await postComment(base, SLUGS[0]!, commentDoc({ author: 'after-the-outage' }))).status, 201);
     });
   });
 }

@@ -19,7 +19,7 @@ import { writerUrl } from './mcp/http.ts';
 import type { EmbeddedStore } from './store/embedded/index.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
-import type { Store } from './store/types.ts';
+import { StoreError, type Store } from './store/types.ts';
 import { ViewCounter } from './views/view-counter.ts';
 import { Publisher } from './rebuild/publisher.ts';
 import { RenderingKeeper } from './rebuild/renderings.ts';
@@ -74,7 +74,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const logger = options.logger ?? pino({ level: settings.logLevel });
   // Before anything else, so a taken port fails in a second.
   await assertPortFree(config.host, config.port);
-  const store = await openStore(config, 'server');
+  // A database that is down at start does not keep the existing pages from being served:
+  // the writer listens and opens the store again until it answers (below).
+  let store: Store | null = await openStore(config, 'server').catch((error: unknown) => {
+    if (error instanceof StoreError && error.code === 'unavailable' && config.store.engine === 'postgres') return null;
+    throw error;
+  });
 
   // 1. Listen at once, serving the existing dist/ until the site is caught up.
   let fullApp: (app: RequestListener) => void = () => {};
@@ -84,7 +89,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     failStart = reject;
   });
   ready.catch(() => {});
-  const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
+  const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: config.store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
   let handler: RequestListener = starting;
   const server = createServer((req, res) => handler(req, res));
   applyConnectionLimits(server, limits);
@@ -92,12 +97,20 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     url = await listen(server, config.port, config.host);
   } catch (error) {
-    await store.close();
+    await store?.close();
     throw error;
   }
   logger.info({ url }, 'agora accepting connections; catching up (serving the existing dist/ meanwhile)');
-  recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
   options.onListening?.(url);
+  for (let wait = 1000; !store; wait = Math.min(wait * 2, 10_000)) {
+    logger.warn({ retry_in_ms: wait }, 'the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again');
+    await new Promise((r) => setTimeout(r, wait));
+    store = await openStore(config, 'server').catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'unavailable') return null;
+      throw error;
+    });
+  }
+  recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
   const health = new HealthState();
