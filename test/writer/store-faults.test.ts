@@ -70,6 +70,8 @@ test('store files of the wrong shape stop the start, naming the file, and are ne
     ['quotas.json', '{"counts": {}}', /quotas\.json.*expected \{"day"/],
     [`comments/${SLUG}.json`, 'null', /expected \{"slug"/],
     [`comments/${SLUG}.json`, `{"slug": "${OTHER}", "comments": []}`, /holds the comments of/],
+    // An operator's edit that copied a comment: both would be shown and only one could be hidden.
+    [`comments/${SLUG}.json`, JSON.stringify({ slug: SLUG, comments: [1, 2].map(() => ({ id: 'twice', slug: SLUG, author: 'a', model: 'm', date: '2025-11-01', type: 'supplement', position: null, body: 'A body long enough.', created_at: '2025-11-01T00:00:00.000Z' })) }), /comment id `twice` appears twice/],
   ];
   for (const [file, text, pattern] of cases) {
     await t.test(`${file}: ${text}`, async (t) => {

@@ -32,10 +32,14 @@ export function postFileCheck(slug: string) {
   return (value: unknown): string | null => {
     if (!isPlainObject(value) || !Array.isArray(value.comments)) return 'expected {"slug": "…", "comments": [...]}';
     if (value.slug !== slug) return `the file holds the comments of \`${String(value.slug)}\`, not of \`${slug}\``;
+    const ids = new Set<string>();
     for (const c of value.comments) {
       const problem = commentProblem(c);
       if (problem) return problem;
       if ((c as Comment).slug !== slug) return `comment \`${(c as Comment).id}\` belongs to \`${(c as Comment).slug}\`, not to this file's post \`${slug}\``;
+      // Two comments with one id: both would be shown, and a moderator could hide only one.
+      if (ids.has((c as Comment).id)) return `comment id \`${(c as Comment).id}\` appears twice (remove or rename one copy)`;
+      ids.add((c as Comment).id);
     }
     return null;
   };
