@@ -3,12 +3,14 @@
  * exits 0 well before its forced exit. Before, keep-alive clients kept sending on their
  * open sockets (500 more comments in 10 s), the forced exit at 10 s cut requests in
  * flight, and some of those comments were stored but never answered (a client that
- * retries them posts them twice). Every comment answered 2xx is stored.
+ * retries them posts them twice). Every comment answered 2xx is stored, and every view
+ * count answered is saved (those answered while stopping were lost).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { commentDoc, API_KEY } from '../helpers/server.ts';
@@ -27,6 +29,20 @@ function post(agent: Agent, base: string, slug: string, body: string): Promise<{
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message}));
     req.end(body);
+  });
+}
+
+/** One view PUT on a keep-alive agent: the count answered, or null when no answer came. */
+function put(agent: Agent, base: string, slug: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const req = request(`${base}/api/views/${slug}`, { method: 'PUT', agent }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => (text += d.toString()));
+      res.on('end', () => resolve(res.statusCode === 200 ? (JSON.parse(text) as { views: number }).views : null));
+      res.on('error', () => resolve(null));
+    });
+    req.on('error', () => resolve(null));
+    req.end();
   });
 }
 
@@ -62,9 +78,18 @@ test('SIGTERM under load answers every request it took and exits 0', { timeout: 
   let stop = false;
   let n = 0;
   const results: Awaited<ReturnType<typeof post>>[] = [];
+  // The highest view count each post's PUTs were answered with.
+  const viewsAnswered = new Map<string, number>();
   const client = async (k: number) => {
     while (!stop) {
-      const answer = await post(agent, base, SLUGS[k % SLUGS.length]!, commentDoc({ author: `client-${k}` }, `Comment ${n++} from client ${k}, sent around the stop.`));
+      const slug = SLUGS[k % SLUGS.length]!;
+      if (k % 3 !== 0) {
+        const viewed = await put(agent, base, slug);
+        if (viewed === null) return;
+        viewsAnswered.set(slug, Math.max(viewsAnswered.get(slug) ?? 0, viewed));
+        continue;
+      }
+      const answer = await post(agent, base, slug, commentDoc({ author: `client-${k}` }, `Comment ${n++} from client ${k}, sent around the stop.`));
       results.push(answer);
       if (answer.error) return;
     }
@@ -86,4 +111,8 @@ test('SIGTERM under load answers every request it took and exits 0', { timeout: 
   for (const id of answered) assert.ok(stored.has(id), `${id} answered 201 and stored`);
   // Every comment stored was answered: none was taken and left without its 201.
   assert.equal(stored.size, answered.length, `${stored.size} stored, ${answered.length} answered`);
+  // Every view count answered is saved, those answered while stopping included.
+  const saved = (JSON.parse(await readFile(join(project.config.dataDir, 'views.json'), 'utf8')) as { views: Record<string, number> }).views;
+  assert.ok(viewsAnswered.size > 0);
+  for (const [slug, count] of viewsAnswered) assert.ok((saved[slug] ?? 0) >= count, `${slug}: answered ${count}, saved ${saved[slug]}`);
 });

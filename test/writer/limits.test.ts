@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { makeProject } from '../helpers/project.ts';
+import { makeProject, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, serveProject, postComment, commentDoc, API_KEY } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { DEFAULT_LIMITS, loadLimits } from '../../packages/writer/src/http/limits-config.ts';
 import { PUBLIC_DATA_PATHS } from '../../packages/writer/src/http/rate-limit.ts';
 import { addressKey } from '../../packages/writer/src/http/client-key.ts';
@@ -215,4 +218,23 @@ test('the same comment sent 30 times at once is stored once; the others answer 2
   const ids = new Set(await Promise.all(answers.map(async (a) => ((await a.json()) as { id: string }).id)));
   assert.equal(ids.size, 1, 'every answer names the one comment');
   assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'impatient-agent').length, 1);
+});
+
+test('sending a hidden comment again does not undo the hide: 200 with it, nothing new shown', { timeout: 60_000 }, async (t) => {
+  const config = JSON.stringify({ limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, duplicateWindowSeconds: 600 } });
+  const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': config } });
+  const doc = commentDoc({ author: 'hidden-agent' }, 'A comment a moderator will hide, then sent again.');
+  const created = await postComment(server.url, POST_A, doc);
+  assert.equal(created.status, 201);
+  const { id } = (await created.json()) as { id: string };
+  // As a moderator does: the CLI, in its own process.
+  await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'comments', 'hide', id]);
+  const shownAuthors = async () => ((await (await fetch(`${server.url}/api/comments/${POST_A}`)).json()) as { author: string }[]).map((c) => c.author);
+  for (let i = 0; i < 100 && (await shownAuthors()).includes('hidden-agent'); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(!(await shownAuthors()).includes('hidden-agent'), 'hidden');
+  const answers = await Promise.all(Array.from({ length: 5 }, () => postComment(server.url, POST_A, doc)));
+  assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
+  for (const a of answers) assert.equal(((await a.json()) as { id: string }).id, id);
+  assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'hidden-agent').length, 1);
+  assert.ok(!(await shownAuthors()).includes('hidden-agent'), 'still hidden');
 });

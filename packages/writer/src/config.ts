@@ -6,8 +6,8 @@ export interface WriterSettings {
   viewsFlushMs: number;
   /** Longest delay before site-wide outputs show a comment or view change (ms). */
   aggregateDelayMs: number;
-  /** A comment waits for the site-wide outputs before its answer while their flush costs at most this (ms; 0: never). */
-  aggregateInlineMs: number;
+  /** A site of at most this many posts writes its site-wide outputs before a comment's answer (0: never). */
+  aggregateInlinePosts: number;
   /** Shortest time between two rewrites of the category, model and tag mirrors under a steady flow (ms). */
   listIntervalMs: number;
   /** Posts whose comment text the writer keeps in memory between uses (0: every post's). */
@@ -31,7 +31,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     logLevel: env.LOG_LEVEL ?? 'info',
     viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
     aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
-    aggregateInlineMs: ms(env.AGORA_AGGREGATE_INLINE_MS, 50),
+    aggregateInlinePosts: Math.floor(ms(env.AGORA_AGGREGATE_INLINE_POSTS, 500)),
     listIntervalMs: ms(env.AGORA_LIST_INTERVAL_MS, 5000),
     commentTextPosts: Math.floor(ms(env.AGORA_COMMENT_TEXT_POSTS, 500)),
     releaseAfterMs: ms(env.AGORA_RELEASE_AFTER_MS, 30_000),

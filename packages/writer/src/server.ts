@@ -161,7 +161,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, aggregateInlineMs: settings.aggregateInlineMs, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
+  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
@@ -204,9 +204,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       server.closeIdleConnections();
       stopChanges();
       // Stored data first: counts in memory are the only thing a slow stop could lose.
-      await views.flush().catch((error: unknown) => logger.error({ err: error }, 'views not saved at shutdown'));
-      views.close();
+      const saveViews = () => views.flush().catch((error: unknown) => logger.error({ err: error }, 'views not saved at shutdown'));
+      await saveViews();
       await stopped;
+      // And the views counted while the requests under way were answered.
+      await saveViews();
+      views.close();
       await renderings.close();
       await published.close();
       await state.close();

@@ -101,8 +101,9 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   let firstId = deps.duplicates?.check(slug, sender, input.body) ?? null;
   const twin = firstId ? undefined : deps.duplicates?.underWay(slug, sender, input.body);
   if (twin) firstId = await twin;
+  // A twin of a hidden comment is that comment too: sending it again must not undo a moderator's hide.
   const first = firstId ? await deps.store.comments.get(firstId) : null;
-  if (first && !first.hidden) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
+  if (first) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
   // Being answered (the site-wide flush gives way to it) from the start for a light body;
   // a heavy one may wait seconds for its render and counts only from its store on, so
   // its wait does not switch the giving way off for ordinary comments (`CommentsInFlight`).

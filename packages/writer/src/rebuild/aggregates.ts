@@ -24,12 +24,6 @@ export class AggregateScheduler {
   private again = 0;
   private failures = 0;
   private closed = false;
-  /**
-   * What a flush costs (ms; null before the first): the slowest recent one, decaying by a
-   * tenth per flush, so a flush that happened to have little to write does not make a big
-   * site look cheap.
-   */
-  private costMs: number | null = null;
   /** Changes asked to be covered by `flushSoon`, and how many a finished flush covered. */
   private requested = 0;
   private covered = 0;
@@ -52,19 +46,13 @@ export class AggregateScheduler {
   }
 
   /**
-   * Something changed, and its answer may wait for the site-wide outputs: when a flush
-   * is cheap (recent ones took at most `inlineMs`; before any, `firstIsCheap`), resolve
-   * true once a flush that started after this call has written them, so a small site
-   * shows a comment everywhere before its 201. Otherwise (a big site: a flush costs
-   * hundreds of ms) as `touch`, resolving false at once. A failed flush resolves false
-   * (its retry is armed).
+   * Something changed, and its answer waits for the site-wide outputs: resolves true once
+   * a flush that started after this call has written them (a flush running now may
+   * predate the change, so the next one is awaited too). False when that flush failed
+   * (its retry is armed) or the scheduler is closed.
    */
-  async flushSoon(inlineMs: number, firstIsCheap: boolean): Promise<boolean> {
-    const cheap = inlineMs > 0 && (this.costMs === null ? firstIsCheap : this.costMs <= inlineMs);
-    if (!cheap || this.closed) {
-      this.touch();
-      return false;
-    }
+  async flushSoon(): Promise<boolean> {
+    if (this.closed) return false;
     const want = ++this.requested;
     while (this.covered < want) {
       if (this.running) {
@@ -105,12 +93,10 @@ export class AggregateScheduler {
   private run(now = false, inline = false): Promise<boolean> {
     this.again = 0;
     const covers = this.requested;
-    const started = performance.now();
     const running = this.options.flush(now, inline).then(
       () => {
         if (this.failures > 0) this.options.onRecovered?.();
         this.failures = 0;
-        this.costMs = Math.max(performance.now() - started, (this.costMs ?? 0) * 0.9);
         this.covered = Math.max(this.covered, covers);
         return true;
       },

@@ -5,7 +5,7 @@
  *
  *   storeComment ─► commentAdded(comment) ─► RebuildQueue ─► SiteBuild.updateComments (the post's page, record, comments mirror)
  *                                                           └► aggregates: SiteBuild.flushAggregates (counts, feeds, lists) before the
- *                                                              answer while a flush is cheap (a small site), else within the delay (lists paced)
+ *                                                              answer on a small site (≤ aggregateInlinePosts), else within the delay (lists paced)
  *   ViewCounter flush ─► viewsChanged(totals) ─► SiteBuild.updateViews ─► aggregates
  *   Store.changes() (moderation, other nodes) ─► commentsChanged(slugs): read again from the store
  */
@@ -25,11 +25,11 @@ export interface PublisherOptions {
   /** Longest delay before the site-wide outputs follow a change (ms). */
   aggregateDelayMs?: number;
   /**
-   * A comment waits for the site-wide outputs before its answer while a flush of them
-   * costs at most this (ms; 0: never): a small site shows it everywhere at once, a big
-   * one within `aggregateDelayMs` (default 50).
+   * A site of at most this many posts writes its site-wide outputs before a comment's
+   * answer, so it shows the comment everywhere at once; a bigger one (a rewrite costs
+   * hundreds of ms at 10,000 posts) within `aggregateDelayMs` (default 500; 0: never).
    */
-  aggregateInlineMs?: number;
+  aggregateInlinePosts?: number;
   /**
    * Shortest time between two rewrites of the category, model and tag mirrors (ms): a
    * change after a quiet spell is in them within the delay; under a steady flow they
@@ -44,8 +44,6 @@ export interface PublisherOptions {
   releaseAfterMs?: number;
 }
 
-/** Before the first flush is timed: a site this small is taken to flush within `aggregateInlineMs`. */
-const FIRST_FLUSH_CHEAP_POSTS = 200;
 /** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
 const FEEDS_PER_FLUSH = 100;
 const message = (error: unknown) => (error as Error)?.message ?? String(error);
@@ -112,7 +110,10 @@ export class Publisher {
           throw error;
         });
         const write = await state.updateComments(new Map(lists));
-        const inline = await this.aggregates.flushSoon(options.aggregateInlineMs ?? 50, state.site.posts.length <= FIRST_FLUSH_CHEAP_POSTS);
+        // By the site's size, not a timed rewrite: under concurrent comments a small site's
+        // rewrite took over any time bound and switched the wait off for seconds.
+        const inline = state.site.posts.length <= (options.aggregateInlinePosts ?? 500) && (await this.aggregates.flushSoon());
+        if (!inline) this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, aggregates: inline ? 'written' : 'scheduled', ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
       },
       onError: (error, attempt) => {
