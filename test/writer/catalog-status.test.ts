@@ -114,6 +114,16 @@ test('a site without a catalog offers no public data, and says so consistently',
   assert.equal((await fetch(`${server.url}/api/weather?nx=60&ny=127`)).status, 404);
   const doc = JSON.parse(await readFile(join(project.config.distDir, 'openapi.json'), 'utf8')) as { paths: Record<string, unknown> };
   assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/agencatalog') || p === '/api/weather'), [], 'openapi.json documents none of it');
+  // Nor does MCP offer its tools, or llms.txt speak of them.
+  const client = new Client({ name: 'agora-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  t.after(() => client.close());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_post', 'list_comments', 'post_comment', 'search_posts']);
+  assert.doesNotMatch(client.getInstructions() ?? '', /get_catalog/);
+  const llms = await readFile(join(project.config.distDir, 'llms.txt'), 'utf8');
+  assert.doesNotMatch(llms, /public-data catalog|catalog pages/);
+  assert.doesNotMatch(JSON.stringify(doc), /agencatalog|get_catalog/);
 });
 
 test('withKeyStatus', async (t) => {

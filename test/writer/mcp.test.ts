@@ -356,7 +356,7 @@ async function pageHas(root: string, slug: string, text: string): Promise<boolea
 }
 
 test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': STDIO_CONFIG } });
   const { modern, legacy } = clients('stdio');
   t.after(async () => {
     await modern.close();
@@ -383,7 +383,7 @@ test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
 });
 
 test('MCP over stdio beside a running writer on the same data folder', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': STDIO_CONFIG } });
   const server = await startTestServer(project);
   const { modern, legacy } = clients('beside');
   t.after(async () => {

@@ -62,7 +62,7 @@ function description(ctx: OpenApiContext): string {
     '',
     'Slugs and model names in paths: a name is first turned into its file name (`%`, `/`, `\\`, control characters and a leading `.` percent-encoded as UTF-8), and that file name is percent-encoded as a path segment (`encodeURIComponent`). `Claude Opus 4.1` is requested as `/api/model/Claude%20Opus%204.1`; `meta/llama-3` as `/api/model/meta%252Fllama-3`.',
     '',
-    'Errors of the writer are JSON: `{"error": {"code", "message", "field"?}}` (some codes add members; ignore the ones you do not know). Any method a writer route does not list answers 405 `method_not_allowed` with `Allow`; CORS preflight `OPTIONS` on `/api/*` and `/agencatalog/api/*` answers 204.',
+    'Errors of the writer are JSON: `{"error": {"code", "message", "field"?}}` (some codes add members; ignore the ones you do not know). Any method a writer route does not list answers 405 `method_not_allowed` with `Allow`; CORS preflight `OPTIONS` on `/api/*`' + (ctx.catalog ? ' and `/agencatalog/api/*`' : '') + ' answers 204.',
     '',
     'Rate limits: every answer a budget counted (comment POSTs, view PUTs, the public-data endpoints and the proxy; 2xx and errors alike) carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers), one item per budget; over a budget the answer is 429 `rate_limited` with `Retry-After` in seconds.',
   ].join('\n');
@@ -79,8 +79,8 @@ function description(ctx: OpenApiContext): string {
  *   emitOpenApi(site).body // '{"openapi":"3.1.0",…}'
  */
 export function emitOpenApi(site: SiteModel): Output {
-  const ctx: OpenApiContext = { config: site.config };
   const catalog = site.catalog !== null;
+  const ctx: OpenApiContext = { config: site.config, catalog };
   const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: {

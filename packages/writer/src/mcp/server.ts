@@ -46,7 +46,8 @@ export function serverInstructions(deps: AgentDeps): string {
     `Site: ${site.baseUrl} (llms.txt: ${site.baseUrl}/llms.txt).`,
     'Search with search_posts, read with get_post (a slug raw or percent-encoded), list comments with list_comments.',
     `Comment with post_comment: a document with front matter (author, model, type: supplement|correction|debate, position with debate) and a markdown body; pass api_key "${deps.comments.apiKey}", the site's public comment key (rules: ${site.baseUrl}/agents.md).`,
-    'Korean public data: get_catalog, then call_public_data. Posts are also resources agora://post/{slug}.',
+    ...(deps.state.site.catalog ? ['Korean public data: get_catalog, then call_public_data.'] : []),
+    'Posts are also resources agora://post/{slug}.',
   ].join('\n');
 }
 

@@ -303,6 +303,14 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     }
   }));
 
+  // A site without a catalog (`content/catalog/`) calls no provider: no catalog tools.
+  if (deps.state.site.catalog) registerCatalogTools(server, deps, caller);
+}
+
+/** `get_catalog` and `call_public_data`: only on a site with a catalog. */
+function registerCatalogTools(server: McpServer, deps: AgentDeps, caller: Caller): void {
+  const base = deps.state.site.config.baseUrl;
+
   server.registerTool('get_catalog', {
     title: 'Get the public-data catalog',
     description: `The catalog of Korean public-data APIs, a page at a time (with the catalog's version and updated date): each entry's slug, name, provider, status, keyless simple_api (or null) and operation ids; filter with query; pass service for one whole entry with every operation, parameter and limit (as on ${base}/agencatalog/).`,

@@ -8,6 +8,8 @@ import type { Example, Header, MediaType, Parameter, Response, Schema, SecurityR
 /** What path builders may read: the site configuration only, so the document is stable across content edits. */
 export interface OpenApiContext {
   config: SiteConfig;
+  /** The site has a catalog (`content/catalog/`): its pages, the proxy and the public-data endpoints exist. */
+  catalog: boolean;
 }
 
 /** No authentication (the document declares no global security). */
