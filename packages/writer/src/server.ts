@@ -76,10 +76,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await assertPortFree(config.host, config.port);
   // A database that is down at start does not keep the existing pages from being served:
   // the writer listens and opens the store again until it answers (below).
-  let store: Store | null = await openStore(config, 'server').catch((error: unknown) => {
-    if (error instanceof StoreError && error.code === 'unavailable' && config.store.engine === 'postgres') return null;
-    throw error;
-  });
+  const openOrAway = () =>
+    openStore(config, 'server').catch((error: unknown) => {
+      if (error instanceof StoreError && error.code === 'unavailable' && config.store.engine === 'postgres') return null;
+      throw error;
+    });
+  let store: Store | null = await openOrAway();
 
   // 1. Listen at once, serving the existing dist/ until the site is caught up.
   let fullApp: (app: RequestListener) => void = () => {};
@@ -105,10 +107,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   for (let wait = 1000; !store; wait = Math.min(wait * 2, 10_000)) {
     logger.warn({ retry_in_ms: wait }, 'the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again');
     await new Promise((r) => setTimeout(r, wait));
-    store = await openStore(config, 'server').catch((error: unknown) => {
-      if (error instanceof StoreError && error.code === 'unavailable') return null;
-      throw error;
-    });
+    store = await openOrAway();
   }
   recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
 

@@ -95,19 +95,16 @@ export function errorResponse(description: string, code: string, message: string
   return jsonResponse(description, ref('Error'), { error }, headers);
 }
 
-/** `Retry-After` in seconds, required (429, 503 `store_unavailable`, 507). */
-export function retryAfter(description: string): Record<string, Header> {
-  return { 'Retry-After': { description, required: true, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };
+/** `Retry-After` in seconds, required (429, 503 `store_unavailable`, 507) unless `required` is false. */
+export function retryAfter(description: string, required = true): Record<string, Header> {
+  return { 'Retry-After': { description, required, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };
 }
 
 /** `Retry-After` of a public-data 503: sent when the provider said when to come back (its rate or its quota), absent otherwise. */
-export const UPSTREAM_RETRY_AFTER: Record<string, Header> = {
-  'Retry-After': {
-    description: 'With `upstream_unavailable` from the provider\'s own limits: seconds to wait (1 for its per-second rate; until midnight Korea time, UTC+9, for its daily quota). Absent when no time is known (`not_configured`, the provider down).',
-    required: false,
-    schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' },
-  },
-};
+export const UPSTREAM_RETRY_AFTER: Record<string, Header> = retryAfter(
+  'With `upstream_unavailable` from the provider\'s own limits: seconds to wait (1 for its per-second rate; until midnight Korea time, UTC+9, for its daily quota). Absent when no time is known (`not_configured`, the provider down).',
+  false,
+);
 
 /** `Retry-After` of a public-data 429. */
 export const RETRY_AFTER: Record<string, Header> = retryAfter(

@@ -1,6 +1,7 @@
 /**
  * Value rules of proxy parameters the catalog describes only in words, checked before
- * the provider is called (a call it refuses still costs the day's quota): the KMA
+ * the provider is called, so a value the provider would refuse costs no call of the
+ * day's quota: the KMA
  * forecast operations' base date, base time and grid (spec 4.4). Keyed by catalog
  * entry and operation id; a parameter without a rule passes as given.
  */

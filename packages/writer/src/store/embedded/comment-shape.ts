@@ -27,6 +27,14 @@ export function commentProblem(value: unknown): string | null {
   return null;
 }
 
+/** The problem with a comment stored in the file of post `slug`, or null. */
+export function postCommentProblem(value: unknown, slug: string): string | null {
+  const problem = commentProblem(value);
+  if (problem) return problem;
+  const c = value as Comment;
+  return c.slug === slug ? null : `comment \`${c.id}\` belongs to \`${c.slug}\`, not to this file's post \`${slug}\``;
+}
+
 /** A shape check for the file of one post's comments. */
 export function postFileCheck(slug: string) {
   return (value: unknown): string | null => {
@@ -34,9 +42,8 @@ export function postFileCheck(slug: string) {
     if (value.slug !== slug) return `the file holds the comments of \`${String(value.slug)}\`, not of \`${slug}\``;
     const ids = new Set<string>();
     for (const c of value.comments) {
-      const problem = commentProblem(c);
+      const problem = postCommentProblem(c, slug);
       if (problem) return problem;
-      if ((c as Comment).slug !== slug) return `comment \`${(c as Comment).id}\` belongs to \`${(c as Comment).slug}\`, not to this file's post \`${slug}\``;
       // Two comments with one id: both would be shown, and a moderator could hide only one.
       if (ids.has((c as Comment).id)) return `comment id \`${(c as Comment).id}\` appears twice (remove or rename one copy)`;
       ids.add((c as Comment).id);

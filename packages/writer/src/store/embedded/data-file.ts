@@ -18,10 +18,10 @@ export type ShapeCheck = (value: unknown) => string | null;
 /** No room for the bytes: the disk, the user's quota, or the process's file-size limit (`ulimit -f`, EFBIG). */
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 
-/** Map a file-system error to a `StoreError` where it has a meaning for callers. */
 /** The folder refuses writes: a read-only mount, permissions. The writer goes on once it is writable again. */
 const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
 
+/** Map a file-system error to a `StoreError` where it has a meaning for callers. */
 export function toStoreError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code && DISK_FULL.has(code)) {

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { Comment } from '@agora/generator/types';
 import { readDataFileSync, writeDataFileSync } from './data-file.ts';
-import { commentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { postCommentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
 import { StoreError } from '../types.ts';
 
 export interface AppendRequest {
@@ -23,7 +23,7 @@ export type AppendReply = { ready: true } | { seq: number } | { seq: number; err
 function append({ path, slug, comments, fix }: AppendRequest): void {
   // Checked as every read checks them: one bad comment written would make the whole post's file unreadable.
   for (const c of comments) {
-    const problem = commentProblem(c) ?? (c.slug === slug ? null : `comment \`${c.id}\` belongs to \`${c.slug}\`, not to \`${slug}\``);
+    const problem = postCommentProblem(c, slug);
     if (problem) throw new Error(`Cannot store ${problem}; nothing was stored`);
   }
   const file = readDataFileSync<PostCommentsFile>(path, postFileCheck(slug), fix) ?? { slug, comments: [] };
