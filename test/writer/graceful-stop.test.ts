@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { commentDoc, API_KEY } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
+import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
 
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-03-18-ssh-agent-forwarding-pitfalls', '2025-10-21-caddy-automatic-tls-setup', '2025-04-11-systemd-unit-hardening-checklist'];
 
@@ -54,19 +55,12 @@ test('SIGTERM under load answers every request it took and exits 0', { timeout: 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   t.after(() => child.kill('SIGKILL'));
-  const lines: { msg?: string; url?: string }[] = [];
+  const lines: LogEntry[] = [];
   const base = await new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (!line.startsWith('{')) continue; // the start-up banner
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        lines.push(entry);
-        if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
-      }
+    onJsonLines(child.stdout!, (entry) => {
+      if (!entry) return; // the start-up banner
+      lines.push(entry);
+      if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
     });
     child.once('exit', (code) => reject(new Error(`agora start exited ${code} before listening`)));
   });

@@ -15,6 +15,7 @@ import { API_KEY, commentDoc, postComment, startTestServer } from '../helpers/se
 import { createPool, send } from '../helpers/http.ts';
 import { eventually } from '../helpers/store.ts';
 import { POSTGRES_MISSING, sql, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
+import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
 
 const run = promisify(execFile);
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-08-19-should-agents-write-tests-first', 'postgres-connection-pooling-pgbouncer', '2025-10-02-한국어-형태소-분석기-비교'];
@@ -58,20 +59,9 @@ async function startNode(project: TestProject, url: string): Promise<NodeProcess
   let log = '';
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()).length > 20_000 && (log = log.slice(-10_000)));
   const listening = new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
-          if (((entry as { level?: number }).level ?? 0) >= 40) log += `${line}\n`;
-        } catch {
-          log += `${line}\n`;
-        }
-      }
+    onJsonLines(child.stdout!, (entry, line) => {
+      if (entry?.msg === 'agora listening' && entry.url) resolve(entry.url);
+      if (!entry || (entry.level ?? 0) >= 40) log += `${line}\n`;
     });
     child.once('exit', (code, signal) => reject(new Error(`agora start exited (${code ?? signal}) before listening:\n${log}`)));
   });
@@ -323,8 +313,8 @@ if (!server) {
         if (!dbUp) await db.start();
         await project.remove();
       });
-      const seen = new Map<string, { url?: string }>();
-      const waitFor = (msg: string, ms: number) => new Promise<{ url?: string }>((resolve, reject) => {
+      const seen = new Map<string, LogEntry>();
+      const waitFor = (msg: string, ms: number) => new Promise<LogEntry>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no "${msg}" within ${ms} ms`)), ms);
         const check = () => {
           const entry = seen.get(msg);
@@ -335,16 +325,8 @@ if (!server) {
         };
         check();
       });
-      let buffer = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (!line.startsWith('{')) continue;
-          const entry = JSON.parse(line) as { msg: string; url?: string };
-          if (!seen.has(entry.msg)) seen.set(entry.msg, entry);
-        }
+      onJsonLines(child.stdout!, (entry) => {
+        if (entry?.msg && !seen.has(entry.msg)) seen.set(entry.msg, entry);
       });
       const base = (await waitFor('agora accepting connections; catching up (serving the existing dist/ meanwhile)', 30_000)).url!;
       await waitFor('the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again', 10_000);
