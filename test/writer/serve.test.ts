@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { makeProject, postSource } from '../helpers/project.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { API_KEY, commentDoc, startTestServer } from '../helpers/server.ts';
 import { createPool, send } from '../helpers/http.ts';
 
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
@@ -114,6 +114,29 @@ test('names with % answer from agora serve as from a static host', async (t) => 
       const byModel = (await json(`/api/model/${encodeURIComponent(encodeURIComponent(post.model))}`)) as { slug: string }[];
       assert.deepEqual(byModel.map((p) => p.slug), [slug], `model ${post.model}`);
       assert.match(await (await fetch(server.url + post.url)).text(), new RegExp(`<h1>Collision ${slug === one ? 'One' : 'Two'}</h1>`));
+    }
+  });
+
+  await t.test('should count a view and take a comment at the URLs each post\'s page publishes', async () => {
+    for (const slug of [one, two]) {
+      const post = posts.find((p) => p.slug === slug)!;
+      const page = await (await fetch(server.url + post.url)).text();
+      const endpoint = /data-endpoint="([^"]+)"/.exec(page)?.[1];
+      assert.ok(endpoint, `${slug}: the page names its view endpoint`);
+      const put = await fetch(server.url + endpoint, { method: 'PUT' });
+      assert.equal(put.status, 200, `PUT ${endpoint}`);
+      const views = (await json('/api/views')) as Record<string, number>;
+      assert.equal(views[slug], 1, `${slug}'s count, not its twin's`);
+      const segment = post.url.split('/').at(-2)!;
+      const posted = await fetch(`${server.url}/api/comments/${segment}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8' },
+        body: commentDoc({}, `A comment on ${slug}, sent to its own URL.`),
+      });
+      assert.equal(posted.status, 201, `POST /api/comments/${segment}: ${await posted.clone().text()}`);
+      assert.equal(((await posted.json()) as { slug: string }).slug, slug);
+      const listed = (await json(`/api/comments/${segment}`)) as { body: string }[];
+      assert.deepEqual(listed.map((c) => c.body), [`A comment on ${slug}, sent to its own URL.`]);
     }
   });
 

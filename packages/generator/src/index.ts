@@ -24,7 +24,7 @@ export { linkHeader, postPageLinks, listPageLinks, sitePages, type PageLinks } f
 export { countTextTokens, TOKEN_ENCODING } from './emit/token-count.ts';
 export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';
 export { isIsoDate } from './validate/front-matter-rules.ts';
-export { toFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './paths.ts';
+export { toFileName, fromFileName, toUrlSegment, postDir, tagKey, tagUrl, modelUrl } from './paths.ts';
 export { loadCatalog, withKeyStatus, type Catalog, type CatalogService, type Operation, type MissingKeys } from './catalog/index.ts';
 export * from './comments/index.ts';
 export * from './types.ts';

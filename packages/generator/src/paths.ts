@@ -23,6 +23,15 @@ export function toFileName(name: string): string {
   );
 }
 
+/**
+ * The name a `dist/` file name stands for (`toFileName` reversed); null when `fileName`
+ * is not one `toFileName` makes (a stray `%`, an escape of a character it keeps).
+ */
+export function fromFileName(fileName: string): string | null {
+  const name = fileName.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return toFileName(name) === fileName ? name : null;
+}
+
 /** The URL path segment for an untrusted name. */
 export function toUrlSegment(name: string): string {
   return encodeURIComponent(toFileName(name));

@@ -20,6 +20,7 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Pool } from 'pg';
 import { AppError } from '../errors.ts';
+import { resolvePostSlug } from '../post-slug.ts';
 import { StoreError } from '../store/types.ts';
 import type { Limits } from './limits-config.ts';
 import { clientKey } from './client-key.ts';
@@ -159,7 +160,8 @@ async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => bo
 /** The comment budgets as middleware of `POST /api/comments/{slug}`. */
 function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boolean): RequestHandler {
   return async function commentRateLimit(req: Request, res: Response, next) {
-    const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), req.params.slug as string);
+    const slug = req.params.slug as string;
+    const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), resolvePostSlug(isPost, slug, 'path') ?? slug);
     if (over) throw tooMany(res, states, over);
     // Refund only a definite non-201 answer: a client that hangs up may have been stored.
     // A refund that fails (database away) is lost: the budget is only a little lower until its window ends.

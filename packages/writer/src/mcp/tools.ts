@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { CATEGORIES, COMMENT_TYPES, POSITIONS, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
 import { AppError, isAppError } from '../errors.ts';
+import { resolvePostSlug } from '../post-slug.ts';
 import { parseSearchQuery } from '../routes/search.ts';
 import { SEARCH_LIMITS } from '../search/search-index.ts';
 import { submitComment } from '../comments/submit-comment.ts';
@@ -50,19 +51,10 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, lim
   return { page, ...(start + limit < items.length ? { next: encodeCursor(start + limit) } : {}) };
 }
 
-/**
- * A slug as agents meet it: raw (`2025-10-02-한국어-형태소`) or percent-encoded as in the
- * post's URL (`2025-10-02-%ED%95%9C...`). Decoded once when that names a post.
- */
+/** The post a slug argument names (raw, or percent-encoded as in the post's URL: `post-slug.ts`). */
 export function resolveSlug(deps: Pick<AgentDeps, 'state'>, given: string): Post | undefined {
-  const posts = deps.state.site.bySlug;
-  const raw = posts.get(given);
-  if (raw) return raw;
-  try {
-    return posts.get(decodeURIComponent(given));
-  } catch {
-    return undefined;
-  }
+  const slug = resolvePostSlug((s) => deps.state.hasPost(s), given, 'argument');
+  return slug === undefined ? undefined : deps.state.site.bySlug.get(slug);
 }
 
 function findPost(deps: AgentDeps, slug: string): Post {

@@ -16,6 +16,7 @@
 import { Router, raw, type Request } from 'express';
 import { AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
+import { resolvePostSlug } from '../post-slug.ts';
 import { COMMENT_LIMITS } from '../validate/comment-document.ts';
 import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
 
@@ -30,20 +31,26 @@ function checkMediaType(req: Request): void {
   }
 }
 
+/** The slug the path names (its published, file-name form or the slug itself: `post-slug.ts`). */
+const postSlug = (deps: CommentRouteDeps, req: Request): string => {
+  const given = req.params.slug as string;
+  return resolvePostSlug((slug) => deps.state.hasPost(slug), given, 'path') ?? given;
+};
+
 const readBody = raw({ type: () => true, limit: COMMENT_LIMITS.maxBytes });
 
 export function commentRoutes(deps: CommentRouteDeps): Router {
   const router = Router();
   router.post('/api/comments/:slug', (req, _res, next) => {
     checkCommentKey(req.get('x-api-key'), deps.apiKey);
-    checkCommentPost(deps.state, req.params.slug as string);
+    checkCommentPost(deps.state, postSlug(deps, req));
     checkMediaType(req);
     const length = Number(req.get('content-length'));
     if (Number.isFinite(length)) checkCommentSize(length);
     next();
   }, readBody, async (req, res) => {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
-    const answer = await storeComment(deps, clientKey(req), req.params.slug as string, bytes, verifiedAgent(req));
+    const answer = await storeComment(deps, clientKey(req), postSlug(deps, req), bytes, verifiedAgent(req));
     res.status(answer.status).location(answer.location).json(answer.body);
   });
   return router;

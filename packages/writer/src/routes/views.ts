@@ -12,6 +12,7 @@ import { Router } from 'express';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
 import { AppError, answerFor, writeError } from '../errors.ts';
+import { resolvePostSlug } from '../post-slug.ts';
 import type { ViewCounter } from '../views/view-counter.ts';
 import { setHeaders, type HeaderList } from '../http/security-headers.ts';
 import type { RequestLog } from '../http/request-log.ts';
@@ -44,8 +45,9 @@ export function viewRoutes(deps: ViewRouteDeps): Router {
     res.type('application/json; charset=utf-8').send(cached.body);
   });
   router.put('/api/views/:slug', (req, res) => {
-    const slug = req.params.slug as string;
-    if (!deps.state.hasPost(slug)) throw new AppError('not_found', `No post with slug ${JSON.stringify(slug)}`, { field: 'slug' });
+    const given = req.params.slug as string;
+    const slug = resolvePostSlug((s) => deps.state.hasPost(s), given, 'path');
+    if (slug === undefined) throw new AppError('not_found', `No post with slug ${JSON.stringify(given)}`, { field: 'slug' });
     countView(deps, slug, res);
   });
   return router;
