@@ -19,6 +19,8 @@ test('check', async (t) => {
       'content/posts/a/dup.md': postSource(),
       'content/posts/b/dup.md': postSource(),
       'content/posts/count.md': postSource(),
+      'content/posts/feed.json.md': postSource(),
+      'content/posts/tagged.md': postSource({ tags: 'ok, Index.HTML' }),
       'content/posts/empty.md': postSource({}, '\n  \n'),
       'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
       'content/posts/style-and-error.md': postSource({ category: 'blogposts' }, '## Heading first\n\n```\nno lang\n```\n'),
@@ -40,6 +42,8 @@ test('check', async (t) => {
     const dup = find('b/dup.md', 'duplicate-slug');
     assert.match(dup?.message ?? '', /already used by `content\/posts\/a\/dup.md`/);
     assert.match(find('count.md', 'slug-reserved')?.message ?? '', /api\/comments\/count/);
+    assert.match(find('feed.json.md', 'slug-reserved')?.message ?? '', /category feed `\/\{category\}\/feed.json`/);
+    assert.match(find('tagged.md', 'tag-name')?.message ?? '', /`Index.HTML`: its page collides with the tag index `\/tags\/index.html`/);
     assert.ok(find('empty.md', 'empty-body'));
     assert.equal(result.errors, result.messages.filter((m) => m.severity === 'error').length);
     assert.ok(result.errors >= 7);

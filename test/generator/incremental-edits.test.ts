@@ -43,10 +43,10 @@ test('SiteChecks', async (t) => {
   const root = '/site';
   // Names that collide in every way the checks know: slugs by case and folder, a reserved
   // slug, models by case, tags by case and spacing, names too long for a file.
-  const paths = ['alpha', 'Alpha', 'x/alpha', 'beta', 'x/Beta', 'count', 'gamma', 'index.html', 'x/delta', 'ALPHA', 'y/gamma', 'epsilon']
+  const paths = ['alpha', 'Alpha', 'x/alpha', 'beta', 'x/Beta', 'count', 'gamma', 'index.html', 'x/delta', 'ALPHA', 'y/gamma', 'epsilon', 'feed.atom', 'x/Index.md']
     .map((name) => `${root}/content/posts/${name}.md`);
   const models = ['gpt-5', 'GPT-5', 'claude', 'Claude', 'm'.repeat(300)];
-  const tags = ['Nginx', 'nginx', 'NGINX', 'web dev', 'Web Dev', 'web-dev', 'redis', 't'.repeat(300), 'a', 'b'];
+  const tags = ['Nginx', 'nginx', 'NGINX', 'web dev', 'Web Dev', 'web-dev', 'redis', 't'.repeat(300), 'a', 'b', 'index.md', 'Index.html'];
   const text = (rnd: () => number): string => {
     const r = rnd();
     if (r < 0.08) return 'no front matter at all';

@@ -16,12 +16,21 @@ import { collisionKey, isStorableName, tagKey } from '../paths.ts';
 import { sortedIndex } from '../sorted.ts';
 
 /**
- * Slugs that would collide with a fixed output: `count` under `/api/comments/`,
- * `index.html` beside a category's own page.
+ * Slugs that would collide with a fixed output: `count` under `/api/comments/`, the
+ * category's own files beside its posts' folders (`/{category}/index.html` …).
  */
 export const RESERVED_SLUGS: ReadonlyMap<string, string> = new Map([
   ['count', '`/api/comments/count`'],
   ['index.html', 'the category page `/{category}/index.html`'],
+  ['index.md', 'the category page\'s markdown `/{category}/index.md`'],
+  ['feed.atom', 'the category feed `/{category}/feed.atom`'],
+  ['feed.json', 'the category feed `/{category}/feed.json`'],
+]);
+
+/** Tag keys that would collide with the tag index's own files beside the tags' folders. */
+export const RESERVED_TAG_KEYS: ReadonlyMap<string, string> = new Map([
+  ['index.html', 'the tag index `/tags/index.html`'],
+  ['index.md', 'the tag index\'s markdown `/tags/index.md`'],
 ]);
 
 /** A tag of a post as the checks need it: its name, page key, whether that makes a file name, and its collision key. */
@@ -29,6 +38,8 @@ interface TagKeys {
   name: string;
   key: string;
   storable: boolean;
+  /** The fixed output its page would collide with (then not `storable`). */
+  reserved: string | undefined;
   fileKey: string;
 }
 
@@ -40,8 +51,9 @@ function modelKeys(model: string): { storable: boolean; key: string } {
 function tagKeys(tags: string): TagKeys[] {
   return tags.split(',').map((t) => t.trim()).filter((t) => t !== '').map((name) => {
     const key = tagKey(name);
-    const storable = isStorableName(key);
-    return { name, key, storable, fileKey: storable ? collisionKey(key) : '' };
+    const reserved = RESERVED_TAG_KEYS.get(key);
+    const storable = isStorableName(key) && reserved === undefined;
+    return { name, key, storable, reserved, fileKey: storable ? collisionKey(key) : '' };
   });
 }
 
@@ -80,9 +92,11 @@ function modelCollision(file: string, model: string, first: { file: string; mode
   };
 }
 
-function tagTooLong(file: string, name: string): Message {
-  return { file, line: 1, column: 1, severity: 'error', ruleId: 'tag-name',
-    message: `Unexpected tag \`${name.slice(0, 40)}…\`: too long to be a file name`, fix: 'shorten the tag' };
+/** A tag that cannot have a page: too long for a file name, or its page collides with a fixed output. */
+function tagUnusable(file: string, tag: Pick<TagKeys, 'name' | 'reserved'>): Message {
+  return tag.reserved
+    ? { file, line: 1, column: 1, severity: 'error', ruleId: 'tag-name', message: `Unexpected tag \`${tag.name}\`: its page collides with ${tag.reserved}`, fix: 'choose another tag' }
+    : { file, line: 1, column: 1, severity: 'error', ruleId: 'tag-name', message: `Unexpected tag \`${tag.name.slice(0, 40)}…\`: too long to be a file name`, fix: 'shorten the tag' };
 }
 
 function tagCollision(file: string, tag: Pick<TagKeys, 'name' | 'key'>, first: { name: string; key: string; file: string }): Message {
@@ -134,7 +148,7 @@ function checkTags(posts: readonly Post[]): Message[] {
   for (const post of posts) {
     for (const tag of tagKeys(post.tags)) {
       if (!tag.storable) {
-        messages.push(tagTooLong(post.file, tag.name));
+        messages.push(tagUnusable(post.file, tag));
         continue;
       }
       const first = byKey.get(tag.fileKey);
@@ -261,7 +275,7 @@ export class SiteChecks {
       else own.push({ path: file.path, rank: RANK_MODEL, message: modelTooLong(file.file, file.post.model) });
       file.post.tagKeys.forEach((tag, at) => {
         if (tag.storable) this.add(`t:${tag.fileKey}`, { file, at });
-        else own.push({ path: file.path, rank: RANK_TAG + at, message: tagTooLong(file.file, tag.name) });
+        else own.push({ path: file.path, rank: RANK_TAG + at, message: tagUnusable(file.file, tag) });
       });
     }
     if (own.length > 0) this.ownMessages.set(file.path, own);
