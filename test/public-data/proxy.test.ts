@@ -94,6 +94,16 @@ test('proxy call refusals', async (t) => {
     ['a base_time off the half hour', { service: 'weather-forecast', operation: 'getUltraFcst', params: { base_date: '20261121', base_time: '1000', nx: 60, ny: 127 } }, 400, 'validation', 'params.base_time', /must be one of 0030, 0130/],
     ['a base_date that is no day', { service: 'weather-forecast', operation: 'getUltraSrtNcst', params: { base_date: '20261332', base_time: '1100', nx: 60, ny: 127 } }, 400, 'validation', 'params.base_date', /real date written YYYYMMDD/],
     ['a grid cell off the KMA grid', { service: 'weather-forecast', operation: 'getUltraSrtNcst', params: { base_date: '20261121', base_time: '1100', nx: 150, ny: 127 } }, 400, 'validation', 'params.nx', /integer from 1 to 149/],
+    // Spec 8's limits, by the simple endpoints' own rules (a refused value costs no provider call).
+    ['a tourism keyword of 51 characters', { service: 'tourism-content', operation: 'searchKeyword2', params: { keyword: 'a'.repeat(51) } }, 400, 'validation', 'params.keyword', /body\/params\/keyword must be 1 to 50 characters, got 51/],
+    ['a point off the map bounds', { service: 'tourism-content', operation: 'locationBasedList2', params: { mapX: 140, mapY: 37 } }, 400, 'validation', 'params.mapX', /longitude from 124 to 132/],
+    ['a radius over 20000 m', { service: 'tourism-content', operation: 'locationBasedList2', params: { mapX: 127, mapY: 37, radius: 20001 } }, 400, 'validation', 'params.radius', /integer from 1 to 20000/],
+    ['a content id that is no number', { service: 'tourism-content', operation: 'detailCommon2', params: { contentId: 'abc' } }, 400, 'validation', 'params.contentId', /numeric content id/],
+    ['11 business numbers in one status call', { service: 'business-registration', operation: 'status', params: { b_no: Array(11).fill('1248100998').map((n, i) => (i === 0 ? n : '2208162517')).join(',') } }, 400, 'validation', 'params.b_no', /at most 10 business numbers per call, got 11/],
+    ['two records in one validate call', { service: 'business-registration', operation: 'validate', params: { b_no: '1248100998,2208162517', start_dt: '20000101', p_nm: 'Hong' } }, 400, 'validation', 'params.b_no', /10-digit business number/],
+    ['a p_nm of 31 characters', { service: 'business-registration', operation: 'validate', params: { b_no: '1248100998', start_dt: '20000101', p_nm: 'p'.repeat(31) } }, 400, 'validation', 'params.p_nm', /1 to 30 characters, got 31/],
+    ['a support-notice q of 31 characters', { service: 'support-notices', operation: 'getbizList_v2', params: { q: 'q'.repeat(31) } }, 400, 'validation', 'params.q', /1 to 30 characters, got 31/],
+    ['a complex code without its A', { ...ok, params: { kaptCode: 'B1' } }, 400, 'validation', 'params.kaptCode', /the letter A followed by 1 to 12 digits/],
     ['a pending_key entry', { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: 'x' } }, 503, 'not_configured', undefined, /`statutes-case-law` is pending_key/],
   ];
   for (const [what, body, status, code, field, message] of cases) {

@@ -6,7 +6,7 @@
 import type { SimpleAnswer } from './simple-call.ts';
 import { fetchApt } from '../../upstream/kapt/index.ts';
 import type { PublicDataContext } from '../context.ts';
-import { parseQuery } from '../query/parse-query.ts';
+import { parseQuery, type QuerySpec } from '../query/parse-query.ts';
 import { oneOf, pattern } from '../query/rules.ts';
 import { simpleCall } from './simple-call.ts';
 
@@ -15,6 +15,9 @@ const SPEC = {
   kaptCode: { rule: pattern(/^A\d{1,12}$/, 'the letter A followed by 1 to 12 digits, e.g. A10027875'), required: true },
   detail: { rule: oneOf(['0', '1']) },
 };
+
+/** Each operation's parameters: the proxy checks its calls' values by the same rules. */
+export const APT_PARAMS: Readonly<Record<string, QuerySpec>> = { getAphusBassInfoV5: SPEC, getAphusDtlInfoV5: SPEC };
 
 /**
  * The apartment route.

@@ -7,7 +7,7 @@ import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchBizStatus, fetchBizValidation } from '../../upstream/nts/index.ts';
 import type { PublicDataContext } from '../context.ts';
-import { parseQuery } from '../query/parse-query.ts';
+import { parseQuery, type QuerySpec } from '../query/parse-query.ts';
 import { businessNumber, businessNumbers, compactDate, length } from '../query/rules.ts';
 import { simpleCall } from './simple-call.ts';
 
@@ -20,6 +20,9 @@ const VALIDATE = {
   start_dt: { rule: compactDate, required: true },
   p_nm: { rule: length(1, 30), required: true },
 };
+
+/** Each operation's parameters: the proxy checks its calls' values by the same rules. */
+export const BIZINFO_PARAMS: Readonly<Record<string, QuerySpec>> = { status: STATUS, validate: VALIDATE };
 
 /**
  * The business-registration route.

@@ -6,7 +6,7 @@ import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchNotices, type NoticeList } from '../../upstream/mss/index.ts';
 import type { PublicDataContext } from '../context.ts';
-import { parseQuery } from '../query/parse-query.ts';
+import { parseQuery, type QuerySpec } from '../query/parse-query.ts';
 import { integer, isoDate, length } from '../query/rules.ts';
 import { simpleCall } from './simple-call.ts';
 
@@ -17,6 +17,9 @@ const SPEC = {
   endDate: { rule: isoDate },
   q: { rule: length(1, 30) },
 };
+
+/** Each operation's parameters: the proxy checks its calls' values by the same rules. */
+export const BIZNOTICE_PARAMS: Readonly<Record<string, QuerySpec>> = { getbizList_v2: SPEC };
 
 /**
  * The support-notice route.

@@ -6,7 +6,7 @@ import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchCorpOutline } from '../../upstream/fsc/index.ts';
 import type { PublicDataContext } from '../context.ts';
-import { parseQuery } from '../query/parse-query.ts';
+import { parseQuery, type QuerySpec } from '../query/parse-query.ts';
 import { integer, length, pattern } from '../query/rules.ts';
 import { simpleCall } from './simple-call.ts';
 
@@ -17,6 +17,9 @@ const SPEC = {
   numOfRows: { rule: integer(1, 100) },
   pageNo: { rule: integer(1, 10000) },
 };
+
+/** Each operation's parameters: the proxy checks its calls' values by the same rules. */
+export const CORP_PARAMS: Readonly<Record<string, QuerySpec>> = { getCorpOutline_V2: SPEC };
 
 const KEYS = ['corpNm', 'crno', 'bzno'] as const;
 

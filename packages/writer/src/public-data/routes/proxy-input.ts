@@ -2,12 +2,12 @@
  * Checks a proxy call body `{service, operation, params}` against the catalog: 404
  * for an unknown service or operation, 400 for a malformed body, unknown or missing
  * parameters, values that are not short scalars, or values an operation's rules refuse
- * (`query/proxy-rules.ts`).
+ * (`proxy-rules.ts`).
  */
 import { AppError } from '../../errors.ts';
 import type { Catalog, CatalogService, Operation } from '@agora/generator';
 import { findOperation, findService } from '../services.ts';
-import { checkProxyParams } from '../query/proxy-rules.ts';
+import { checkProxyParams } from './proxy-rules.ts';
 
 /** A checked proxy call. */
 export interface ProxyInput {

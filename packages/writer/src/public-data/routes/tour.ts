@@ -34,6 +34,9 @@ const ACTIONS: Readonly<Record<string, { operation: string; spec: QuerySpec }>> 
   detail: { operation: 'detailCommon2', spec: { contentId: { rule: pattern(/^\d{1,12}$/, 'a numeric content id'), required: true } } },
 };
 
+/** Each TourAPI operation's parameters: the proxy checks its calls' values by the same rules. */
+export const TOUR_PARAMS: Readonly<Record<string, QuerySpec>> = Object.fromEntries(Object.values(ACTIONS).map((a) => [a.operation, a.spec]));
+
 /**
  * The tourism route.
  *

@@ -1,17 +1,35 @@
 /**
  * Value rules of proxy parameters the catalog describes only in words, checked before
- * the provider is called, so a value the provider would refuse costs no call of the
- * day's quota: the KMA
- * forecast operations' base date, base time and grid (spec 4.4). Keyed by catalog
- * entry and operation id; a parameter without a rule passes as given.
+ * the provider is called, so a value the provider would refuse, or the specification's
+ * limits forbid (spec 8), costs no call of the day's quota: the KMA forecast operations'
+ * base date, base time and grid (spec 4.4), and every operation a simple endpoint also
+ * serves, by that endpoint's own rules (tourism keyword 1–50 characters, radius and
+ * map bounds, at most 10 business numbers, one record to validate, `p_nm` and `q` 1–30
+ * characters …). Keyed by catalog entry and operation id; a parameter without a rule
+ * passes as given.
  */
 import { AppError } from '../../errors.ts';
-import { compactDate, integer, oneOf, type Rule } from './rules.ts';
+import { compactDate, integer, oneOf, type Rule } from '../query/rules.ts';
+import type { QuerySpec } from '../query/parse-query.ts';
+import { APT_PARAMS } from './apt.ts';
+import { BIZINFO_PARAMS } from './bizinfo.ts';
+import { BIZNOTICE_PARAMS } from './biznotice.ts';
+import { CORP_PARAMS } from './corp.ts';
+import { TOUR_PARAMS } from './tour.ts';
 
 const GRID = { nx: integer(1, 149), ny: integer(1, 253) };
 const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
 
+/** `{ "<service>/<operation>": { <param>: rule } }` from a simple endpoint's parameters by operation. */
+const rulesOf = (service: string, byOperation: Readonly<Record<string, QuerySpec>>) =>
+  Object.fromEntries(Object.entries(byOperation).map(([operation, spec]) => [`${service}/${operation}`, Object.fromEntries(Object.entries(spec).map(([name, p]) => [name, p.rule]))]));
+
 const PROXY_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
+  ...rulesOf('tourism-content', TOUR_PARAMS),
+  ...rulesOf('business-registration', BIZINFO_PARAMS),
+  ...rulesOf('apartment-complex', APT_PARAMS),
+  ...rulesOf('corporate-info', CORP_PARAMS),
+  ...rulesOf('support-notices', BIZNOTICE_PARAMS),
   'weather-forecast/getUltraSrtNcst': { base_date: compactDate, base_time: oneOf(HOURS.map((h) => `${h}00`)), ...GRID },
   'weather-forecast/getUltraFcst': { base_date: compactDate, base_time: oneOf(HOURS.map((h) => `${h}30`)), ...GRID },
   'weather-forecast/getVilageFcst': { base_date: compactDate, base_time: oneOf(['0200', '0500', '0800', '1100', '1400', '1700', '2000', '2300']), ...GRID },
