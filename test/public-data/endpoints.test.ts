@@ -18,6 +18,15 @@ test('simple endpoints', async (t) => {
   const harness = await startHarness({ now: () => NOW });
   t.after(() => harness.stop());
 
+  await t.test('should give nx and ny each its own default (spec 4.3: 60 and 127)', async () => {
+    for (const [query, cell] of [['nx=98', [98, 127]], ['ny=76', [60, 76]]] as const) {
+      const answer = await harness.get(`/api/weather?${query}`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.deepEqual([dig(answer.data, 'nx'), dig(answer.data, 'ny')], cell);
+      assert.match(harness.fake.log.at(-1)?.url ?? '', new RegExp(`nx=${cell[0]}&ny=${cell[1]}`));
+    }
+  });
+
   await t.test('should answer /api/weather with hourly rows and daily extremes of the latest run', async () => {
     const answer = await harness.get('/api/weather');
     assertEnvelope(answer, 'getVilageFcst', /Korea Meteorological Administration/);

@@ -87,12 +87,29 @@ test('upstream error forms', async (t) => {
     assert.deepEqual(fake.log.map((e) => /base_time=(\d+)/.exec(e.url)?.[1]), ['1100', '0800']);
   });
 
+  await t.test('should not cache an answer without forecast rows: the next request asks again', async () => {
+    fake.reset();
+    fake.setMode('kma', 'no-data');
+    assert.deepEqual(dig((await harness.get('/api/weather?nx=62&ny=126')).data, 'hours'), []);
+    fake.setMode('kma', null);
+    const recovered = await harness.get('/api/weather?nx=62&ny=126');
+    assert.equal(recovered.status, 200);
+    assert.equal(recovered.source.cached, false);
+    assert.notDeepEqual(dig(recovered.data, 'hours'), []);
+    assert.ok(fake.log.length > 2, 'the latest run and the previous one for the empty answer, then the latest again');
+  });
+
   const { token } = await createToken(harness.store.tokens, 'errors');
   const call = (service: string, operation: string, params: Record<string, string>) => harness.post('/agencatalog/api/call', { service, operation, params }, { 'X-Agent-Token': token });
 
   await t.test('should map the TourAPI flat code-10 error to 400 naming the parameter', async () => {
     fake.reset();
-    const answer = await call('tourism-content', 'areaBasedList2', { areaCode: '99' });
+    // areaCode 99 is refused by the writer's own rule before any call; the provider's own refusal:
+    const refused = await call('tourism-content', 'areaBasedList2', { areaCode: '99' });
+    assert.deepEqual([refused.status, refused.error.field, fake.count('tour')], [400, 'params.areaCode', 0]);
+    fake.setMode('tour', 'invalid-param');
+    const answer = await call('tourism-content', 'areaBasedList2', { areaCode: '39' });
+    fake.setMode('tour', null);
     assert.deepEqual([answer.status, answer.error.field], [400, 'params']);
     assert.match(answer.error.message, /INVALID_REQUEST_PARAMETER_ERROR\(areaCode\)/);
   });

@@ -1,8 +1,9 @@
 /**
  * Fake TourAPI 4.0 KorService2: searchKeyword2, areaBasedList2, locationBasedList2
  * (with `dist`, sorted by distance) and detailCommon2. MobileOS and MobileApp are
- * required (flat code-11 error); a bad areaCode answers the flat code-10 error; no
- * match answers `"items":""`.
+ * required (flat code-11 error); a bad areaCode answers the flat code-10 error (so does
+ * every request in mode `invalid-param`, for a value the writer's own rules let through);
+ * no match answers `"items":""`.
  */
 import { dataGoKr, json, plain, type FakeReply, type FakeRequest } from '../wire.ts';
 import { checkServiceKey, operationOf } from './common.ts';
@@ -41,6 +42,7 @@ export function tour(req: FakeRequest): FakeReply {
   if (!operation) return plain('Not Found', 404);
   const keyError = checkServiceKey(req);
   if (keyError) return keyError;
+  if (req.mode === 'invalid-param') return flat('10', 'INVALID_REQUEST_PARAMETER_ERROR(areaCode)');
   if (!req.query.get('MobileOS')) return flat('11', 'NO_MANDATORY_REQUEST_PARAMETERS_ERROR1(MobileOS)');
   if (!req.query.get('MobileApp')) return flat('11', 'NO_MANDATORY_REQUEST_PARAMETERS_ERROR1(MobileApp)');
   if (operation === 'searchKeyword2') {

@@ -12,8 +12,8 @@ const numOfRows = queryParam('numOfRows', 'Items per page, at most 100.', { type
 const pageNo = queryParam('pageNo', 'Page number, from 1 to 10,000.', { type: 'integer', minimum: 1, maximum: 10000 });
 
 export const WEATHER_PARAMS: Parameter[] = [
-  queryParam('nx', 'Forecast grid column (5 km cells), 1 to 149; given together with `ny`, never with `lat`/`lon`.', { type: 'integer', minimum: 1, maximum: 149, default: 60 }),
-  queryParam('ny', 'Forecast grid row (5 km cells), 1 to 253; given together with `nx`.', { type: 'integer', minimum: 1, maximum: 253, default: 127 }),
+  queryParam('nx', 'Forecast grid column (5 km cells), 1 to 149; 60 when left out (`ny` has its own default); never with `lat`/`lon`.', { type: 'integer', minimum: 1, maximum: 149, default: 60 }),
+  queryParam('ny', 'Forecast grid row (5 km cells), 1 to 253; 127 when left out (`nx` has its own default).', { type: 'integer', minimum: 1, maximum: 253, default: 127 }),
   queryParam('lat', 'Latitude in degrees (32 to 44: the KMA grid covers Korea); with `lon`, used instead of `nx` and `ny` (never together with them) and converted to the grid with KMA\'s Lambert conformal conic formula.', { type: 'number', minimum: 32, maximum: 44 }),
   queryParam('lon', 'Longitude in degrees (123 to 133); given together with `lat`.', { type: 'number', minimum: 123, maximum: 133 }),
 ];

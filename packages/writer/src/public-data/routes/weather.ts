@@ -1,7 +1,8 @@
 /**
  * `GET /api/weather`: the latest published short-term forecast for a grid cell
- * (nx, ny; default 60,127) or a coordinate (lat, lon), as hourly rows and daily
- * extremes. Cached until the next forecast run is published.
+ * (nx, ny; defaults 60 and 127, each on its own) or a coordinate (lat, lon), as hourly
+ * rows and daily extremes. Cached until the next forecast run is published; an answer
+ * without forecast rows (the provider had none yet) is not cached.
  */
 import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
@@ -33,8 +34,7 @@ function gridOf(query: { nx?: string; ny?: string; lat?: string; lon?: string })
     if (cell.nx < 1 || cell.nx > 149 || cell.ny < 1 || cell.ny > 253) throw new AppError('validation', 'query/lat and lon must lie inside the KMA forecast grid', { field: 'lat' });
     return { ...cell, lat, lon };
   }
-  if (query.nx === undefined && query.ny !== undefined) throw new AppError('validation', 'query/nx is required together with ny', { field: 'nx' });
-  if (query.ny === undefined && query.nx !== undefined) throw new AppError('validation', 'query/ny is required together with nx', { field: 'ny' });
+  // Each coordinate has its own default (spec 4.3: "defaults 60 and 127").
   return { nx: Number(query.nx ?? 60), ny: Number(query.ny ?? 127) };
 }
 
@@ -62,7 +62,11 @@ export function weatherRoute(ctx: PublicDataContext): SimpleAnswer {
       operation: 'getVilageFcst',
       cacheParams: { nx: String(cell.nx), ny: String(cell.ny), base_date: base.baseDate, base_time: base.baseTime },
       // A fallback to the previous run is retried soon; the latest run is good until the next one.
-      expiresAt: (fetchedAt, data) => ((data as { base_time?: string }).base_time === base.baseTime ? base.nextPublishedAt : new Date(fetchedAt.getTime() + 10 * 60_000)),
+      expiresAt: (fetchedAt, data) => {
+        const found = data as { base_time?: string; hours?: unknown[] };
+        if (!found.hours?.length) return fetchedAt;
+        return found.base_time === base.baseTime ? base.nextPublishedAt : new Date(fetchedAt.getTime() + 10 * 60_000);
+      },
       run: async (upstream) => {
         const found = await forecastItems(upstream, base, cell);
         return { nx: cell.nx, ny: cell.ny, base_date: found.base.baseDate, base_time: found.base.baseTime, ...toWeather(found.items) };
