@@ -28,6 +28,11 @@ function open(url: string): Promise<Raw> {
   return new Promise((resolve) => socket.once('connect', () => resolve({ socket, received: () => data, closed })));
 }
 
+/** The error object of a raw JSON error answer. */
+function jsonError(received: string): { code: string; message: string } {
+  return (JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } }).error;
+}
+
 /** Send one complete keep-alive GET and wait for its answer. */
 async function roundTrip(raw: Raw, path: string): Promise<string> {
   const before = raw.received().length;
@@ -55,6 +60,23 @@ test('connection limits on a real server', async (t) => {
     clearInterval(drip);
     assert.ok(ms < limits.requestTimeoutMs + 2000, `closed after ${Math.round(ms)} ms`);
     assert.match(raw.received(), /^HTTP\/1\.1 408/);
+    assert.equal(jsonError(raw.received()).code, 'request_timeout');
+  });
+
+  await t.test('should answer what Node\'s parser refuses with the JSON error shape', async () => {
+    const cases: [string, number, string][] = [
+      [`GET /api/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+      ['NONSENSE\r\n\r\n', 400, 'validation'],
+      ['POST /api/comments/x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'validation'],
+    ];
+    for (const [request, status, code] of cases) {
+      const raw = await open(server.url);
+      raw.socket.write(request);
+      await raw.closed;
+      assert.match(raw.received(), new RegExp(`^HTTP/1\\.1 ${status} `), request.slice(0, 30));
+      assert.match(raw.received(), /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+      assert.equal(jsonError(raw.received()).code, code, request.slice(0, 30));
+    }
   });
 
   await t.test('should close a connection whose headers dribble within the header deadline', async () => {

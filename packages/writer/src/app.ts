@@ -65,9 +65,16 @@ export interface AppDeps {
   startedAt?: Date;
 }
 
+/**
+ * Response headers a script on another origin may read: where a comment lives, when to
+ * retry, the rate-limit budget (a browser hides every header but the CORS-safelisted few).
+ */
+const EXPOSED_HEADERS = 'Location, Retry-After, RateLimit, RateLimit-Policy, ETag, Last-Modified';
+
 /** The CORS headers of every `/api/` answer. */
 function corsHeaders(origin: string): HeaderList {
-  return origin === '*' ? [['Access-Control-Allow-Origin', origin]] : [['Access-Control-Allow-Origin', origin], ['Vary', 'Origin']];
+  const exposed: HeaderList = [['Access-Control-Expose-Headers', EXPOSED_HEADERS]];
+  return origin === '*' ? [['Access-Control-Allow-Origin', origin], ...exposed] : [['Access-Control-Allow-Origin', origin], ['Vary', 'Origin'], ...exposed];
 }
 
 function cors(origin: string): RequestHandler {
@@ -77,7 +84,7 @@ function cors(origin: string): RequestHandler {
     setHeaders(res, headers);
     if (req.method !== 'OPTIONS') return next();
     res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Agent-Token');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-API-Key, X-Agent-Token, Signature, Signature-Input, Signature-Agent');
     res.setHeader('Access-Control-Max-Age', '86400');
     res.status(204).end();
   };

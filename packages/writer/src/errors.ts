@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   agent_blocked: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request's headers or body did not arrive within the server's deadline. */
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** A comment body over a rendering-work limit (`limit`, `value`, `max` say which): nothing stored. */
@@ -27,6 +29,8 @@ export const ERROR_CODES = {
   /** The renderer failed on a comment body: nothing stored. */
   comment_unrenderable: 422,
   rate_limited: 429,
+  /** The request's headers are larger than the server reads. */
+  headers_too_large: 431,
   internal: 500,
   upstream_error: 502,
   upstream_unavailable: 503,
@@ -105,7 +109,17 @@ export function toAppError(error: unknown): AppError | null {
   if (store) return store;
   const e = error as { type?: string; status?: number; statusCode?: number; expose?: boolean; message?: string };
   if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
-  if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
+  if (e?.type === 'encoding.unsupported') {
+    const encoding = (error as { encoding?: string }).encoding;
+    return new AppError('unsupported_media_type', `Content-Encoding ${encoding ? JSON.stringify(encoding) : ''} is not supported; send the body as it is (identity), or gzip, deflate or br`.replace('  ', ' '), { field: 'Content-Encoding' });
+  }
+  if (e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
+  // A body whose bytes are not what its Content-Encoding says (zlib's own error, e.g. "incorrect header check").
+  if (e?.status === 400 && typeof (error as { code?: unknown }).code === 'string' && /^(Z_|ERR_ZLIB|ERR__?BROTLI)/.test((error as { code: string }).code)) {
+    return new AppError('validation', `body could not be decoded as its Content-Encoding says (${e.message})`, { field: 'Content-Encoding' });
+  }
+  // The router could not decode a path parameter (`%E0%A4%A`).
+  if (e?.status === 400 && /^Failed to decode param/.test(e.message ?? '')) return new AppError('validation', 'The path is not valid percent-encoding', { field: 'path' });
   if (e?.type === 'entity.parse.failed') return new AppError('validation', 'body is not valid JSON', { field: 'body' });
   if (e?.type === 'request.aborted' || e?.type === 'request.size.invalid') return new AppError('validation', 'request body was incomplete', { field: 'body' });
   const status = e?.status ?? e?.statusCode;

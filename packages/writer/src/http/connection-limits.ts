@@ -10,8 +10,13 @@
  * - `maxConnections`: connections past the cap are closed as they arrive; open ones
  *   keep working.
  * - `maxRequestsPerSocket`: after so many requests the answer says `Connection: close`.
+ *
+ * What Node itself answers before any route runs (a deadline missed, headers too large,
+ * a request that is not HTTP/1.1) is the writer's JSON error too (`answerClientErrors`).
  */
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { AppError, type ErrorCode } from '../errors.ts';
 import type { Limits } from './limits-config.ts';
 
 type ConnectionLimits = Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'socketIdleTimeoutMs' | 'maxConnections' | 'maxRequestsPerSocket'>;
@@ -42,4 +47,39 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits):
   server.timeout = limits.socketIdleTimeoutMs;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+  answerClientErrors(server);
+}
+
+/** The answer to an error Node's HTTP parser or its deadlines raise, as Node picks its status. */
+function clientErrorAnswer(error: NodeJS.ErrnoException): AppError {
+  const answer = (code: ErrorCode, message: string, field?: string) => new AppError(code, message, field === undefined ? {} : { field });
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return answer('request_timeout', 'The request\'s headers and body did not arrive in time; send them at once');
+    case 'HPE_HEADER_OVERFLOW':
+      return answer('headers_too_large', 'The request\'s headers are too large (16 KiB at most)', 'headers');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return answer('payload_too_large', 'The request\'s chunk extensions are too large', 'body');
+    default:
+      return answer('validation', `The request is not valid HTTP/1.1 (${error.code ?? error.message})`);
+  }
+}
+
+/**
+ * Answer what Node's HTTP parser refuses with the writer's JSON error (Node's own answer
+ * has no body), then close the connection as Node does. A socket that already got
+ * bytes of an answer, or cannot be written, is only closed.
+ */
+function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
+      const answer = clientErrorAnswer(error);
+      const body = JSON.stringify(answer.toBody());
+      socket.write(
+        `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  });
 }

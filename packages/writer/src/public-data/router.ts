@@ -57,7 +57,7 @@ export interface PublicDataRouter {
 function jsonBody(): RequestHandler {
   const parse = express.json({ limit: '16kb', strict: true, type: () => true });
   const translate: ErrorRequestHandler = (error: { type?: string }, _req, _res, next) => {
-    if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16 kB', { field: 'body' }));
+    if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
     next(new AppError('validation', 'body is not valid JSON', { field: 'body' }));
   };
   return (req, res, next) => {

@@ -40,7 +40,7 @@ function proxyCall(ctx: OpenApiContext): Operation {
       '401': errorResponse('`X-Agent-Token` is missing.', 'unauthorized', 'Missing X-Agent-Token header.'),
       '403': errorResponse('The token is unknown or revoked.', 'forbidden', 'The agent token is unknown or revoked.'),
       '404': errorResponse('No catalog entry has this slug, or the entry has no such operation.', 'not_found', 'The service `weather-forecast` has no operation `getForecast`.', 'operation'),
-      '413': errorResponse('The JSON body is over 16 kB.', 'payload_too_large', 'body must be at most 16 kB', 'body'),
+      '413': errorResponse('The JSON body is over 16384 bytes (16 KiB).', 'payload_too_large', 'body must be at most 16384 bytes (16 KiB)', 'body'),
       '415': errorResponse('The body is not `application/json`.', 'unsupported_media_type', 'header/Content-Type must be application/json', 'Content-Type'),
       ...provider,
       '503': errorResponse(

@@ -74,11 +74,11 @@ const commentCount = closedObject('Comment totals (spec 2.4).', {
   by_post: counts('Comments per post slug; every post is listed, 0 included.', 'post slug'),
 });
 
-/** Every `error.code` the writer sends. */
-const ERROR_CODES = [
-  'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'payload_too_large', 'unsupported_media_type',
-  'comment_too_complex', 'rate_limited', 'internal', 'upstream_error', 'upstream_unavailable', 'not_configured', 'store_unavailable',
-  'starting', 'storage_full', 'upstream_timeout', 'signature_invalid', 'agent_blocked', 'resolver_unavailable',
+/** Every `error.code` the writer sends (a test holds it equal to the writer's own list). */
+export const ERROR_CODES = [
+  'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'request_timeout', 'payload_too_large', 'unsupported_media_type',
+  'comment_too_complex', 'comment_unrenderable', 'render_unavailable', 'rate_limited', 'internal', 'upstream_error', 'upstream_unavailable', 'not_configured', 'store_unavailable',
+  'starting', 'storage_full', 'upstream_timeout', 'signature_invalid', 'agent_blocked', 'resolver_unavailable', 'headers_too_large',
 ];
 
 const error = closedObject('The body of every error answer of the writer (DESIGN.md).', {
