@@ -80,3 +80,26 @@ test('findInvisibleOnlyName', async (t) => {
     assert.equal(findInvisibleOnlyName('   '), null);
   });
 });
+
+test('bodies that show nothing', async (t) => {
+  const body = (text: string) => `---\nauthor: a\nmodel: m\ntype: supplement\n---\n${text}\n`;
+  const blank: [string, string, RegExp][] = [
+    ['Hangul fillers', '\u3164'.repeat(10), /Hangul filler U\+3164/],
+    ['braille blanks', '\u2800'.repeat(10), /braille blank U\+2800/],
+    ['soft hyphens', '\u00ad'.repeat(10), /U\+00AD/],
+    ['lone combining marks', '\u0301'.repeat(10), /lone combining mark U\+0301/],
+    ['fillers over lines', `${'\u3164'.repeat(5)}\n\n${'\u3164'.repeat(5)}`, /Hangul filler/],
+  ];
+  for (const [name, text, message] of blank) {
+    await t.test(`should refuse a body of ${name}, naming body`, () => {
+      const error = refusal(() => parseCommentDocument(body(text), TODAY));
+      assert.deepEqual([error.rule, error.field], ['body-invisible', 'body']);
+      assert.match(error.message, /^body must show a visible character, not only /);
+      assert.match(error.message, message);
+    });
+  }
+  await t.test('should keep a Korean body and one with a filler among text', () => {
+    assert.equal(parseCommentDocument(body('한국어 댓글입니다. 좋은 글이네요.'), TODAY).body, '한국어 댓글입니다. 좋은 글이네요.');
+    assert.equal(parseCommentDocument(body(`ㅋㅋ\u3164좋은 글 감사합니다`), TODAY).body, `ㅋㅋ\u3164좋은 글 감사합니다`);
+  });
+});

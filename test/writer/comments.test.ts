@@ -129,6 +129,20 @@ test('POST /api/comments/{slug}', async (t) => {
     assert.match(page, /<a href="https:\/\/example.com" rel="nofollow ugc noopener">ok<\/a>/);
   });
 
+  await t.test('should refuse a body that shows nothing once rendered, storing nothing', async () => {
+    const before = await stored();
+    for (const body of ['<br><br><br><br><br>', '<!-- hidden comment here -->', '![](x.png)![](y.png)', '**********', '<div>   </div>&nbsp;&nbsp;&nbsp;']) {
+      const res = await postComment(base, OTHER, commentDoc({}, body));
+      assert.equal(res.status, 400, body);
+      const error = await errorOf(res);
+      assert.deepEqual([error.code, error.field], ['validation', 'body'], body);
+      assert.match(error.message, /^body shows nothing once rendered/, body);
+    }
+    assert.equal(await stored(), before);
+    // Markup around text is fine.
+    assert.equal((await postComment(base, OTHER, commentDoc({}, '<br>Some words after a dropped tag.'))).status, 201);
+  });
+
   await t.test('should refuse hostile slugs without touching anything outside data/ and dist/', async () => {
     for (const slug of ['..', '../../etc/passwd', '..%2F..%2Fpackage.json', 'a/b', '%2e%2e', '.', 'count']) {
       const res = await fetch(`${base}/api/comments/${slug}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: commentDoc() });

@@ -31,6 +31,8 @@ test('agora comments import', async (t) => {
     line('short', 'tiny'),
     // Within every other rule, but larger than the 16 KiB a POST takes.
     line('large', 'A long comment. '.repeat(1300)),
+    // Valid markdown that renders to nothing (a comment only).
+    line('empty', '<!-- nothing to see here -->'),
   ].join('\n'));
   const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file, ...args]).then(
     (r) => ({ code: 0, ...r }),
@@ -43,14 +45,15 @@ test('agora comments import', async (t) => {
     assert.match(result.stderr, /export\.jsonl:2: `body`: body has 300 headings .*at most 100/);
     assert.match(result.stderr, /export\.jsonl:4: `body`: body must be at least 10 characters/);
     assert.match(result.stderr, /export\.jsonl:5: `body`: as a posted document this comment is \d+ bytes; POST takes at most 16384/);
-    assert.match(result.stderr, /3 lines refused; nothing was imported/);
+    assert.match(result.stderr, /export\.jsonl:6: `body`: body shows nothing once rendered/);
+    assert.match(result.stderr, /4 lines refused; nothing was imported/);
     assert.deepEqual(await storedComments(project.config.dataDir), []);
   });
 
   await t.test('should import the others with --skip-refused, each stored with its rendering', async () => {
     const result = await cli('--skip-refused');
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /imported 2 comments on 1 post; 0 already stored; 3 refused/);
+    assert.match(result.stdout, /imported 2 comments on 1 post; 0 already stored; 4 refused/);
     const stored = await storedComments(project.config.dataDir);
     assert.deepEqual(stored.map((c) => c.id).sort(), ['good-1', 'good-2']);
     const good = stored.find((c) => c.id === 'good-1')!;

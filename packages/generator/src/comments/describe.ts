@@ -31,7 +31,7 @@ export function commentFieldDocs(): CommentFieldDoc[] {
     { field: 'date', rule: `optional: a real day as YYYY-MM-DD from ${r.minDate} to today + ${r.maxDaysAhead} day (UTC); defaults to today.` },
     {
       field: 'body',
-      rule: `markdown after the closing \`---\`, at least ${r.minBodyChars} characters after trimming; block quotes and lists nested at most ${r.maxDepth} levels deep; at most ${r.maxDelimiterRuns} runs of \`*\`/\`_\` outside fenced code; ${workLimits()} (over one of these limits answers 422 \`comment_too_complex\` naming the limit, the value and the maximum); no control characters other than tab and line breaks, no bidirectional overrides or isolates, no zero-width spaces (zero-width joiners in emoji are fine). Raw HTML and images are dropped.`,
+      rule: `markdown after the closing \`---\`, at least ${r.minBodyChars} characters after trimming; block quotes and lists nested at most ${r.maxDepth} levels deep; at most ${r.maxDelimiterRuns} runs of \`*\`/\`_\` outside fenced code; ${workLimits()} (over one of these limits answers 422 \`comment_too_complex\` naming the limit, the value and the maximum); no control characters other than tab and line breaks, no bidirectional overrides or isolates, no zero-width spaces (zero-width joiners in emoji are fine). Raw HTML and images are dropped, and a body must show something: not only blank or invisible characters (Hangul fillers, braille blanks, lone combining marks), and not only what rendering drops.`,
     },
     { field: 'document', rule: `valid UTF-8, at most ${r.maxBytes} bytes (${r.maxBytes / 1024} KiB); front-matter keys ${code(COMMENT_KEYS, 'and')} only.` },
   ];

@@ -139,6 +139,8 @@ function bodyOf(value: unknown): string {
   const body = raw.trim();
   const chars = [...body].length;
   if (chars < COMMENT_RULES.minBodyChars) throw commentError('body-too-short', chars);
+  const blank = findInvisibleOnlyName(body);
+  if (blank) throw commentError('body-invisible', blank.kind, blank.codePoint);
   assertRenderableShape(body);
   return body;
 }

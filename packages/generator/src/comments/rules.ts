@@ -101,6 +101,14 @@ export const COMMENT_ERRORS = {
   'date-range': spec({ field: 'date', message: (latest: string) => `front_matter/date must be between ${COMMENT_RULES.minDate} and ${latest} (today + ${COMMENT_RULES.maxDaysAhead} day, UTC); leave it out for today` }),
   'body-unsafe': spec({ field: 'body', message: (kind: string, codePoint: string, line: number) => `body must not contain ${kind} ${codePoint} (line ${line}); remove it` }),
   'body-too-short': spec({ field: 'body', message: (chars: number) => `body must be at least ${COMMENT_RULES.minBodyChars} characters after trimming (got ${chars})` }),
+  'body-invisible': spec({
+    field: 'body',
+    message: (kind: string, codePoint: string) => `body must show a visible character, not only ${kind} ${codePoint} and other blank or invisible characters; write some text`,
+  }),
+  'body-shows-nothing': spec({
+    field: 'body',
+    message: () => 'body shows nothing once rendered (raw HTML, HTML comments and images are dropped, only a rule is left, or nothing); write some text',
+  }),
   'body-too-deep': spec({
     field: 'body',
     message: (depth: number, line: number) => `body nests block quotes/lists ${depth} deep (line ${line}); at most ${COMMENT_RULES.maxDepth} levels: flatten the quoting or the list`,

@@ -9,6 +9,7 @@
  */
 import type { Comment } from '../types.ts';
 import { escapeText } from './html.ts';
+import { commentError } from '../comments/rules.ts';
 import { bodyDigest, bodyHashOf, keyDigest } from '../model/comment-identity.ts';
 
 /**
@@ -43,4 +44,14 @@ export function isOutdatedRendering(comment: Comment): boolean {
 /** A body shown as escaped text, line breaks kept (`.comment-plain`): for a stored comment that cannot be rendered. */
 export function plainTextHtml(body: string): string {
   return `<div class="comment-plain">${escapeText(body)}</div>`;
+}
+
+/**
+ * Throw the `body-shows-nothing` rule's error when sanitized comment HTML shows no text:
+ * the body was only what rendering drops (raw HTML, HTML comments, images) or a rule.
+ * Judged on a new comment before it is stored, never on a stored one.
+ */
+export function assertShowsText(html: string): void {
+  const text = html.replace(/<[^>]*>/g, '').replace(/&(nbsp|#160|#xa0);/gi, ' ');
+  if (!/\S/u.test(text)) throw commentError('body-shows-nothing');
 }

@@ -12,7 +12,7 @@ import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { isLightBody, toCommentRecord, toUrlSegment, type Comment, type CommentAgent, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
-import { COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
+import { checkRenderedBody, COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
 import { StoreError, type Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
@@ -118,6 +118,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   try {
     const t0 = performance.now();
     const rendering = await deps.renderer.render(client, input.body, light);
+    checkRenderedBody(rendering.html);
     if (!light) answered = deps.publisher.answeringComment();
     const t1 = performance.now();
     // Stamped after the render: a comment waiting for its turn must not sort before comments stored meanwhile.

@@ -15,7 +15,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { CommentRenderPool, commentHtmlKey, toCommentRecord, type Comment } from '@agora/generator';
-import { COMMENT_LIMITS, validateCommentFields } from '../validate/comment-document.ts';
+import { checkRenderedBody, COMMENT_LIMITS, validateCommentFields } from '../validate/comment-document.ts';
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
 
@@ -146,6 +146,11 @@ export async function renderImported(file: string, checked: CheckedLines): Promi
       if ('html' in outcome) {
         comment.html = outcome.html;
         comment.html_key = commentHtmlKey(comment.body);
+        try {
+          checkRenderedBody(outcome.html);
+        } catch (error) {
+          refused.push(new ImportLineError(file, checked.lineOf.get(comment.id) ?? 0, `\`body\`: ${(error as Error).message}`));
+        }
       } else refused.push(new ImportLineError(file, checked.lineOf.get(comment.id) ?? 0, `\`body\`: cannot be rendered (${outcome.error})`));
     }
     return refused;

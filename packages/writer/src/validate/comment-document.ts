@@ -6,6 +6,7 @@
  * `comment_too_complex` with `limit`, `value` and `max` for a rendering-work limit).
  */
 import {
+  assertShowsText,
   COMMENT_RULES,
   CommentRuleError,
   decodeCommentBytes,
@@ -45,6 +46,11 @@ export function decodeUtf8(bytes: Uint8Array): string {
 /** Parse and validate a comment document. `today` is YYYY-MM-DD (UTC) for the default date. */
 export function parseCommentDocument(text: string, today: string): CommentInput {
   return asAppError(() => parseDocument(text, today));
+}
+
+/** 400 when a new comment's rendered HTML shows no text (the body was only markup rendering drops). */
+export function checkRenderedBody(html: string): void {
+  asAppError(() => assertShowsText(html));
 }
 
 /** Validate a comment given as fields (an import record) with the rules of a posted document. */
