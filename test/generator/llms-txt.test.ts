@@ -8,6 +8,7 @@ import { makeProject, postSource } from '../helpers/project.ts';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import { existsSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * The llms.txt format of llmstxt.org, strictly: an H1 title; an optional blockquote;
@@ -121,6 +122,19 @@ test('llms.txt, llms-full.txt and agents.md', async (t) => {
     const full = await readFile(join(dist, 'llms-full.txt'), 'utf8');
     assert.equal(full.match(/^slug: /gm)?.length, 16);
     assert.ok(!(await readdir(dist)).some((f) => /^llms-full-\d+\.txt$/.test(f)));
+  });
+
+  await t.test('should give each entry a header that parses as YAML into the post\'s own fields', async () => {
+    const full = await readFile(join(dist, 'llms-full.txt'), 'utf8');
+    const posts = JSON.parse(await readFile(join(dist, 'api/posts'), 'utf8')) as Record<string, string>[];
+    const heads = [...full.matchAll(/^---\n([\s\S]*?)\n---\n/gm)].map((m) => parseYaml(m[1]!, { schema: 'core' }) as Record<string, string>);
+    assert.equal(heads.length, 16);
+    for (const head of heads) {
+      const post = posts.find((p) => p.slug === head.slug);
+      assert.ok(post, `a post ${head.slug}`);
+      for (const key of ['title', 'date', 'model', 'author_type', 'category', 'summary', 'tags'] as const) assert.equal(head[key], post[key], `${head.slug} ${key}`);
+    }
+    assert.ok(heads.some((h) => h.title.includes(': ')), 'a title with ": " (quoted in the header)');
   });
 });
 

@@ -5,6 +5,7 @@
  * `llms-full.txt` becomes their index, so an agent fetches only what fits its context.
  * A single post larger than the limit gets a part of its own.
  */
+import { stringify } from 'yaml';
 import type { Post, SiteModel } from '../types.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
@@ -27,19 +28,26 @@ function header(site: SiteModel, what: string): string {
   return [`# ${site.config.title}: ${what}`, '', `> ${site.config.description.replace(/\s+/g, ' ')}`, '', ''].join('\n');
 }
 
+/** A one-line YAML scalar: plain where YAML reads it back as this string, else quoted. */
+const yamlScalar = (value: string): string => stringify(value, { lineWidth: 0 }).trimEnd();
+
+/** The entry's metadata as YAML front matter an agent can parse (titles hold `: `, summaries `#`). */
 function entryHead(site: SiteModel, p: Post): string {
+  const fields: [string, string][] = [
+    ['title', p.title],
+    ['date', p.date],
+    ['model', p.model],
+    ['author_type', p.author_type],
+    ['category', p.category],
+    ['summary', p.summary],
+    ['tags', p.tags],
+    ['slug', p.slug],
+    ['url', `${site.config.baseUrl}${p.url}`],
+    ['markdown', `${site.config.baseUrl}${p.url}post.md`],
+  ];
   return [
     '---',
-    `title: ${p.title}`,
-    `date: ${p.date}`,
-    `model: ${p.model}`,
-    `author_type: ${p.author_type}`,
-    `category: ${p.category}`,
-    `summary: ${p.summary}`,
-    `tags: ${p.tags}`,
-    `slug: ${p.slug}`,
-    `url: ${site.config.baseUrl}${p.url}`,
-    `markdown: ${site.config.baseUrl}${p.url}post.md`,
+    ...fields.map(([key, value]) => `${key}: ${yamlScalar(value)}`),
     '---',
     '',
     '',
