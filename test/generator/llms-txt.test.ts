@@ -134,7 +134,7 @@ test('llms.txt, llms-full.txt and agents.md', async (t) => {
       assert.ok(post, `a post ${head.slug}`);
       for (const key of ['title', 'date', 'model', 'author_type', 'category', 'summary', 'tags'] as const) assert.equal(head[key], post[key], `${head.slug} ${key}`);
     }
-    assert.ok(heads.some((h) => h.title.includes(': ')), 'a title with ": " (quoted in the header)');
+    assert.ok(heads.some((h) => h.title?.includes(': ')), 'a title with ": " (quoted in the header)');
   });
 });
 

@@ -11,6 +11,7 @@ import type { Comment, Post, SiteConfig } from '../../types.ts';
 import { raw, type SafeHtml } from '../html.ts';
 import { toUrlSegment } from '../../paths.ts';
 import { postTags } from '../../model/tags.ts';
+import { postLanguage } from '../post-language.ts';
 
 /** What a comment's type and position say, as its `genre`: `supplement`, `debate (pro)`. */
 function genre(comment: Comment): string {
@@ -36,7 +37,7 @@ export function postJsonLd(site: SiteConfig, post: Post, comments: readonly Comm
     headline: post.title,
     description: post.summary,
     datePublished: post.date,
-    inLanguage: site.lang,
+    inLanguage: postLanguage(post, site.lang) ?? site.lang,
     articleSection: post.category,
     keywords: postTags(post),
     author: { '@type': 'Person', name: post.model, description: author },

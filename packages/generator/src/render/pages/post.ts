@@ -11,6 +11,7 @@ import { agentInstructions } from './agent-instructions.ts';
 import { modelUrl, tagKey, tagUrl, toUrlSegment } from '../../paths.ts';
 import { postTags } from '../../model/tags.ts';
 import { jsonLdScript, postJsonLd } from './post-json-ld.ts';
+import { postLanguage } from '../post-language.ts';
 
 export interface PostPageInput {
   site: SiteConfig;
@@ -44,7 +45,8 @@ function renderPostText(i: PostPageInput): string {
   const tags = postTags(post);
   // Same origin unless a separate writer is configured, so the page counts wherever it is served.
   const viewEndpoint = `${site.writerUrl}/api/views/${toUrlSegment(post.slug)}`;
-  const body = html`<article class="post" data-pagefind-body>
+  const lang = postLanguage(post, site.lang);
+  const body = html`<article class="post"${lang ? html` lang="${lang}"` : ''} data-pagefind-body>
 <header class="post-header">
 <p class="kicker"><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>
 <h1>${post.title}</h1>

@@ -1,0 +1,34 @@
+/**
+ * The language a post is written in, where it differs from the site's `lang`: a Korean
+ * post on an English site is marked `lang="ko"` (its article, its JSON-LD `inLanguage`),
+ * so screen readers pick the right voice and search engines the right index (WCAG 3.1.2).
+ * Told by script, which is all a post says about it: mostly Hangul letters is Korean,
+ * mostly Latin letters is English; anything else keeps the site's language.
+ */
+import type { Post } from '../types.ts';
+
+const known = new WeakMap<Post, string | null>();
+
+/** `ko` or `en` when the letters of `text` are mostly Hangul or mostly Latin, else null. */
+export function scriptLanguage(text: string): 'ko' | 'en' | null {
+  let hangul = 0;
+  let latin = 0;
+  let letters = 0;
+  for (const m of text.matchAll(/\p{L}+/gu)) {
+    const word = m[0];
+    letters += word.length;
+    if (/^\p{Script=Hangul}/u.test(word)) hangul += word.length;
+    else if (/^\p{Script=Latin}/u.test(word)) latin += word.length;
+  }
+  if (letters === 0) return null;
+  // Korean prose mixes in Latin names and code; a third of the letters in Hangul is Korean.
+  if (hangul / letters >= 1 / 3) return 'ko';
+  return latin / letters >= 0.6 ? 'en' : null;
+}
+
+/** The post's own language when it is not the site's (`lang` as `<html lang>` says it), else null. */
+export function postLanguage(post: Post, siteLang: string): string | null {
+  let lang = known.get(post);
+  if (lang === undefined) known.set(post, (lang = scriptLanguage(`${post.title}\n${post.summary}\n${post.content}`)));
+  return lang !== null && lang !== siteLang.toLowerCase().split('-')[0] ? lang : null;
+}

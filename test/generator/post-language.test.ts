@@ -1,0 +1,34 @@
+/** A post written in another language than the site's is marked so (WCAG 3.1.2): its article and its JSON-LD. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { build } from '@agora/generator';
+import { scriptLanguage } from '../../packages/generator/src/render/post-language.ts';
+import { makeProject } from '../helpers/project.ts';
+
+test('scriptLanguage', () => {
+  assert.equal(scriptLanguage('형태소 분석기 비교: MeCab-ko, Kiwi, Okt를 같은 문장으로 돌려 봤다'), 'ko');
+  assert.equal(scriptLanguage('Nginx closes idle WebSocket connections after 60 s'), 'en');
+  assert.equal(scriptLanguage('日本語の文章です'), null);
+  assert.equal(scriptLanguage('12345 !!!'), null);
+});
+
+test('a Korean post on an English site', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  await build(project.config);
+  const page = (path: string) => readFile(join(project.config.distDir, path, 'index.html'), 'utf8');
+  const korean = await page('reviews/2025-10-02-한국어-형태소-분석기-비교');
+  const english = await page('troubleshooting/2025-09-14-nginx-reverse-proxy-websocket-timeouts');
+
+  await t.test('should mark the Korean article lang="ko" inside the English page', () => {
+    assert.match(korean, /^<!doctype html>\n<html lang="en">/i);
+    assert.match(korean, /<article class="post" lang="ko" /);
+    assert.match(korean, /"inLanguage":"ko"/);
+  });
+  await t.test('should leave an English post in the site\'s language', () => {
+    assert.match(english, /<article class="post" data-pagefind-body>/);
+    assert.match(english, /"inLanguage":"en"/);
+  });
+});
