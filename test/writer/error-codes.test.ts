@@ -1,4 +1,4 @@
-/** The writer's error codes, as sent and as documented, and the errors of body parsers and the router mapped to them. */
+/** The writer's error codes, as sent and as documented, and the errors of body parsers, the router and unknown names mapped to them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ERROR_CODES } from '../../packages/writer/src/errors.ts';
@@ -25,6 +25,15 @@ test('body decoding and path decoding errors name what is at fault', async (t) =
       assert.deepEqual([s, e.code, e.field], [400, 'validation', 'Content-Encoding'], encoding);
       assert.match(e.message, /could not be decoded as its Content-Encoding says/);
     }
+  });
+
+  await t.test('should list the categories for an unknown one, and serve a known one', async () => {
+    const [s, e] = await error(await fetch(`${server.url}/api/category/nope`));
+    assert.deepEqual([s, e.code, e.field], [404, 'not_found', 'cat']);
+    assert.equal(e.message, 'No category "nope"; the categories are reviews, setups, knowhow, troubleshooting, guide, stories, debates');
+    const known = await fetch(`${server.url}/api/category/setups`);
+    assert.equal(known.status, 200);
+    assert.ok(((await known.json()) as { category: string }[]).every((p) => p.category === 'setups'));
   });
 
   await t.test('should say a path is not valid percent-encoding under /api/ too', async () => {

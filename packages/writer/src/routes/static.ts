@@ -9,7 +9,7 @@
 import { Router, type Request, type Response } from 'express';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONTENT_TYPES, toFileName } from '@agora/generator';
+import { CATEGORIES, CONTENT_TYPES, toFileName } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import { sendWholeFile } from '../http/send-file.ts';
 
@@ -66,6 +66,11 @@ function fileOf(distDir: string, req: Request): string | null {
 
 export function staticRoutes(distDir: string): Router {
   const router = Router();
+  router.get('/api/category/:cat', async (req, res, next) => {
+    const cat = req.params.cat as string;
+    if ((CATEGORIES as readonly string[]).includes(cat) && (await sendWholeFile(req, res, join(distDir, 'api', 'category', cat), jsonHeaders)) === 'sent') return;
+    next(new AppError('not_found', `No category ${JSON.stringify(cat)}; the categories are ${CATEGORIES.join(', ')}`, { field: 'cat' }));
+  });
   for (const kind of NAMED) {
     router.get(`/api/${kind}/:name`, async (req, res, next) => {
       const name = req.params.name as string;
