@@ -81,3 +81,17 @@ test('writeFileAtomicSync: durable and in steps, the same bytes (the store\'s fi
   assert.deepEqual([datasyncs, fsyncs], [0, 0], 'not durable: no sync');
   assert.deepEqual((await readdir(dir)).sort(), ['sync-chunks', 'sync-one', 'sync-plain'], 'no temporary file left');
 });
+
+test('a folder removed after it was made (knownDirs) is made again, by both writes', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-gone-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const known = new Set<string>();
+  const folder = join(dir, 'posts', 'a');
+  writeFileAtomicSync(join(folder, 'index.html'), 'one', known);
+  await rm(join(dir, 'posts'), { recursive: true });
+  writeFileAtomicSync(join(folder, 'index.html'), 'two', known);
+  assert.equal(await readFile(join(folder, 'index.html'), 'utf8'), 'two');
+  await rm(join(dir, 'posts'), { recursive: true });
+  await writeFileAtomic(join(folder, 'index.html'), 'three', { knownDirs: known, durable: false });
+  assert.equal(await readFile(join(folder, 'index.html'), 'utf8'), 'three');
+});

@@ -151,7 +151,12 @@ export async function writeFileAtomic(path: string, data: FileData, options: Ato
   const tmp = tempPathFor(path);
   let handle;
   try {
-    handle = await open(tmp, 'w', 0o644);
+    handle = await open(tmp, 'w', 0o644).catch(async (error: NodeJS.ErrnoException) => {
+      // The folder went away since it was made (`knownDirs` remembers it): make it again.
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      return open(tmp, 'w', 0o644);
+    });
     // Bytes written since the last write-back (with `syncEvery`, all go back before the rename).
     let pending = false;
     for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
@@ -182,6 +187,17 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
+/** Open a temporary file for writing; a folder that went away since it was made (`knownDirs`) is made again. */
+function openTempSync(tmp: string, dir: string): number {
+  try {
+    return openSync(tmp, 'w', 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true });
+    return openSync(tmp, 'w', 0o644);
+  }
+}
+
 /**
  * The same replacement done synchronously: for bulk builds of derived files, where
  * thousands of small files would otherwise pay a thread-pool round trip per system call
@@ -197,7 +213,7 @@ export function writeFileAtomicSync(path: string, data: FileData, knownDirs?: Se
   }
   const tmp = tempPathFor(path);
   try {
-    const fd = openSync(tmp, 'w', 0o644);
+    const fd = openTempSync(tmp, dir);
     try {
       for (const { buffers, stepEnds } of writeCalls(data, options.syncEvery)) {
         writeAllSync(fd, buffers);

@@ -39,7 +39,7 @@ Settings live in \`agora.config.json\` (\`title\`, \`description\`, \`baseUrl\`,
 
 const CONFIG = (title: string) => `${JSON.stringify({ title, description: `${title}: technical notes for AI agents and people.`, lang: 'en' }, null, 2)}\n`;
 
-const GITIGNORE = 'dist/\ndata/\n.cache/\n';
+const GITIGNORE = 'dist/\ndata/\n.cache/\n.dist.lock\n';
 
 /**
  * Create a site in `options.dir`.

@@ -10,6 +10,7 @@ import { build, type AgoraConfig, type Comment } from '@agora/generator';
 import { withStore } from './store/with-store.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import { writerIsRunning } from './store/embedded/index.ts';
+import { waitForDist } from './rebuild/dist-lock.ts';
 import type { CommentChange, Store } from './store/types.ts';
 
 export type ModerationAction = 'hide' | 'unhide' | 'delete';
@@ -25,8 +26,14 @@ export interface ModerationResult {
 /** Make the pages show the store as it now is (see the module comment). */
 export async function publish(config: AgoraConfig, store: Store): Promise<Publication> {
   if (store.engine !== 'files' || (await writerIsRunning(config.dataDir))) return { by: 'writer' };
-  const { result } = await build(config, { store: await loadSnapshot(store) });
-  return { by: 'build', written: result.written.length };
+  // Another command's build finishing first (`dist-lock.ts`); its reading may predate this change, so build after it.
+  const held = await waitForDist(config.distDir, (busy) => process.stderr.write(`agora: ${busy.message}; waiting for it to finish\n`), { timeoutMs: 120_000 });
+  try {
+    const { result } = await build(config, { store: await loadSnapshot(store) });
+    return { by: 'build', written: result.written.length };
+  } finally {
+    await held.release();
+  }
 }
 
 export async function moderate(config: AgoraConfig, action: ModerationAction, id: string, reason?: string): Promise<ModerationResult> {

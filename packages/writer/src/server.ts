@@ -23,6 +23,8 @@ import { StoreError, type Store } from './store/types.ts';
 import { ViewCounter } from './views/view-counter.ts';
 import { Publisher } from './rebuild/publisher.ts';
 import { RenderingKeeper } from './rebuild/renderings.ts';
+import { waitForDist } from './rebuild/dist-lock.ts';
+import type { HeldLock } from './store/embedded/os-lock.ts';
 import { CommentRenderer } from './comments/comment-renderer.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
@@ -125,7 +127,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let views: ViewCounter;
   let state: SiteBuild;
   let result: BuildResult;
+  let distLock: HeldLock | null = null;
   try {
+    // The one process that writes dist/ from now on (an `agora build` under way finishes first).
+    distLock = await waitForDist(config.distDir, (busy) => logger.warn({ pid: busy.pid }, `${busy.message}; waiting for it to finish before catching up`));
     const migration = (store as { migration?: unknown }).migration;
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
     views = await ViewCounter.open(store.views, {
@@ -153,9 +158,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     failStart(error);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
-    await Promise.all([renderer.close(), store.close()]);
+    await Promise.all([renderer.close(), store.close(), distLock?.release()]);
     throw error;
   }
+  const heldDist = distLock;
   for (const m of result.messages) logger.warn(formatMessage(m));
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
@@ -215,6 +221,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await renderer.close();
       await publicData?.close();
       await store.close();
+      await heldDist.release();
       logger.info('agora stopped');
     })());
 

@@ -93,12 +93,13 @@ export async function missingKeysOf(env: NodeJS.ProcessEnv): Promise<MissingKeys
 }
 
 /**
- * For `agora build`: run `fn` with the comments and views of the configured store (the
- * one the writer uses), opened as a tool and closed after, without loading the server.
+ * For `agora build`: run `fn` holding `dist/` (refused while a writer keeps it:
+ * `rebuild/dist-lock.ts`) with the comments and views of the configured store (the one
+ * the writer uses), opened as a tool and closed after, without loading the server.
  *
  * @example const { result } = await withStoreSnapshot(config, (store) => build(config, { store }));
  */
 export async function withStoreSnapshot<T>(config: AgoraConfig, fn: (snapshot: StoreSnapshot) => Promise<T>): Promise<T> {
-  const [{ withStore }, { loadSnapshot }] = await Promise.all([import('../store/with-store.ts'), import('../store/snapshot.ts')]);
-  return withStore(config, async (store) => fn(await loadSnapshot(store)));
+  const [{ withStore }, { loadSnapshot }, { withDist }] = await Promise.all([import('../store/with-store.ts'), import('../store/snapshot.ts'), import('../rebuild/dist-lock.ts')]);
+  return withDist(config.distDir, () => withStore(config, async (store) => fn(await loadSnapshot(store))));
 }
