@@ -59,6 +59,8 @@ export class SearchIndexer {
   private last: SearchIndexResult | null = null;
   private lastLagMs: number | null = null;
   private error: string | undefined;
+  /** Runs failed in a row (the next background run waits longer). */
+  private failures = 0;
   private readonly abort = new AbortController();
   /** Told after each background run (the dev log). */
   listener: SearchIndexListener | null = null;
@@ -95,17 +97,22 @@ export class SearchIndexer {
   schedule(): void {
     if (!this.enabled || this.abort.signal.aborted) return;
     if (this.timer) clearTimeout(this.timer);
+    // After failures (a full disk), wait longer each time: 2 s, 4 s, … 5 min.
+    const delay = this.failures > 0 ? Math.min(1000 * 2 ** this.failures, 300_000) : (this.options.delayMs ?? 300);
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.running) return;
       let outcome: { result: SearchIndexResult | null; error?: unknown } = { result: null };
-      this.running = this.index().then((result) => void (outcome = { result }), (error: unknown) => void (outcome = { result: null, error })).finally(() => {
+      this.running = this.index().then(
+        (result) => void ((outcome = { result }), (this.failures = 0)),
+        (error: unknown) => void ((outcome = { result: null, error }), this.failures++),
+      ).finally(() => {
         this.running = null;
         // Told once the run is over, so the status it reads is the one after it.
         if (!this.abort.signal.aborted) this.listener?.(outcome.result, this.status, outcome.error);
         if (this.dirty.size > 0 || this.all) this.schedule();
       });
-    }, this.options.delayMs ?? 300);
+    }, delay);
     this.timer.unref();
   }
 
@@ -126,7 +133,8 @@ export class SearchIndexer {
     const base = { lastIndexedAt: this.lastIndexedAt === null ? null : new Date(this.lastIndexedAt).toISOString(), last: this.last, lastLagMs: this.lastLagMs, ...(this.error ? { error: this.error } : {}) };
     if (!this.enabled) return { state: 'off', pendingPages: 0, staleSince: null, staleMs: 0, ...base };
     const stale = this.staleSince !== null;
-    const state = this.running ? 'indexing' : this.error ? 'failed' : stale ? 'stale' : 'current';
+    // A run retrying after a failure still says `failed` (with the error) until one succeeds.
+    const state = this.error ? 'failed' : this.running ? 'indexing' : stale ? 'stale' : 'current';
     return { state, pendingPages: this.all ? this.pages.length : this.dirty.size, staleSince: stale ? new Date(this.staleSince!).toISOString() : null, staleMs: stale ? Date.now() - this.staleSince! : 0, ...base };
   }
 

@@ -23,6 +23,7 @@ import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATEGORIES } from '../types.ts';
 import { writeFileAtomic } from '../atomic-write.ts';
+import { loadPagefind } from './pagefind-service.ts';
 
 export interface SearchIndexResult {
   /** Post pages Pagefind read and indexed (in the shards it rewrote). */
@@ -136,7 +137,7 @@ export async function writeSearchIndex(distDir: string, pages: readonly string[]
 /** One shard: `pages` (every post page when null) into `dist/<shardFolder(k)>/`. Returns the pages Pagefind indexed. */
 async function indexShard(distDir: string, k: number, pages: readonly string[] | null): Promise<number> {
   // Loaded on demand: the writer's comment path never needs it.
-  const pagefind = await import('pagefind');
+  const pagefind = await loadPagefind();
   const output = join(distDir, shardFolder(k));
   const temporary = join(distDir, `.${shardFolder(k)}.${process.pid}.tmp`);
   try {
@@ -169,9 +170,12 @@ async function indexShard(distDir: string, k: number, pages: readonly string[] |
     await rm(old, { recursive: true, force: true });
     return added;
   } finally {
-    // A fresh process for each shard: Pagefind frees nothing between indexes of one process.
-    await pagefind.close();
-    await rm(temporary, { recursive: true, force: true });
+    try {
+      // A fresh process for each shard: Pagefind frees nothing between indexes of one process.
+      await pagefind.close();
+    } finally {
+      await rm(temporary, { recursive: true, force: true });
+    }
   }
 }
 
