@@ -238,3 +238,37 @@ test('sending a hidden comment again does not undo the hide: 200 with it, nothin
   assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'hidden-agent').length, 1);
   assert.ok(!(await shownAuthors()).includes('hidden-agent'), 'still hidden');
 });
+
+test('a hidden comment sent again after a restart, or hidden while another writer ran, stays hidden', { timeout: 90_000 }, async (t) => {
+  // The duplicate guard's memory off: only the store says what was hidden.
+  const config = JSON.stringify({ limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, duplicateWindowSeconds: 0 } });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': config } });
+  t.after(() => project.remove());
+  const hide = (id: string) => promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'comments', 'hide', id]);
+  const docA = commentDoc({ author: 'hidden-before-restart' }, 'Hidden, then the writer restarts, then sent again.');
+  const docB = commentDoc({ author: 'hidden-while-running' }, 'Hidden while this writer runs, then sent again.');
+  let server = await startTestServer(project);
+  const created = await postComment(server.url, POST_A, docA);
+  assert.equal(created.status, 201);
+  const { id } = (await created.json()) as { id: string };
+  await server.close();
+  await hide(id);
+  server = await startTestServer(project);
+  t.after(() => server.close());
+  const again = await postComment(server.url, POST_A, docA);
+  assert.equal(again.status, 200, 'the restarted writer knows the hidden comment from the store');
+  assert.equal(((await again.json()) as { id: string }).id, id);
+
+  const second = await postComment(server.url, POST_A, docB);
+  assert.equal(second.status, 201);
+  const secondId = ((await second.json()) as { id: string }).id;
+  await hide(secondId);
+  const shown = async () => ((await (await fetch(`${server.url}/api/comments/${POST_A}`)).json()) as { id: string }[]).map((c) => c.id);
+  for (let i = 0; i < 100 && (await shown()).includes(secondId); i++) await new Promise((r) => setTimeout(r, 50));
+  const resent = await postComment(server.url, POST_A, docB);
+  assert.equal(resent.status, 200, 'the hide reached this writer through the store\'s changes');
+  assert.equal(((await resent.json()) as { id: string }).id, secondId);
+  const stored = await storedComments(project.config.dataDir);
+  assert.equal(stored.filter((c) => c.author.startsWith('hidden-')).length, 2);
+  assert.deepEqual((await shown()).filter((c) => c === id || c === secondId), []);
+});

@@ -15,6 +15,7 @@ import type { Store } from './store/types.ts';
 import type { ViewCounter } from './views/view-counter.ts';
 import type { Publisher } from './rebuild/publisher.ts';
 import type { CommentRenderer } from './comments/comment-renderer.ts';
+import type { HiddenTwins } from './comments/hidden-twins.ts';
 import type { HealthState } from './health.ts';
 import { commentRoutes } from './routes/comments.ts';
 import { viewRoutes, viewsFastPath } from './routes/views.ts';
@@ -43,6 +44,8 @@ export interface AppDeps {
   publisher: Publisher;
   renderer: CommentRenderer;
   health: HealthState;
+  /** The hidden comments, so a twin of one is answered with it (default: none known). */
+  hidden?: HiddenTwins;
   apiKey: string;
   distDir: string;
   logger: Logger;
@@ -123,7 +126,7 @@ export function createApp(deps: AppDeps): Writer {
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
   // The view counter is the hottest route: first.
   app.use(viewRoutes({ state: deps.state, views: deps.views }));
-  const comments = { state: deps.state, store: deps.store, publisher: deps.publisher, renderer: deps.renderer, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates, health: deps.health };
+  const comments = { state: deps.state, store: deps.store, publisher: deps.publisher, renderer: deps.renderer, apiKey: deps.apiKey, now: deps.now, logger: deps.logger, duplicates, hidden: deps.hidden, health: deps.health };
   app.use(commentRoutes(comments));
   app.use(healthRoutes({ state: deps.state, store: deps.store, health: deps.health, startedAt: deps.startedAt ?? new Date() }));
   for (const router of deps.routers ?? []) app.use(router);

@@ -26,6 +26,7 @@ import { RenderingKeeper } from './rebuild/renderings.ts';
 import { waitForDist } from './rebuild/dist-lock.ts';
 import type { HeldLock } from './store/embedded/os-lock.ts';
 import { CommentRenderer } from './comments/comment-renderer.ts';
+import { HiddenTwins } from './comments/hidden-twins.ts';
 import { HealthState } from './health.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
@@ -120,6 +121,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const keys = keyStatusFromEnv(env);
   health.missingKeys = keys.providers;
   const renderings = new RenderingKeeper(store, logger);
+  const hidden = new HiddenTwins();
   const renderer = new CommentRenderer();
   // The render workers load while the site builds, so the first comment does not wait for them.
   const warming = renderer.warm();
@@ -146,7 +148,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     // Renderings and records stay in memory between rebuilds (renderings until comments are
     // calm for AGORA_RELEASE_AFTER_MS: `Publisher`), so a comment's rebuild seldom reads the render cache.
     ({ result, state } = await build(config, {
-      store: await loadSnapshot(store, views.totals(), { dropText: settings.commentTextPosts !== 0 }),
+      store: await loadSnapshot(store, views.totals(), { dropText: settings.commentTextPosts !== 0, onHidden: (c) => hidden.add(c) }),
       longLived: true,
       commentTextPosts: settings.commentTextPosts,
       searchIndexInBackground: true,
@@ -166,14 +168,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
+  publisher = new Publisher({ state, store, health, logger, onReread: (slug, comments) => hidden.replace(slug, comments), aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
   // A site without a catalog calls no provider: no key of one is missing.
   if (!publicData) health.missingKeys = [];
   const { app, listener } = createApp({
-    state, store, views, publisher, renderer, health, logger, startedAt,
+    state, store, views, publisher, renderer, health, hidden, logger, startedAt,
     // Several nodes on one database share their rate-limit budgets through it.
     ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
     apiKey: config.site.apiKey,

@@ -17,6 +17,7 @@ import { StoreError, type Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
 import { senderKey, type DuplicateGuard } from '../http/duplicate-guard.ts';
+import type { HiddenTwins } from './hidden-twins.ts';
 import type { CommentRenderer } from './comment-renderer.ts';
 
 /** What submitting needs. */
@@ -31,6 +32,8 @@ export interface CommentSubmitDeps {
   /** Longest wait for the rebuild before answering 202 (ms, default 5000). */
   rebuildWaitMs?: number;
   duplicates?: DuplicateGuard;
+  /** The hidden comments: a twin of one is answered with it, never stored again (`hidden-twins.ts`). */
+  hidden?: HiddenTwins;
   /** Told when the store fails or stalls (`/api/health` says `degraded`, part `store`), and when it works again. */
   health?: HealthState;
 }
@@ -98,7 +101,7 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const sender = senderKey(input.author, agent);
   // The same comment stored lately, or being stored right now (sent twice at once): answered with it.
   // (No await unless one is under way: two twins in one tick must not both pass.)
-  let firstId = deps.duplicates?.check(slug, sender, input.body) ?? null;
+  let firstId = deps.duplicates?.check(slug, sender, input.body) ?? deps.hidden?.find(slug, sender, input.body) ?? null;
   const twin = firstId ? undefined : deps.duplicates?.underWay(slug, sender, input.body);
   if (twin) firstId = await twin;
   // A twin of a hidden comment is that comment too: sending it again must not undo a moderator's hide.

@@ -9,7 +9,7 @@
  * Memory only and bounded: entries expire after the window and the oldest are
  * dropped past `maxEntries`, so a restart or a flood only forgets, never refuses. One
  * process's memory: a retry sent to another writer node, or after a restart, is stored
- * again (README, "Duplicates").
+ * again. A hidden comment's twin is another rule, kept from the store (`comments/hidden-twins.ts`).
  */
 import { createHash } from 'node:crypto';
 
@@ -43,7 +43,8 @@ export interface DuplicateGuard {
   begin(slug: string, who: string, body: string): (id: string | null) => void;
 }
 
-const fingerprint = (slug: string, who: string, body: string) =>
+/** What makes two comments the same one: post, sender and trimmed body (SHA-256). */
+export const fingerprint = (slug: string, who: string, body: string) =>
   createHash('sha256').update(JSON.stringify([slug, who, body.trim()])).digest('base64');
 
 /** The sender of a comment for `check`/`remember`: its verified agent's origin, else its author name. */

@@ -22,6 +22,8 @@ export interface PublisherOptions {
   store: Store;
   health: HealthState;
   logger: Logger;
+  /** Told a post's comments as the store has them (hidden ones included) whenever they are read again after a change there. */
+  onReread?: (slug: string, comments: readonly Comment[]) => void;
   /** Longest delay before the site-wide outputs follow a change (ms). */
   aggregateDelayMs?: number;
   /**
@@ -211,7 +213,11 @@ export class Publisher {
   private async listOf(slug: string): Promise<readonly Comment[]> {
     const added = this.added.get(slug) ?? [];
     this.added.delete(slug);
-    if (this.reread.delete(slug)) return this.options.store.comments.forSlug(slug);
+    if (this.reread.delete(slug)) {
+      const stored = await this.options.store.comments.forSlug(slug);
+      this.options.onReread?.(slug, stored);
+      return stored;
+    }
     const shown = this.state.site.comments.get(slug) ?? [];
     const known = new Set(shown.map((c) => c.id));
     return [...shown, ...added.filter((c) => !known.has(c.id))];

@@ -7,13 +7,17 @@ import type { Store } from './types.ts';
  * comment's text is dropped as it is read, so the text of every comment is never in
  * memory at once, and the snapshot says where the build reads a post's back
  * (`loadComments`) when it shows it. Without it, every comment keeps its text.
+ * @param options.onHidden Told each hidden comment (left out of the snapshot).
  */
-export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>, options: { dropText?: boolean } = {}): Promise<StoreSnapshot> {
+export async function loadSnapshot(store: Store, views?: ReadonlyMap<string, number>, options: { dropText?: boolean; onHidden?: (comment: Comment) => void } = {}): Promise<StoreSnapshot> {
   const comments: Comment[] = [];
   const shared = new SharedStrings();
   for await (const batch of store.comments.scan()) {
     for (const c of batch) {
-      if (c.hidden) continue;
+      if (c.hidden) {
+        options.onHidden?.(c);
+        continue;
+      }
       if (options.dropText) dropCommentText(c);
       shared.share(c);
       comments.push(c);
