@@ -20,6 +20,9 @@ test('check', async (t) => {
       'content/posts/b/dup.md': postSource(),
       'content/posts/count.md': postSource(),
       'content/posts/feed.json.md': postSource(),
+      // Nesting the markdown parser would recurse through until the stack overflows.
+      'content/posts/deep-quotes.md': postSource({}, `Conclusion first.\n\n${'>'.repeat(2000)} deep\n`),
+      'content/posts/deep-list.md': postSource({}, `Conclusion first.\n\n${Array.from({ length: 1200 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`),
       'content/posts/tagged.md': postSource({ tags: 'ok, Index.HTML' }),
       'content/posts/empty.md': postSource({}, '\n  \n'),
       'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
@@ -42,6 +45,10 @@ test('check', async (t) => {
     const dup = find('b/dup.md', 'duplicate-slug');
     assert.match(dup?.message ?? '', /already used by `content\/posts\/a\/dup.md`/);
     assert.match(find('count.md', 'slug-reserved')?.message ?? '', /api\/comments\/count/);
+    const deep = find('deep-quotes.md', 'body-too-deep');
+    assert.match(deep?.message ?? '', /2000 levels deep, expected at most 100/);
+    assert.equal(deep?.line, 11);
+    assert.match(find('deep-list.md', 'body-too-deep')?.message ?? '', /1200 levels deep/);
     assert.match(find('feed.json.md', 'slug-reserved')?.message ?? '', /category feed `\/\{category\}\/feed.json`/);
     assert.match(find('tagged.md', 'tag-name')?.message ?? '', /`Index.HTML`: its page collides with the tag index `\/tags\/index.html`/);
     assert.ok(find('empty.md', 'empty-body'));

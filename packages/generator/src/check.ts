@@ -11,6 +11,7 @@ import { RenderCache, styleWarnings } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { splitFrontMatter } from './load/front-matter.ts';
 import { hashText } from './load/posts.ts';
+import { BODY_TOO_DEEP } from './validate/post.ts';
 
 export interface CheckResult {
   messages: Message[];
@@ -37,7 +38,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
   // whose front matter has errors (it is not a post yet, but its body is there).
   const bodies: { file: string; bodyLine: number; bodyHash: string; content: string }[] = [...posts];
   for (const { source, result } of content.parsed.values()) {
-    if (result.post) continue;
+    if (result.post || result.messages.some((m) => m.ruleId === BODY_TOO_DEEP)) continue;
     const doc = splitFrontMatter(source.text);
     if (doc.hasFrontMatter && doc.body.trim() !== '') bodies.push({ file: source.file, bodyLine: doc.bodyLine, bodyHash: hashText(doc.body), content: doc.body });
   }

@@ -8,6 +8,7 @@ import { hashText, type SourceFile } from '../load/posts.ts';
 import { splitFrontMatter } from '../load/front-matter.ts';
 import { FIELD_RULES, POST_KEYS, REQUIRED_KEYS, type PostKey } from './front-matter-rules.ts';
 import { postUrl, isStorableName } from '../paths.ts';
+import { measureBody } from '../comments/body-shape.ts';
 
 export interface ParsedPost {
   post: Post | null;
@@ -15,6 +16,11 @@ export interface ParsedPost {
 }
 
 const isPostKey = (key: string): key is PostKey => (POST_KEYS as readonly string[]).includes(key);
+
+/** Deepest nesting of block quotes and lists a post may have (the parser recurses per level). */
+export const POST_MAX_DEPTH = 100;
+/** The rule of a body nested deeper: such a body is never handed to the markdown parser. */
+export const BODY_TOO_DEEP = 'body-too-deep';
 
 /** Parse and validate one post source. */
 export function parsePost(source: SourceFile): ParsedPost {
@@ -52,6 +58,12 @@ export function parsePost(source: SourceFile): ParsedPost {
 
   if (doc.body.trim() === '') {
     report('error', doc.bodyLine, 1, 'empty-body', 'Unexpected empty body, expected markdown after the front matter', 'write the post below the closing `---`');
+  }
+  // The markdown parser recurses once per nesting level: 2,000 `>` overflowed the stack
+  // and crashed check, build and dev with no file named. Judged by a linear scan first.
+  const { depth, depthLine } = measureBody(doc.body);
+  if (depth > POST_MAX_DEPTH) {
+    report('error', doc.bodyLine + depthLine - 1, 1, BODY_TOO_DEEP, `Unexpected nesting of block quotes/lists ${depth} levels deep, expected at most ${POST_MAX_DEPTH}`, 'flatten the quoting or the list');
   }
   checkSlug(source, fields.date, report);
 
