@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { check, build, ContentError } from '@agora/generator';
 import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
 
@@ -30,6 +31,8 @@ test('check', async (t) => {
     },
   });
   t.after(() => project.remove());
+  // Latin-1 bytes in the title and the body: not UTF-8.
+  await writeFile(join(project.root, 'content/posts/latin1.md'), Buffer.from(postSource({ title: 'Caf\u00e9 notes' }), 'latin1'));
   const result = await check(project.config);
   const find = (file: string, ruleId: string) => result.messages.find((m) => m.file === `content/posts/${file}` && m.ruleId === ruleId);
 
@@ -45,6 +48,9 @@ test('check', async (t) => {
     const dup = find('b/dup.md', 'duplicate-slug');
     assert.match(dup?.message ?? '', /already used by `content\/posts\/a\/dup.md`/);
     assert.match(find('count.md', 'slug-reserved')?.message ?? '', /api\/comments\/count/);
+    const latin1 = find('latin1.md', 'not-utf8');
+    assert.equal(latin1?.message, 'Unexpected byte 0xE9 that is not UTF-8');
+    assert.deepEqual([latin1?.line, latin1?.column], [2, 12]);
     const deep = find('deep-quotes.md', 'body-too-deep');
     assert.match(deep?.message ?? '', /2000 levels deep, expected at most 100/);
     assert.equal(deep?.line, 11);

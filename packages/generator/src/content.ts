@@ -9,7 +9,7 @@ import type { AgoraConfig } from './config.ts';
 import type { Post } from './types.ts';
 import type { Catalog } from './catalog/types.ts';
 import { ContentError, sortMessages, type Message } from './messages.ts';
-import { listPostFiles, toSourceFile, type SourceFile } from './load/posts.ts';
+import { listPostFiles, sourceFromBytes, type SourceFile } from './load/posts.ts';
 import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
 import { checkSite, SiteChecks } from './validate/site.ts';
@@ -43,7 +43,7 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
   // Synchronous reads: thousands of small files cost far less without a thread-pool
   // round trip each, and nothing else needs this thread meanwhile.
   for (const path of paths) {
-    const source = toSourceFile(path, config.root, readFileSync(path, 'utf8'));
+    const source = sourceFromBytes(path, config.root, readFileSync(path));
     parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
   }
   const catalogResult = await catalog;
@@ -86,10 +86,10 @@ export async function readChanges(config: AgoraConfig, content: Content, changed
     for (const path of content.parsed.keys()) if (!listed.has(path)) touched.add(path);
   }
   // Every file is read before the content changes: a read that fails leaves it whole.
-  const texts = new Map<string, string | undefined>();
+  const texts = new Map<string, Buffer | undefined>();
   for (const path of touched) {
     try {
-      texts.set(path, readFileSync(path, 'utf8'));
+      texts.set(path, readFileSync(path));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'EISDIR') throw error;
@@ -99,7 +99,7 @@ export async function readChanges(config: AgoraConfig, content: Content, changed
   for (const [path, text] of texts) {
     if (text === undefined) content.parsed.delete(path);
     else {
-      const source = toSourceFile(path, config.root, text);
+      const source = sourceFromBytes(path, config.root, text);
       content.parsed.set(path, { source, result: parsePost(source) });
     }
     content.checks?.set(path, content.parsed.get(path));

@@ -6,6 +6,7 @@
  * posts (core schema, no tags, no aliases, nothing executed).
  */
 import { splitFrontMatter } from '../load/front-matter.ts';
+import { firstInvalidUtf8 } from '../load/utf8.ts';
 import { isIsoDate } from '../validate/front-matter-rules.ts';
 import type { Comment, CommentType, Position } from '../types.ts';
 import { findInvisibleOnlyName, findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
@@ -23,26 +24,6 @@ export function decodeCommentBytes(bytes: Uint8Array): string {
     const at = firstInvalidUtf8(bytes);
     throw commentError('not-utf8', ...whereInDocument(bytes, at), `0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')}`);
   }
-}
-
-/** Offset of the first byte that does not start a well-formed UTF-8 sequence (the Encoding Standard's rules), or -1. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
-    const c = bytes[i]!;
-    if (c < 0x80) {
-      i++;
-      continue;
-    }
-    // Continuation bytes after the lead byte, and the range of the first (no overlongs, surrogates or > U+10FFFF).
-    const [n, lo, hi] = c >= 0xc2 && c <= 0xdf ? [1, 0x80, 0xbf] : c === 0xe0 ? [2, 0xa0, 0xbf] : c === 0xed ? [2, 0x80, 0x9f] : c >= 0xe1 && c <= 0xef ? [2, 0x80, 0xbf] : c === 0xf0 ? [3, 0x90, 0xbf] : c === 0xf4 ? [3, 0x80, 0x8f] : c >= 0xf1 && c <= 0xf3 ? [3, 0x80, 0xbf] : [0, 0, 0];
-    if (n === 0) return i;
-    for (let k = 1; k <= n; k++) {
-      const d = bytes[i + k];
-      if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
-    }
-    i += n + 1;
-  }
-  return -1;
 }
 
 /** The part of a comment document holding byte `at` (a front-matter key, `front_matter` or `body`) and its line. */

@@ -5,6 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
+import { findInvalidUtf8, type InvalidByte } from './utf8.ts';
 
 export interface SourceFile {
   /** Path relative to the project root, `/`-separated, for messages. */
@@ -12,8 +13,10 @@ export interface SourceFile {
   absPath: string;
   slug: string;
   text: string;
-  /** sha1 of the text: the key of every cache. */
+  /** sha1 of the file's bytes (of the text, for a file that is UTF-8): the key of every cache. */
   hash: string;
+  /** The first byte that is not UTF-8 (the text then holds U+FFFD in its place): an error of the file. */
+  invalidUtf8?: InvalidByte;
 }
 
 /** Hash used for caches and change detection. */
@@ -38,6 +41,14 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
 
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
   return { ...sourceName(absPath, root), absPath, text, hash: hashText(text) };
+}
+
+/** A post file as read: its text, and where it is not UTF-8 (hashed by its bytes, so a cached parse of another text never stands in). */
+export function sourceFromBytes(absPath: string, root: string, bytes: Uint8Array): SourceFile {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  // Only a text holding U+FFFD can have come from a byte that is not UTF-8.
+  const invalid = text.includes('\uFFFD') ? findInvalidUtf8(bytes) : null;
+  return { ...sourceName(absPath, root), absPath, text, hash: hashText(bytes), ...(invalid ? { invalidUtf8: invalid } : {}) };
 }
 
 /** The names of a post file (whether or not it exists): its path for messages and its slug. */

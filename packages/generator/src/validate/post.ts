@@ -28,6 +28,11 @@ export function parsePost(source: SourceFile): ParsedPost {
   const report = (severity: Message['severity'], line: number, column: number, ruleId: string, message: string, fix: string) =>
     messages.push({ file: source.file, line, column, severity, ruleId, message, fix });
 
+  if (source.invalidUtf8) {
+    const { byte, line, column } = source.invalidUtf8;
+    report('error', line, column, 'not-utf8', `Unexpected byte 0x${byte.toString(16).toUpperCase().padStart(2, '0')} that is not UTF-8`, 'save the file as UTF-8 (post.md is published byte for byte, so it must be text a reader can decode)');
+    return { post: null, messages };
+  }
   const doc = splitFrontMatter(source.text);
   if (!doc.hasFrontMatter) {
     report('error', 1, 1, 'front-matter-missing', 'Unexpected start of post, expected a front-matter block opened by a `---` line',
