@@ -157,7 +157,7 @@ test('renderMarkdown', async (t) => {
   });
 
   await t.test('should carry a new renderer version, so cached renderings of the old rules are dropped', () => {
-    assert.equal(RENDERER_VERSION, 'post-4');
+    assert.match(RENDERER_VERSION, /^post-([4-9]|\d{2,})$/, 'post-4 or later');
   });
 });
 

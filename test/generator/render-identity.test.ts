@@ -118,3 +118,20 @@ test('the identity check can fail', () => {
   const want = renderReference(markdown);
   assert.notEqual(renderMarkdown(markdown.replace('## Setup\n\n## Setup', '## Setup\n\n## Setup!')).html, want.html, name);
 });
+
+test('a post\'s links and images keep safe URLs only', async (t) => {
+  await t.test('should drop javascript:, data: and vbscript: URLs and keep relative, http(s) and mailto ones', () => {
+    const html = renderMarkdown([
+      '[js](javascript:alert(1)) [JS](JaVaScRiPt:alert(2)) [vb](vbscript:msgbox) [data](data:text/html;base64,PHNjcmlwdD4=)',
+      '![img](javascript:alert(3)) ![pixel](data:image/png;base64,AAAA)',
+      '[rel](../other/) [abs](/api/posts) [q](?a=b:c) [frag](#x:y) [web](https://example.com/a:b) [mail](mailto:a@example.com)',
+      '<javascript:alert(4)> <https://example.com>',
+    ].join('\n\n')).html;
+    assert.doesNotMatch(html, /(href|src)="\s*(javascript|vbscript|data):/i);
+    for (const kept of ['href="../other/"', 'href="/api/posts"', 'href="?a=b:c"', 'href="#x:y"', 'href="https://example.com/a:b"', 'href="mailto:a@example.com"', 'href="https://example.com"']) {
+      assert.ok(html.includes(kept), kept);
+    }
+    assert.match(html, /<a>js<\/a>/, 'the link text stays, without its URL');
+    assert.match(html, /<img alt="img">/);
+  });
+});

@@ -4,7 +4,10 @@
  * highlighting (rehype-highlight with `detect: false` and a plain-text list, calling
  * lowlight directly with grammars registered on first use) and the keyboard-reachable
  * scroll regions of `scroll-regions.ts`. Output is byte-identical to
- * `rehypeSlug` → `rehypeHighlight` → `rehypeScrollRegions` (test/generator/render-identity.test.ts).
+ * `rehypeSlug` → `rehypeHighlight` → `rehypeScrollRegions` (test/generator/render-identity.test.ts),
+ * except that a link or image whose URL has a scheme hast-util-sanitize would not allow
+ * (`javascript:`, `data:`, `vbscript:` …) loses the URL, as in comments: the post's
+ * HTML also goes into feeds and `/api/post`, read without the site's CSP.
  */
 import GithubSlugger from 'github-slugger';
 import { toString } from 'hast-util-to-string';
@@ -28,6 +31,28 @@ function language(node: Element): string | false | undefined {
 }
 
 let highlighter: ReturnType<typeof createLazyHighlighter> | undefined;
+
+/** The schemes each URL property may have (hast-util-sanitize's defaults); relative URLs always pass. */
+const SAFE_SCHEMES = { href: ['http', 'https', 'mailto', 'xmpp', 'irc', 'ircs'], src: ['http', 'https'] } as const;
+
+/** Whether `url` is relative or has one of `schemes` (a colon before any `/`, `?` or `#` makes a scheme, as hast-util-sanitize reads it). */
+function safeUrl(url: string, schemes: readonly string[]): boolean {
+  const colon = url.indexOf(':');
+  if (colon < 0) return true;
+  for (const mark of ['/', '?', '#']) {
+    const at = url.indexOf(mark);
+    if (at > -1 && at < colon) return true;
+  }
+  return schemes.includes(url.slice(0, colon).toLowerCase());
+}
+
+/** Drop a link's or image's URL whose scheme is not safe. */
+function dropUnsafeUrl(node: Element): void {
+  for (const name of ['href', 'src'] as const) {
+    const value = node.properties[name];
+    if (typeof value === 'string' && !safeUrl(value, SAFE_SCHEMES[name])) delete node.properties[name];
+  }
+}
 
 /** The plugin: one slugger per processor, one highlighter per thread (grammars compile once). */
 export function rehypePostElements() {
@@ -58,6 +83,7 @@ export function rehypePostElements() {
       if (tag.length === 2 && tag.charCodeAt(0) === 104 && tag.charCodeAt(1) > 48 && tag.charCodeAt(1) < 55) {
         if (!node.properties.id) node.properties.id = slugs.slug(toString(node));
       }
+      if (tag === 'a' || tag === 'img') dropUnsafeUrl(node);
       if (tag === 'pre') {
         for (const child of node.children) if (child.type === 'element' && child.tagName === 'code') highlightCode(child);
         if (regions) Object.assign(node.properties, { tabIndex: 0, role: 'group', ariaLabel: scrollRegionLabel(node) });

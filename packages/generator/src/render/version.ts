@@ -2,6 +2,6 @@
  * Version of the post renderer's output, part of every render-cache file. Bump it when
  * `renderMarkdown` changes what it produces. Kept apart from the renderer so reading
  * the cache does not load unified and the grammars. `post-4`: CJK-friendly emphasis
- * and strikethrough (issue 20).
+ * and strikethrough (issue 20). `post-5`: links and images with an unsafe URL scheme lose the URL.
  */
-export const RENDERER_VERSION = 'post-4';
+export const RENDERER_VERSION = 'post-5';
