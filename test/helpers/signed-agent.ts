@@ -27,8 +27,21 @@ export interface TestAgent {
    * @param url The full URL the request goes to (its authority is signed).
    * @param options Override created/expires (s from now), the nonce, or the Signature-Agent value.
    */
-  sign(url: string, options?: { createdS?: number; expiresS?: number; nonce?: string; signatureAgent?: string; tag?: string }): Promise<Record<string, string>>;
+  sign(url: string, options?: SignOptions): Promise<Record<string, string>>;
   close(): Promise<void>;
+}
+
+/** How to sign: created/expires (s from now), the nonce, the Signature-Agent value, and, signed with http-message-sig directly, another tag, more components (with the request `method` and `headers` they cover) or a stated `alg`. */
+export interface SignOptions {
+  createdS?: number;
+  expiresS?: number;
+  nonce?: string;
+  signatureAgent?: string;
+  tag?: string;
+  components?: string[];
+  alg?: string;
+  method?: string;
+  headers?: Record<string, string>;
 }
 
 /** A fresh Ed25519 key pair as JWKs. */
@@ -69,11 +82,15 @@ export async function startTestAgent(): Promise<TestAgent> {
   agent.sign = async (url, options = {}) => {
     const now = Date.now();
     const signatureAgent = options.signatureAgent ?? JSON.stringify(agent.origin);
-    const request = new Request(url, { headers: { 'Signature-Agent': signatureAgent } });
+    const request = new Request(url, { method: options.method ?? 'GET', headers: { ...options.headers, 'Signature-Agent': signatureAgent } });
     const created = new Date(now + (options.createdS ?? 0) * 1000);
     const expires = new Date(now + (options.expiresS ?? 300) * 1000);
-    const headers = options.tag
-      ? await (await import('http-message-sig')).signatureHeaders(request, { signer, keyid: signer.keyid, components: ['@authority', 'signature-agent'], created, expires, nonce: options.nonce ?? 'n-' + Math.random(), tag: options.tag })
+    const direct = options.tag !== undefined || options.components !== undefined || options.alg !== undefined;
+    const headers = direct
+      ? await (await import('http-message-sig')).signatureHeaders(request, {
+          signer, keyid: signer.keyid, components: options.components ?? ['@authority', 'signature-agent'], created, expires,
+          nonce: options.nonce ?? 'n-' + Math.random(), tag: options.tag ?? 'web-bot-auth', ...(options.alg ? { alg: options.alg } : {}),
+        })
       : await signatureHeaders(request, signer, { created, expires, ...(options.nonce ? { nonce: options.nonce } : {}) });
     return { 'Signature-Agent': signatureAgent, Signature: headers.Signature, 'Signature-Input': headers['Signature-Input'] };
   };

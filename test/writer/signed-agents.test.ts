@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { makeProject, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
@@ -116,6 +117,40 @@ test('signed agents (Web Bot Auth)', async (t) => {
     await refused(await postComment(server.url, OTHER, doc, claimed), 401, 'keyid');
     // A Signature-Agent that is not an origin.
     await refused(await signedPost(OTHER, doc, agent, { signatureAgent: JSON.stringify(`${agent.origin}/keys`) }), 401, 'signature_agent');
+    assert.equal(await count(OTHER), before);
+  });
+
+  await t.test('a signature may cover more than @authority and signature-agent (RFC 9421): the body\'s digest, its type, the whole URI', async () => {
+    const doc = commentDoc({ author: 'thorough-bot' }, 'Signed over its method, URI, type, key and body digest.');
+    const digest = `sha-256=:${createHash('sha256').update(doc).digest('base64')}:`;
+    const covered = { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Digest': digest, 'X-API-Key': API_KEY };
+    const components = ['@method', '@target-uri', '@authority', '@path', '@scheme', 'signature-agent', 'content-type', 'content-digest', 'x-api-key'];
+    const signed = await agent.sign(url(OTHER), { method: 'POST', headers: covered, components });
+    const res = await postComment(server.url, OTHER, doc, { ...signed, 'Content-Digest': digest });
+    assert.equal(res.status, 201, await res.clone().text());
+    assert.deepEqual(((await res.json()) as { agent: unknown }).agent, { origin: agent.origin, keyid: agent.keyid });
+
+    // The same signature over a digest that is not the body's: the signature verifies, the body does not match it.
+    const before = await count(OTHER);
+    const other = commentDoc({ author: 'thorough-bot' }, 'A body that is not the one the digest was made of.');
+    const wrong = `sha-256=:${createHash('sha256').update(other + 'x').digest('base64')}:`;
+    const resigned = await agent.sign(url(OTHER), { method: 'POST', headers: { ...covered, 'Content-Digest': wrong }, components });
+    const refusedDigest = await postComment(server.url, OTHER, other, { ...resigned, 'Content-Digest': wrong });
+    assert.equal(refusedDigest.status, 400);
+    const error = ((await refusedDigest.json()) as { error: { field: string; message: string } }).error;
+    assert.equal(error.field, 'Content-Digest');
+    assert.match(error.message, /sha-256 is not the digest of the body that arrived/);
+    // An algorithm this server does not know is ignored (RFC 9530).
+    assert.equal((await postComment(server.url, OTHER, other, { 'Content-Digest': 'md5=:AAAA:' })).status, 201);
+    assert.equal(await count(OTHER), before + 1);
+  });
+
+  await t.test('an alg that is not the key\'s, and an expires just passed, are refused under their own checks', async () => {
+    const doc = commentDoc({ author: 'mismatched-bot' }, 'This comment must never be stored by the writer.');
+    const before = await count(OTHER);
+    await refused(await signedPost(OTHER, doc, agent, { alg: 'rsa-pss-sha512' }), 401, 'alg');
+    // Past by 5 s: http-message-sig's verify checks expires strictly; the writer names the check.
+    await refused(await signedPost(OTHER, doc, agent, { createdS: -120, expiresS: -5 }), 401, 'expires');
     assert.equal(await count(OTHER), before);
   });
 

@@ -27,7 +27,7 @@ export interface IdentityOptions extends SignatureDeps {
 export function agentIdentity(options: IdentityOptions): RequestHandler {
   return async function verifySignature(req: Request, res, next) {
     try {
-      const agent = await verifyAgentRequest({ method: req.method, url: req.originalUrl, protocol: req.protocol, host: req.host ?? req.get('host') ?? '', header: (name) => req.get(name) }, options);
+      const agent = await verifyAgentRequest({ method: req.method, url: req.originalUrl, protocol: req.protocol, host: req.host ?? req.get('host') ?? '', header: (name) => req.get(name), headers: () => req.headers }, options);
       if (agent) setVerifiedAgent(req, agent);
     } catch (error) {
       if (isAppError(error) && (error.code === 'signature_invalid' || error.code === 'agent_blocked')) await options.countFailure?.(addressOf(req), res);

@@ -7,8 +7,9 @@
  *   signature_input  one signature, a dictionary of inner lists
  *   tag          `web-bot-auth`
  *   components   `@authority` and `signature-agent` covered
- *   created / expires  integers; created at most `skewS` in the future; expires not
- *                passed (less `skewS`); at most `MAX_SIGNATURE_LIFETIME_S` between them
+ *   created / expires  integers; created at most `CLOCK_SKEW_S` in the future; expires not
+ *                passed (strictly, as http-message-sig's own check is); at most
+ *                `MAX_SIGNATURE_LIFETIME_S` between them
  *   nonce        present, at most 256 characters
  *   keyid, alg   keyid present; alg, when given, `ed25519` or `rsa-pss-sha512`
  *   authority    the signed `@authority` is a host this writer answers for
@@ -60,6 +61,8 @@ export interface SignedRequest {
   /** Host (and port) the client addressed. */
   host: string;
   header(name: string): string | undefined;
+  /** Every header as received (names in lower case), for the components a signature covers. */
+  headers(): Record<string, string | string[] | undefined>;
 }
 
 function fail(check: string, message: string): AppError {
@@ -97,7 +100,8 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail('created', 'created and expires are required (integer seconds)');
   const now = (deps.now ?? Date.now)() / 1000;
   if ((created as number) > now + CLOCK_SKEW_S) throw fail('created', `created is in the future (more than ${CLOCK_SKEW_S} s ahead of this server's clock)`);
-  if ((expires as number) < now - CLOCK_SKEW_S) throw fail('expires', 'the signature has expired');
+  // Strict: http-message-sig's verify refuses a passed `expires` itself, with no skew.
+  if ((expires as number) * 1000 < (deps.now?.() ?? Date.now())) throw fail('expires', 'the signature has expired (expires is past by this server\'s clock)');
   if ((expires as number) <= (created as number) || (expires as number) - (created as number) > MAX_SIGNATURE_LIFETIME_S) throw fail('expires', `expires must follow created by at most ${MAX_SIGNATURE_LIFETIME_S} s`);
   const nonce = params.get('nonce');
   if (typeof nonce !== 'string' || nonce === '' || nonce.length > 256) throw fail('nonce', 'a nonce (a string of at most 256 characters) is required');
@@ -125,8 +129,13 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
     throw fail(error.check, error.message);
   }
   if (!key) throw fail('keyid', `the key directory of ${origin.origin} lists no key with thumbprint ${keyid}`);
+  // RFC 9421 3.2: an `alg` the signer states must be the key's own.
+  const keyAlg = key.jwk.kty === 'OKP' && key.jwk.crv === 'Ed25519' ? 'ed25519' : key.jwk.kty === 'RSA' ? 'rsa-pss-sha512' : null;
+  if (alg !== undefined && alg !== keyAlg) throw fail('alg', `alg ${alg} is not the algorithm of key ${keyid} (${keyAlg ?? key.jwk.kty})`);
   try {
-    const message = { method: request.method, url: request.url, protocol: request.protocol, headers: { host: request.host, 'signature-agent': agentHeader, 'signature-input': input, signature } };
+    // Every header the client sent and the whole target URI: a signature may cover more
+    // than the two required components (`content-digest`, `content-type`, `@target-uri` …).
+    const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers: { ...request.headers(), host: request.host, 'signature-agent': agentHeader, 'signature-input': input, signature } };
     await verifyMessage(message, async (data, sig, p) => {
       await (await verifierFromJWK(key.jwk))(data, sig, p as never);
     });

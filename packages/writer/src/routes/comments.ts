@@ -1,6 +1,6 @@
 /**
- * `POST /api/comments/{slug}`: key, post, media type, size, document (with its
- * rendering-work limits: 422) — checked in that order, each failure a JSON error that
+ * `POST /api/comments/{slug}`: key, post, media type, size, the body's stated
+ * `Content-Digest`, document (with its rendering-work limits: 422) — checked in that order, each failure a JSON error that
  * changes nothing. Then the body is rendered (fairly between client addresses), the
  * comment is stored durably with its HTML (fsync or COMMIT), and the post's own outputs
  * (its page, `/api/post/{slug}`, `/api/comments/{slug}`) are rebuilt before the answer:
@@ -16,6 +16,7 @@
 import { Router, raw, type Request } from 'express';
 import { AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
+import { checkContentDigest } from '../http/content-digest.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { COMMENT_LIMITS } from '../validate/comment-document.ts';
 import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
@@ -50,6 +51,7 @@ export function commentRoutes(deps: CommentRouteDeps): Router {
     next();
   }, readBody, async (req, res) => {
     const bytes: Uint8Array = Buffer.isBuffer(req.body) ? req.body : new Uint8Array();
+    checkContentDigest(req.get('content-digest'), req.get('content-encoding'), bytes);
     const answer = await storeComment(deps, clientKey(req), postSlug(deps, req), bytes, verifiedAgent(req));
     res.status(answer.status).location(answer.location).json(answer.body);
   });
