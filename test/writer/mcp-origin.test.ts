@@ -124,9 +124,10 @@ test('/mcp answers invalid JSON with the JSON-RPC parse error', async (t) => {
     }
   });
 
-  await t.test('should still answer an over-long body with the writer\'s 413', async () => {
+  await t.test('should answer an over-long body 413 as a JSON-RPC error carrying the writer\'s', async () => {
     const res = await send(agent, endpoint, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(70 * 1024) } }), MCP_HEADERS);
     assert.equal(res.status, 413);
-    assert.equal(JSON.parse(res.body).error.code, 'payload_too_large');
+    const answer = JSON.parse(res.body);
+    assert.deepEqual([answer.jsonrpc, answer.id, answer.error.code, answer.error.data.code], ['2.0', null, -32000, 'payload_too_large']);
   });
 });

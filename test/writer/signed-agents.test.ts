@@ -220,6 +220,17 @@ test('signed agents (Web Bot Auth)', async (t) => {
     assert.match((await cli('list')).stdout, /no blocked agents/);
   });
 
+  await t.test('a refused signature on /mcp is a JSON-RPC error carrying the writer\'s, whatever the method', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' });
+    const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...(await agent.sign(`${server.url}/mcp`, { tag: 'not-web-bot-auth' })) };
+    const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body });
+    assert.equal(res.status, 401);
+    const answer = (await res.json()) as { jsonrpc: string; id: null; error: { code: number; message: string; data: { code: string; check: string } } };
+    assert.deepEqual([answer.jsonrpc, answer.id, answer.error.code], ['2.0', null, -32000]);
+    assert.deepEqual([answer.error.data.code, answer.error.data.check], ['signature_invalid', 'tag']);
+    assert.match(answer.error.message, /^Web Bot Auth signature refused \(tag\)/);
+  });
+
   await t.test('post_comment over MCP\'s HTTP transport stores the verified agent', async () => {
     const signingFetch = async (input: string | URL | Request, init?: RequestInit) => {
       const target = input instanceof Request ? input.url : String(input);

@@ -24,7 +24,7 @@ import { staticRoutes } from './routes/static.ts';
 import { negotiateRoutes } from './routes/negotiate.ts';
 import { searchRoutes } from './routes/search.ts';
 import { PostSearch } from './search/search-index.ts';
-import { mcpRoutes, mcpHostNames } from './mcp/http.ts';
+import { mcpErrorAnswer, mcpRoutes, mcpHostNames } from './mcp/http.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import type { PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
@@ -141,7 +141,7 @@ export function createApp(deps: AppDeps): Writer {
     next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));
   });
   // The one error funnel: every failure of every route becomes the JSON error shape here.
-  const funnel: ErrorRequestHandler = (error, req, res, _next) => sendError(req, res, error, deps.logger);
+  const funnel: ErrorRequestHandler = (error, req, res, _next) => sendError(req, res, error, deps.logger, mcpErrorAnswer);
   app.use(funnel);
 
   const trust = app.get('trust proxy fn') as Parameters<typeof proxyAddr>[1];

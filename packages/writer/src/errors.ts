@@ -131,10 +131,14 @@ export function toAppError(error: unknown): AppError | null {
 
 const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>';
 
-/** Answer `error` as the JSON error shape (an HTML page for a browser's 404 outside the API). */
-export function sendError(req: Request, res: Response, error: unknown, logger?: Logger): void {
+/**
+ * Answer `error` as the JSON error shape (an HTML page for a browser's 404 outside the
+ * API; on `/mcp`, `mcp` answers it as a JSON-RPC error).
+ */
+export function sendError(req: Request, res: Response, error: unknown, logger?: Logger, mcp?: (res: ServerResponse, appError: AppError | null) => void): void {
   const appError = answerFor(error, req.originalUrl, logger);
   if (res.headersSent) return void res.end();
+  if (mcp && req.path === '/mcp') return mcp(res, appError);
   if (appError?.status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
     res.setHeader('Cache-Control', 'no-store');
     return void res.status(404).type('html').send(NOT_FOUND_PAGE);

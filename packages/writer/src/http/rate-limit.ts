@@ -226,7 +226,7 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
     if (views) await charge(views, client, res, viewsOver);
   };
   const attempt = async (client: string, res: ServerResponse) => {
-    if (budgets.commentsIp) await charge(budgets.commentsIp, client, res, 'comment requests from this client');
+    if (budgets.commentsIp) await charge(budgets.commentsIp, client, res, 'comments and refused signatures from this client');
   };
   return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, ready };
 }

@@ -10,13 +10,16 @@
  * Browsers: a request's `Host` and, when sent, its `Origin` must be names this server
  * answers for (one list, `mcpHostNames`), else 403 with a JSON-RPC error; an allowed
  * Origin gets CORS headers (and `OPTIONS` its preflight). Invalid JSON is JSON-RPC's
- * parse error (-32700), JSON that is no message -32600, like every other `/mcp` error
- * but the 413 of a body over 64 KB.
+ * parse error (-32700), JSON that is no message -32600. Every other `/mcp` error (a
+ * refused signature, a blocked agent, a spent budget, a body over 64 KB) is a JSON-RPC
+ * error too, -32000 with the writer's own error object as `data` (`mcpErrorAnswer`).
  */
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
+import type { AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
@@ -67,6 +70,20 @@ export function originAllowed(origin: string, hosts: readonly string[]): boolean
 /** A JSON-RPC error answer (no id when the request was refused before it was read). */
 function jsonRpcError(code: number, message: string, data?: unknown, id: string | number | null = null) {
   return { jsonrpc: '2.0' as const, id, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/**
+ * The answer to an error that reached the writer's error funnel on `/mcp`: its status and
+ * headers, as a JSON-RPC error (-32000) whose `data` is the writer's error object
+ * (`code`, `check`, `field` …), so an MCP client reads it as one of its protocol's errors.
+ */
+export function mcpErrorAnswer(res: ServerResponse, appError: AppError | null): void {
+  for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.statusCode = appError?.status ?? 500;
+  const error = appError ? appError.toBody().error : { code: 'internal', message: 'Internal server error' };
+  res.end(JSON.stringify(jsonRpcError(-32000, error.message, error)));
 }
 
 /** Every protocol revision this server speaks: the 2025 era's, then 2026-07-28. */

@@ -3,8 +3,8 @@
  * server (`/mcp`, Streamable HTTP) and the agents guide (`/agents.md`).
  */
 import { CATEGORIES } from '../../types.ts';
-import { errorResponse, jsonResponse, PUBLIC, queryParam, textResponse, writerServers } from './builders.ts';
-import type { Response } from './types.ts';
+import { errorResponse, jsonResponse, PUBLIC, queryParam, RATE_LIMIT_HEADERS, retryAfter, textResponse, writerServers } from './builders.ts';
+import type { Header, Response } from './types.ts';
 import type { OpenApiContext } from './builders.ts';
 import type { Paths, Schema } from './types.ts';
 
@@ -42,8 +42,8 @@ const JSON_RPC_ERROR: Schema = {
   },
 };
 
-function jsonRpcError(description: string, code: number, message: string): Response {
-  return jsonResponse(description, JSON_RPC_ERROR, { jsonrpc: '2.0', error: { code, message }, id: null });
+function jsonRpcError(description: string, code: number, message: string, data?: Record<string, unknown>, headers?: Record<string, Header>): Response {
+  return jsonResponse(description, JSON_RPC_ERROR, { jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }, headers);
 }
 
 const ANSWER: Schema = {
@@ -84,7 +84,7 @@ export function agentPaths(ctx: OpenApiContext): Paths {
       post: {
         operationId: 'mcp',
         summary: 'MCP server (Streamable HTTP)',
-        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header)' + (ctx.catalog ? ', `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header)' : '') + '. Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB. Stateless: `GET` (no server-sent event stream), `DELETE` (no session) and any other method answer 405 with `Allow: POST, OPTIONS` and a JSON-RPC error (-32000). Every `/mcp` error is JSON-RPC shaped but the 413. Browsers: an `Origin` whose host is one of the names allowed for `Host` gets CORS headers (`OPTIONS` answers its preflight with 204), any other `Origin` 403.',
+        description: 'A Model Context Protocol server, stateless: POST JSON-RPC messages (`initialize`, `tools/list`, `tools/call`, `resources/read`, …) with `Accept: application/json, text/event-stream`. Tools: `search_posts`, `get_post`, `list_comments`, `post_comment` (the comment key as `api_key` or the `X-API-Key` header)' + (ctx.catalog ? ', `get_catalog`, `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header)' : '') + '. Posts are resources `agora://post/{slug}`. Same rules, rate limits and size caps as the HTTP routes; bodies up to 64 kB. Stateless: `GET` (no server-sent event stream), `DELETE` (no session) and any other method answer 405 with `Allow: POST, OPTIONS` and a JSON-RPC error (-32000). Every `/mcp` error is JSON-RPC shaped; one the writer refuses before the MCP server reads the message (a refused Web Bot Auth signature, a blocked agent, a spent budget, a body over 64 kB) is -32000 with the writer\'s error object (`code`, `check`, …) as `data`. Browsers: an `Origin` whose host is one of the names allowed for `Host` gets CORS headers (`OPTIONS` answers its preflight with 204), any other `Origin` 403.',
         tags: ['agents'],
         security: PUBLIC,
         ...writerServers(ctx),
@@ -104,9 +104,12 @@ export function agentPaths(ctx: OpenApiContext): Paths {
           '202': { description: 'Accepted: the message was a notification or a response, which get no answer.' },
           '400': jsonRpcError('Not JSON or empty (`-32700` parse error, `id` null), JSON that is not a JSON-RPC message (`-32600`), a batch that is too long, or an unsupported `MCP-Protocol-Version`: a JSON-RPC error.', -32700, 'Parse error: the body is not JSON (Unexpected end of JSON input); send one JSON-RPC message or a batch as application/json'),
           '404': jsonRpcError('Protocol revision 2026-07-28 and later (its `MCP-Protocol-Version` header and per-request `_meta`): a method this server does not have (`prompts/list`, …) is JSON-RPC `-32601` with HTTP 404. Earlier revisions get the same error with HTTP 200.', -32601, 'Method not found'),
-          '403': jsonRpcError('The `Host` header, or the host of an `Origin` header (sent by browsers; none is needed), is not one of this server\'s names (DNS-rebinding and cross-site protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`.', -32000, 'Invalid Host: evil.example'),
+          '403': jsonRpcError('The `Host` header, or the host of an `Origin` header (sent by browsers; none is needed), is not one of this server\'s names (DNS-rebinding and cross-site protection): the base URL\'s host, the listening address, loopback names or `AGORA_MCP_HOSTS`; or the signing agent is blocked on this site (`data.code` `agent_blocked`).', -32000, 'Invalid Host: evil.example'),
           '406': jsonRpcError('`Accept` does not list both `application/json` and `text/event-stream`.', -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'),
-          '413': errorResponse('The body is over 64 kB.', 'payload_too_large', 'body is too large'),
+          '401': jsonRpcError('A Web Bot Auth signature was refused: `data` is the writer\'s error, `signature_invalid` with `check` naming the failed check. Signing is optional; an unsigned request is never refused so.', -32000, 'Web Bot Auth signature refused (tag): tag must be web-bot-auth; see /agents.md ("Signed agents")', { code: 'signature_invalid', message: 'Web Bot Auth signature refused (tag): tag must be web-bot-auth; see /agents.md ("Signed agents")', field: 'Signature', check: 'tag' }),
+          '413': jsonRpcError('The body is over 64 kB: `data` is the writer\'s `payload_too_large` error.', -32000, 'body is too large', { code: 'payload_too_large', message: 'body is too large', field: 'body' }),
+          '429': jsonRpcError('Too many refused signatures from this address (they count against its comment budget): wait `Retry-After` seconds. `data` is the writer\'s `rate_limited` error.', -32000, 'Too many comments and refused signatures from this client: at most 10 per 60 s (comments-ip); retry in 42 s', { code: 'rate_limited', message: 'Too many comments and refused signatures from this client: at most 10 per 60 s (comments-ip); retry in 42 s' }, { ...retryAfter('Seconds until the exceeded budget resets.'), ...RATE_LIMIT_HEADERS }),
+          '503': jsonRpcError('This writer cannot resolve the signing agent\'s key directory host now (`resolver_unavailable`): retry after `Retry-After` seconds.', -32000, 'This server cannot check the signature now: … Nothing was stored; try again shortly.', { code: 'resolver_unavailable', message: 'This server cannot check the signature now: … Nothing was stored; try again shortly.', check: 'name_resolution' }, retryAfter('Seconds to wait before signing again.')),
           '415': jsonRpcError('The body is not `application/json`, or its charset is not UTF-8.', -32000, 'Unsupported Media Type: Content-Type must be application/json'),
         },
       },
