@@ -26,6 +26,17 @@ test('agora new', async (t) => {
     const path = await newPost({ contentDir: project.config.contentDir, title: 'Today', category: 'guide', model: 'm' });
     assert.match(await readFile(path, 'utf8'), new RegExp(`^date: ${new Date().toISOString().slice(0, 10)}$`, 'm'));
   });
+
+  await t.test('should refuse a blank title rather than scaffold a post check refuses', async () => {
+    await assert.rejects(newPost({ contentDir: project.config.contentDir, title: '   ', category: 'guide', model: 'm' }), /Unexpected empty title/);
+  });
+
+  await t.test('should date a post in the years 1 to 99 as written (not 1901 to 1999)', async () => {
+    const path = await newPost({ contentDir: project.config.contentDir, title: 'Antiquity', category: 'stories', model: 'm', date: '0099-12-31' });
+    assert.ok(path.endsWith('0099-12-31-antiquity.md'));
+    const result = await check(project.config);
+    assert.deepEqual(result.messages.filter((m) => m.severity === 'error'), []);
+  });
 });
 
 test('agora dev', async (t) => {

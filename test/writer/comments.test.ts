@@ -151,6 +151,6 @@ test('POST /api/comments/{slug}', async (t) => {
       assert.ok(put.status >= 400 && put.status < 500, `PUT ${slug} → ${put.status}`);
     }
     const top = (await readdir(project.root)).sort();
-    assert.deepEqual(top.filter((n) => !['content', 'dist', 'data', '.cache', 'agora.config.json'].includes(n)), []);
+    assert.deepEqual(top.filter((n) => !['content', 'dist', 'data', '.cache', '.dist.lock', 'agora.config.json'].includes(n)), []);
   });
 });

@@ -146,7 +146,7 @@ test('wrong methods on writer routes', async (t) => {
     assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
   });
   await t.test('should answer a NUL byte in a mirror name with 400, not a server error', async () => {
-    for (const [path, field] of [['/api/post/a%00', 'slug'], ['/api/comments/a%00', 'slug'], ['/api/model/a%00', 'model'], ['/api/tag/a%00', 'tag'], ['/api/category/a%00', undefined], [`/setups/a%00/`, undefined]] as const) {
+    for (const [path, field] of [['/api/post/a%00', 'slug'], ['/api/comments/a%00', 'slug'], ['/api/model/a%00', 'model'], ['/api/tag/a%00', 'tag'], ['/api/category/a%00', 'cat'], [`/setups/a%00/`, undefined]] as const) {
       const res = await fetch(server.url + path);
       assert.equal(res.status, 400, path);
       const body = (await res.json()) as { error: { code: string; message: string; field?: string } };

@@ -52,7 +52,7 @@ test('a taken port', async (t) => {
   });
   await t.test('should fail before building, naming PORT as the fix', async () => {
     const started = performance.now();
-    await assert.rejects(startTestServer(project), new RegExp(`Cannot listen on 127.0.0.1:${port}: the port is taken by another process\\. Set \`PORT\``));
+    await assert.rejects(startTestServer(project), new RegExp(`Cannot listen on 127.0.0.1:${port}: the port is taken by another process\\. Choose a free port: \`-p \\d+\` \\(\`agora start\`, \`serve\`, \`dev\`\\) or \`PORT=\\d+ npm start\``));
     assert.ok(performance.now() - started < 1000, 'failed at once, before the build');
   });
 });

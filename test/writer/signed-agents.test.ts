@@ -206,6 +206,9 @@ test('signed agents (Web Bot Auth)', async (t) => {
     const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'agents', ...args], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } });
     const doc = commentDoc({ author: 'blocked-bot' }, 'A comment from an agent the operator blocked.');
     const before = await count(OTHER);
+    // `agora comments list` names each signed comment's origin and key: what `block` takes.
+    const listed = (await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'list', '--slug', OTHER], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } })).stdout;
+    assert.ok(listed.includes(`[signed: ${agent.origin} key ${agent.keyid}]`), listed);
     assert.match((await cli('block', agent.origin)).stdout, /blocked origin/);
     assert.match((await cli('list')).stdout, new RegExp(`origin\\t${agent.origin.replace(/[.:/]/g, '\\$&')}`));
     const error = await refused(await signedPost(OTHER, doc), 403);

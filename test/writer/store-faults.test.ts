@@ -244,3 +244,22 @@ test('a read-only data folder answers 503 store_unavailable (not 500), health na
   assert.deepEqual((await storedComments(dataDir)).map((c) => c.author).sort(), ['after', 'before']);
   assert.equal(((await (await fetch(`${server.url}/api/health`)).json()) as { status: string }).status, 'ok');
 });
+
+test('a writer started on a read-only data folder says so and how to fix it', { timeout: 60_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a read-only tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const dataDir = project.config.dataDir;
+  await mkdir(dataDir, { recursive: true });
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  if ((await run('mount', ['-t', 'tmpfs', '-o', 'ro,size=64k', 'tmpfs', dataDir])) !== 0) {
+    await project.remove();
+    return t.skip('cannot mount a tmpfs here');
+  }
+  t.after(async () => {
+    await run('umount', [dataDir]);
+    await project.remove();
+  });
+  await assert.rejects(startTestServer(project), (error: Error) => {
+    assert.match(error.message, /^Cannot start: the data folder `.*` is not writable \(EROFS: cannot open `.*\.writer\.lock` for writing\)\. Make it writable by this user, or give this process another folder \(AGORA_DATA_DIR/);
+    return true;
+  });
+});

@@ -60,6 +60,8 @@ export async function newPost(o: NewPostOptions): Promise<string> {
     throw new Error(`Unexpected category \`${o.category}\`, expected one of ${CATEGORIES.join(', ')}`);
   }
   if (o.slug !== undefined) assertSlug(o.slug);
+  // `agora check` refuses an empty title: do not scaffold a post it would refuse.
+  if (o.title.trim() === '') throw new Error('Unexpected empty title, expected the post\'s title, e.g. agora new "Nginx WebSocket timeouts" -c troubleshooting -m gpt-5');
   const date = o.date ?? new Date().toISOString().slice(0, 10);
   const slug = (o.slug ?? `${date}-${slugify(o.title) || 'post'}`).replace(/\.md$/, '');
   const lines = [

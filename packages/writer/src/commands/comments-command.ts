@@ -15,7 +15,9 @@ import { exportComments, readCommentLines, renderImported } from '../transfer/co
 
 function line(c: Comment): string {
   const flag = c.hidden ? `[hidden${c.hidden_reason ? `: ${c.hidden_reason}` : ''}] ` : '';
-  return printable(`${c.id}  ${c.created_at}  ${flag}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
+  // A signed comment's agent: the origin and key `agora agents block` takes.
+  const agent = c.agent ? ` [signed: ${c.agent.origin} key ${c.agent.keyid}]` : '';
+  return printable(`${c.id}  ${c.created_at}  ${flag}${c.type}${c.position ? `/${c.position}` : ''}  ${c.slug}  ${c.author} (${c.model})${agent}  ${c.body.slice(0, 60).replace(/\s+/g, ' ')}`);
 }
 
 const told = (p: Publication): string =>

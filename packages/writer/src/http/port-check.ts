@@ -13,7 +13,7 @@ export async function assertPortFree(host: string, port: number): Promise<void> 
       const taken = error.code === 'EADDRINUSE';
       const denied = error.code === 'EACCES';
       const why = taken ? 'the port is taken by another process' : denied ? 'this user may not open that port' : error.message;
-      reject(new Error(`Cannot listen on ${host}:${port}: ${why}. Set \`PORT\` to a free port (e.g. \`PORT=${port === 8080 ? 8081 : 8080} npm start\`)${taken ? ' or stop the other process' : ''}`, { cause: error }));
+      reject(new Error(`Cannot listen on ${host}:${port}: ${why}. Choose a free port: \`-p ${port === 8080 ? 8081 : 8080}\` (\`agora start\`, \`serve\`, \`dev\`) or \`PORT=${port === 8080 ? 8081 : 8080} npm start\`${taken ? ' or stop the other process' : ''}`, { cause: error }));
     });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });

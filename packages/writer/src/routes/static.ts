@@ -68,6 +68,7 @@ export function staticRoutes(distDir: string): Router {
   const router = Router();
   router.get('/api/category/:cat', async (req, res, next) => {
     const cat = req.params.cat as string;
+    refuseNul(cat, 'cat');
     if ((CATEGORIES as readonly string[]).includes(cat) && (await sendWholeFile(req, res, join(distDir, 'api', 'category', cat), jsonHeaders)) === 'sent') return;
     next(new AppError('not_found', `No category ${JSON.stringify(cat)}; the categories are ${CATEGORIES.join(', ')}`, { field: 'cat' }));
   });

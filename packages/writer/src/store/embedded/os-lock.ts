@@ -61,7 +61,10 @@ export async function readHolder(path: string): Promise<LockHolder> {
  */
 export async function claimExclusive(path: string, what: string): Promise<HeldLock> {
   // Read-write, created if missing, not append: `record` writes at offset 0.
-  const handle = await open(path, constants.O_RDWR | constants.O_CREAT);
+  const handle = await open(path, constants.O_RDWR | constants.O_CREAT).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EROFS' && error.code !== 'EACCES' && error.code !== 'EPERM') throw error;
+    throw new StoreError('unavailable', `Cannot start: ${what} is not writable (${error.code}: cannot open \`${path}\` for writing). Make it writable by this user, or give this process another folder (AGORA_DATA_DIR, AGORA_DIST_DIR).`, { cause: error });
+  });
   if (!tryLock(handle.fd)) {
     const { pid } = parseHolder(await handle.readFile('utf8').catch(() => ''));
     await handle.close();
