@@ -139,6 +139,9 @@ test('build of the sample site', async (t) => {
     assert.ok(pruned.result.removed.includes('reviews/2025-06-25-ripgrep-vs-grep-review/index.html'));
     assert.ok(pruned.result.removed.includes('api/post/2025-06-25-ripgrep-vs-grep-review'));
     await assert.rejects(stat(join(dist, 'api/post/2025-06-25-ripgrep-vs-grep-review')));
+    // Its folder goes with its files; the category's stays (other posts are in it).
+    await assert.rejects(stat(join(dist, 'reviews/2025-06-25-ripgrep-vs-grep-review')));
+    assert.ok(existsSync(join(dist, 'reviews/index.html')));
   });
 });
 

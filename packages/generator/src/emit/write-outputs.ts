@@ -7,8 +7,8 @@
  * reports the files a re-emitted job no longer produces, and removes the files the
  * settled plan lists.
  */
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm, rmdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { chunksLength, type Output } from './output.ts';
 import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.ts';
 import { createHash } from 'node:crypto';
@@ -187,12 +187,20 @@ export class OutputSink {
     this.result.outputs = this.seen.size;
   }
 
-  /** Remove these files, and forget the records of jobs that are gone. */
+  /** Remove these files, then the folders they leave empty, and forget the records of jobs that are gone. */
   async remove(paths: readonly { path: string }[], goneJobs: readonly string[] = []): Promise<void> {
+    const folders = new Set<string>();
     for (const { path } of paths) {
       await rm(join(this.manifest.distDir, path), { force: true });
       this.manifest.outputs.delete(path);
       this.result.removed.push(path);
+      for (let dir = dirname(path); dir !== '.' && dir !== '/'; dir = dirname(dir)) folders.add(dir);
+    }
+    // Deepest first; a folder that still holds anything stays (rmdir refuses it). A write
+    // into one removed meanwhile makes it again (`atomic-write.ts`).
+    for (const dir of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+      const abs = join(this.manifest.distDir, dir);
+      if (await rmdir(abs).then(() => true, () => false)) this.manifest.knownDirs.delete(abs);
     }
     for (const id of goneJobs) this.manifest.jobs.delete(id);
   }
