@@ -25,6 +25,7 @@ export const WORST_CASES: Record<string, string> = {
   'block quotes 16 deep': Array.from({ length: 400 }, () => '> '.repeat(16) + 'a').join('\n'),
   'paragraph lines': fill('a\n\n', 400),
   'table rows': '|a|b|c|\n|-|-|-|\n' + fill('|a|b|c|\n', 398),
+  'table cells (20 columns)': `|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + fill(`|${'a|'.repeat(20)}\n`, Math.floor(2000 / 21) - 2),
   'links': fill('[a](b) ', 500),
   'reference links': fill('[a][r] ', 249) + '\n\n[r]: http://x',
   'code spans': fill('`a` ', 500),

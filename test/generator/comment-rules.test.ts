@@ -123,16 +123,17 @@ test('measureBody', async (t) => {
 });
 
 test('measureBody: the rendering-work counts', async (t) => {
-  await t.test('should count lines, block lines, list items, headings, brackets and code spans', () => {
-    const shape = measureBody('# Title\n\nText with [a](b) and `code`.\n\n- one\n- two\n  1. three\n\nSetext\n===\n');
+  await t.test('should count lines, block lines, list items, headings, brackets, code spans and table cells', () => {
+    const shape = measureBody('# Title\n\nText with [a](b) and `code`.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
     assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
-      depth: undefined, depthLine: undefined, delimiterRuns: 0, lines: 11, blockLines: 7, listItems: 3, headings: 2, brackets: 1, codeSpans: 2,
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6,
     });
   });
 
   await t.test('should not count what is inside fenced code, nor a --- line after a blank line as a heading', () => {
-    const shape = measureBody('```js\n- a\n# b\n[c] `d`\n```\n\n---\n');
+    const shape = measureBody('```js\n- a\n# b\n[c] `d` |e|\n```\n\n---\n');
     assert.equal(shape.listItems, 0);
+    assert.equal(shape.tableCells, 0);
     assert.equal(shape.headings, 0);
     assert.equal(shape.brackets, 0);
     assert.equal(shape.codeSpans, 0);
@@ -158,7 +159,7 @@ test('rendering-work limits', async (t) => {
     assert.fail(`${limit}: accepted`);
   };
   // Bodies of `n` units of the construct a limit counts, plus a line of text.
-  const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxBlockLines: 'a\n' };
+  const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxTableCells: '| ', maxBlockLines: 'a\n' };
   const bodyOf = (limit: string, n: number) => (limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : `${UNITS[limit]!.repeat(n)}long enough body`);
   // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
   const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);
