@@ -70,10 +70,10 @@ test('simple endpoints', async (t) => {
   await t.test('should answer "no such complex" for a code the provider answers with nulls', async () => {
     const answer = await harness.get('/api/apt?kaptCode=A99999999');
     assertEnvelope(answer, 'getAphusBassInfoV5', /K-apt/);
-    assert.deepEqual(answer.data, { found: false, kaptCode: 'A99999999', message: 'no such complex' });
+    assert.deepEqual(answer.data, { found: false, kaptCode: null, requested: 'A99999999', message: 'no such complex' });
     // Any "letter A plus digits" (spec 4.3) is asked, a short one too.
     const short = await harness.get('/api/apt?kaptCode=A1');
-    assert.deepEqual(short.data, { found: false, kaptCode: 'A1', message: 'no such complex' });
+    assert.deepEqual(short.data, { found: false, kaptCode: null, requested: 'A1', message: 'no such complex' });
   });
 
   await t.test('should answer every /api/tour action', async () => {

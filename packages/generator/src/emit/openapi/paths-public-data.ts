@@ -45,7 +45,7 @@ const ENDPOINTS: SimpleEndpoint[] = [
     path: '/api/apt',
     operationId: 'getApartmentComplex',
     summary: 'Apartment-complex information',
-    description: 'Basic (31 items) or detail (36 items) information of one apartment complex. `data` is `{found: true, kaptCode, item}`; a nonexistent code is not an error: `data` is `{found: false, kaptCode, message: "no such complex"}`.',
+    description: 'Basic (31 items) or detail (36 items) information of one apartment complex. `data` is `{found: true, kaptCode, item}`; a nonexistent code is not an error: `data` is `{found: false, kaptCode: null, requested, message: "no such complex"}` (spec 7: a null kaptCode means no data).',
     service: 'apartment-complex',
     params: APT_PARAMS,
     example: {

@@ -5,8 +5,8 @@
  */
 import { at, scalars, text, type Scalar } from '../shape.ts';
 
-/** A complex, or the fact that there is none. */
-export type AptResult = { found: true; kaptCode: string; item: Record<string, Scalar> } | { found: false; kaptCode: string; message: string };
+/** A complex, or the fact that there is none: then, as the provider and spec 7 say it, a null `kaptCode` (and `requested`, the code asked for). */
+export type AptResult = { found: true; kaptCode: string; item: Record<string, Scalar> } | { found: false; kaptCode: null; requested: string; message: string };
 
 /**
  * The complex in a parsed body.
@@ -17,6 +17,6 @@ export type AptResult = { found: true; kaptCode: string; item: Record<string, Sc
 export function readApt(body: unknown, kaptCode: string): AptResult {
   const raw = at(body, 'item') ?? at(body, 'items', 'item');
   const item = scalars(Array.isArray(raw) ? raw[0] : raw);
-  if (!text(item.kaptCode)) return { found: false, kaptCode, message: 'no such complex' };
+  if (!text(item.kaptCode)) return { found: false, kaptCode: null, requested: kaptCode, message: 'no such complex' };
   return { found: true, kaptCode: String(item.kaptCode), item };
 }
