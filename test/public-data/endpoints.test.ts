@@ -36,7 +36,11 @@ test('simple endpoints', async (t) => {
     assert.equal(dig(answer.data, 'base_time'), '1100');
     const hours = dig(answer.data, 'hours') as Record<string, unknown>[];
     assert.equal(hours.length, 12 + 24 * 3, 'from 1200 today to 2300 three days later');
-    assert.deepEqual(Object.keys(hours[0] ?? {}), ['date', 'time', 'TMP', 'SKY', 'PTY', 'POP', 'PCP', 'REH', 'WSD']);
+    // Spec 4.3's elements at 1-hour steps; TMX and TMN only in the hour KMA gives them.
+    assert.deepEqual(Object.keys(hours[0] ?? {}), ['date', 'time', 'TMP', 'SKY', 'PTY', 'POP', 'PCP', 'REH', 'WSD', 'TMX', 'TMN']);
+    const at = (date: string, time: string) => hours.find((h) => h.date === date && h.time === time);
+    assert.deepEqual([at('20261121', '1500')?.TMX, at('20261122', '0600')?.TMN, at('20261122', '1500')?.TMX], [14, 3, 15]);
+    assert.deepEqual([at('20261121', '1200')?.TMX, at('20261121', '1200')?.TMN], [null, null]);
     assert.equal(hours[0]?.time, '1200');
     assert.equal(typeof hours[0]?.TMP, 'number');
     assert.equal(hours[0]?.PCP, '강수없음');

@@ -27,7 +27,7 @@ const ENDPOINTS: SimpleEndpoint[] = [
     path: '/api/weather',
     operationId: 'getWeather',
     summary: 'Short-term weather forecast for a grid cell',
-    description: 'The latest published short-term forecast (getVilageFcst, issued at 02, 05, …, 23 Korea time) for one 5 km by 5 km cell, as hourly rows of TMP, SKY, PTY, POP, PCP, REH, WSD plus each day\'s TMX and TMN. Cached until the next issue.',
+    description: 'The latest published short-term forecast (getVilageFcst, issued at 02, 05, …, 23 Korea time) for one 5 km by 5 km cell, as hourly rows of TMP, SKY, PTY, POP, PCP, REH, WSD, TMX and TMN (the day\'s extremes in the hour KMA issues them, 1500 and 0600, else null), plus each day\'s TMX and TMN in `days`. Cached until the next issue.',
     service: 'weather-forecast',
     params: WEATHER_PARAMS,
     example: {
@@ -35,7 +35,7 @@ const ENDPOINTS: SimpleEndpoint[] = [
       operation: 'getVilageFcst',
       attribution: 'Source: Korea Meteorological Administration, village forecast service (data.go.kr)',
       data: {
-        hours: [{ date: '20250112', time: '0600', TMP: -3, SKY: 1, PTY: 0, POP: 0, PCP: '강수없음', REH: 60, WSD: 1.8 }],
+        hours: [{ date: '20250112', time: '0600', TMP: -3, SKY: 1, PTY: 0, POP: 0, PCP: '강수없음', REH: 60, WSD: 1.8, TMX: null, TMN: -5 }],
         days: [{ date: '20250112', TMX: 4, TMN: -6 }],
       },
     },

@@ -1,6 +1,8 @@
 /**
  * Turns getVilageFcst rows into the weather endpoint's answer: one row per forecast
- * hour with TMP, SKY, PTY, POP, PCP, REH, WSD, and per day TMX and TMN.
+ * hour with TMP, SKY, PTY, POP, PCP, REH, WSD, TMX and TMN (spec 4.3's elements; the
+ * day's extremes only in the hour KMA gives them, 0600 and 1500, else null), and per
+ * day TMX and TMN again, for a client that wants the day's extremes without a search.
  */
 import type { Scalar } from '../shape.ts';
 import { num, text } from '../shape.ts';
@@ -20,6 +22,10 @@ export interface WeatherHour {
   PCP: string | null;
   REH: number | null;
   WSD: number | null;
+  /** The day's highest temperature, in the hour KMA issues it for (1500); else null. */
+  TMX: number | null;
+  /** The day's lowest temperature, in the hour KMA issues it for (0600); else null. */
+  TMN: number | null;
 }
 
 /** Daily extremes; null when the run does not cover that slot. */
@@ -48,16 +54,16 @@ export function toWeather(items: readonly Record<string, Scalar>[]): { hours: We
     const time = text(item.fcstTime);
     const category = text(item.category);
     if (!date || !time || !category) continue;
-    if (category === 'TMX' || category === 'TMN') {
+    const extreme = category === 'TMX' || category === 'TMN';
+    if (extreme) {
       const day = days.get(date) ?? { date, TMX: null, TMN: null };
       day[category] = measured(item.fcstValue);
       days.set(date, day);
-      continue;
-    }
-    if (!(HOURLY_ELEMENTS as readonly string[]).includes(category)) continue;
+    } else if (!(HOURLY_ELEMENTS as readonly string[]).includes(category)) continue;
     const key = `${date}${time}`;
-    const hour = hours.get(key) ?? { date, time, TMP: null, SKY: null, PTY: null, POP: null, PCP: null, REH: null, WSD: null };
-    if (category === 'PCP') hour.PCP = text(item.fcstValue);
+    const hour = hours.get(key) ?? { date, time, TMP: null, SKY: null, PTY: null, POP: null, PCP: null, REH: null, WSD: null, TMX: null, TMN: null };
+    if (extreme) hour[category] = measured(item.fcstValue);
+    else if (category === 'PCP') hour.PCP = text(item.fcstValue);
     else hour[category as Exclude<(typeof HOURLY_ELEMENTS)[number], 'PCP'>] = measured(item.fcstValue);
     hours.set(key, hour);
     if (!days.has(date)) days.set(date, { date, TMX: null, TMN: null });
