@@ -163,6 +163,19 @@ test('rendering-work limits', async (t) => {
   const bodyOf = (limit: string, n: number) => (limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : `${UNITS[limit]!.repeat(n)}long enough body`);
   // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
   const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);
+  await t.test('should accept the limits together up to 200 % and refuse 201 % (maxWork), naming each share', () => {
+    // Links at their limit (100 %), code spans and emphasis runs at half theirs (50 % each), on one line.
+    const atBudget = `${'[a](b) '.repeat(500)}${'`a` '.repeat(250)}${'*a* '.repeat(250)}`;
+    assert.ok(parseCommentDocument(doc(base, atBudget), TODAY));
+    try {
+      parseCommentDocument(doc(base, `${atBudget}${'*a* '.repeat(5)}`), TODAY);
+      assert.fail('accepted');
+    } catch (error) {
+      assert.ok(error instanceof CommentRuleError, String(error));
+      assert.deepEqual(error.work, { limit: 'maxWork', value: 201, max: 200 });
+      assert.match(error.message, /^body uses 201 % of the rendering-work limits together \(`\[` characters outside fenced code 100 %, runs of `\*`\/`_` 51 %, runs of backticks outside fenced code 50 %\); at most 200 %/);
+    }
+  });
   for (const rule of COMMENT_WORK_LIMITS) {
     await t.test(`should accept ${rule.max} and refuse ${rule.max + 1} ${rule.what}`, () => {
       const n = (value: number) => (counted(rule.limit, 0) === 1 ? value - 1 : value);

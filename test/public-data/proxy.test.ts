@@ -116,6 +116,18 @@ test('proxy call refusals', async (t) => {
     });
   }
 
+  await t.test('should name Content-Encoding when it is unknown or does not match the bytes', async () => {
+    const send = (encoding: string) => fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': 'application/json', 'content-encoding': encoding }, body: JSON.stringify(ok) });
+    const unknown = await send('zstdx');
+    assert.equal(unknown.status, 415);
+    assert.equal(((await unknown.json()) as { error: { field: string } }).error.field, 'Content-Encoding');
+    const mismatched = await send('gzip');
+    assert.equal(mismatched.status, 400);
+    const error = ((await mismatched.json()) as { error: { field: string; message: string } }).error;
+    assert.equal(error.field, 'Content-Encoding');
+    assert.match(error.message, /could not be decoded as its Content-Encoding says/);
+  });
+
   await t.test('should answer 400 for malformed JSON and 415 for another content type', async () => {
     const bad = await call(harness, token, '{"service":');
     assert.deepEqual([bad.status, bad.error.field], [400, 'body']);

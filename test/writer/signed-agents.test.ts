@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { makeProject, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
@@ -140,6 +141,16 @@ test('signed agents (Web Bot Auth)', async (t) => {
     const error = ((await refusedDigest.json()) as { error: { field: string; message: string } }).error;
     assert.equal(error.field, 'Content-Digest');
     assert.match(error.message, /sha-256 is not the digest of the body that arrived/);
+    // A compressed body's digest is of its encoded bytes, which are decoded before any check: refused, not waved through.
+    const zipped = await fetch(url(OTHER), {
+      method: 'POST',
+      headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Encoding': 'gzip', 'Content-Digest': wrong },
+      body: gzipSync(other),
+    });
+    assert.equal(zipped.status, 400);
+    const zippedError = ((await zipped.json()) as { error: { field: string; message: string } }).error;
+    assert.equal(zippedError.field, 'Content-Digest');
+    assert.match(zippedError.message, /cannot be checked on a body sent with Content-Encoding gzip/);
     // An algorithm this server does not know is ignored (RFC 9530).
     assert.equal((await postComment(server.url, OTHER, other, { 'Content-Digest': 'md5=:AAAA:' })).status, 201);
     assert.equal(await count(OTHER), before + 1);

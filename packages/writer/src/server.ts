@@ -132,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let distLock: HeldLock | null = null;
   try {
     // The one process that writes dist/ from now on (an `agora build` under way finishes first).
-    distLock = await waitForDist(config.distDir, (busy) => logger.warn({ pid: busy.pid }, `${busy.message}; waiting for it to finish before catching up`));
+    distLock = await waitForDist(config.distDir, (busy) => logger.warn({ holder_pid: busy.pid }, `${busy.message}; waiting for it to finish before catching up`));
     const migration = (store as { migration?: unknown }).migration;
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
     views = await ViewCounter.open(store.views, {

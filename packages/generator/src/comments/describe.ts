@@ -4,7 +4,7 @@
  * documentation cannot drift from what the writer enforces. Sentences are markdown
  * with backticks for code; HTML callers turn the backticks into `<code>`.
  */
-import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_LIMITS, POSITIONS, commentErrorMessage } from './rules.ts';
+import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_BUDGET, COMMENT_WORK_LIMITS, POSITIONS, commentErrorMessage } from './rules.ts';
 
 const code = (values: readonly string[], last = 'or') =>
   values.length < 2 ? values.map((v) => `\`${v}\``).join('') : `${values.slice(0, -1).map((v) => `\`${v}\``).join(', ')} ${last} \`${values.at(-1)}\``;
@@ -31,7 +31,7 @@ export function commentFieldDocs(): CommentFieldDoc[] {
     { field: 'date', rule: `optional: a real day as YYYY-MM-DD from ${r.minDate} to today + ${r.maxDaysAhead} day (UTC); defaults to today.` },
     {
       field: 'body',
-      rule: `markdown after the closing \`---\`, at least ${r.minBodyChars} characters after trimming; block quotes and lists nested at most ${r.maxDepth} levels deep; at most ${r.maxDelimiterRuns} runs of \`*\`/\`_\` outside fenced code; ${workLimits()} (over one of these limits answers 422 \`comment_too_complex\` naming the limit, the value and the maximum); no control characters other than tab and line breaks, no bidirectional overrides or isolates, no zero-width spaces (zero-width joiners in emoji are fine). Raw HTML and images are dropped, and a body must show something: not only blank or invisible characters (Hangul fillers, braille blanks, lone combining marks), and not only what rendering drops.`,
+      rule: `markdown after the closing \`---\`, at least ${r.minBodyChars} characters after trimming; block quotes and lists nested at most ${r.maxDepth} levels deep; at most ${r.maxDelimiterRuns} runs of \`*\`/\`_\` outside fenced code; ${workLimits()}, and these shares of their limits (and of the \`*\`/\`_\` runs') summed at most ${COMMENT_WORK_BUDGET.max} % (\`${COMMENT_WORK_BUDGET.limit}\`: one at its limit and two at half theirs fit) (over one of these limits answers 422 \`comment_too_complex\` naming the limit, the value and the maximum); no control characters other than tab and line breaks, no bidirectional overrides or isolates, no zero-width spaces (zero-width joiners in emoji are fine). Raw HTML and images are dropped, and a body must show something: not only blank or invisible characters (Hangul fillers, braille blanks, lone combining marks), and not only what rendering drops.`,
     },
     { field: 'document', rule: `valid UTF-8, at most ${r.maxBytes} bytes (${r.maxBytes / 1024} KiB); front-matter keys ${code(COMMENT_KEYS, 'and')} only.` },
   ];

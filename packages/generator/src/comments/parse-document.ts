@@ -11,7 +11,7 @@ import { isIsoDate } from '../validate/front-matter-rules.ts';
 import type { Comment, CommentType, Position } from '../types.ts';
 import { findInvisibleOnlyName, findUnsafeInBody, findUnsafeInName, printable } from './clean-text.ts';
 import { measureBody } from './body-shape.ts';
-import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_LIMITS, POSITIONS, addDays, commentError, CommentRuleError, type CommentWorkExcess } from './rules.ts';
+import { COMMENT_KEYS, COMMENT_RULES, COMMENT_TYPES, COMMENT_WORK_BUDGET, COMMENT_WORK_LIMITS, POSITIONS, workUsed, addDays, commentError, CommentRuleError, type CommentWorkExcess } from './rules.ts';
 
 /** What a valid document contributes to a stored comment. */
 export type CommentInput = Pick<Comment, 'author' | 'model' | 'date' | 'type' | 'position' | 'body'>;
@@ -140,6 +140,11 @@ export function assertRenderableShape(body: string): void {
   for (const rule of COMMENT_WORK_LIMITS) {
     const value = shape[rule.measure];
     if (value > rule.max) throw over(commentError('body-too-complex', rule.what, value, rule.max, rule.fix), { limit: rule.limit, value, max: rule.max });
+  }
+  const { total, shares } = workUsed(shape as unknown as Record<string, number>);
+  if (total > COMMENT_WORK_BUDGET.max) {
+    const listed = shares.map((s) => `${s.what} ${s.percent} %`).join(', ');
+    throw over(commentError('body-too-much-work', total, listed), { limit: COMMENT_WORK_BUDGET.limit, value: total, max: COMMENT_WORK_BUDGET.max });
   }
 }
 

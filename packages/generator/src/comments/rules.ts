@@ -51,7 +51,27 @@ export const COMMENT_WORK_LIMITS = [
   { limit: 'maxLines', measure: 'lines', max: 1000, what: 'lines', fix: 'shorten the comment' },
 ] as const satisfies readonly { limit: string; measure: string; max: number; what: string; fix: string }[];
 
-export type CommentWorkLimit = (typeof COMMENT_WORK_LIMITS)[number]['limit'] | 'maxDepth' | 'maxDelimiterRuns';
+/**
+ * The limits together: a body near several of them at once (100 headings, 190 list
+ * items, 490 links, 900 emphasis runs, 800 code spans: every one within its own limit)
+ * took 330 ms to render where each alone takes under 100 ms. So each counted
+ * construct's share of its own limit (`maxDelimiterRuns` included; blank lines, which
+ * cost next to nothing, not) is summed, in percent, and the sum may not pass
+ * `maxWork`: one construct at its limit and others at half theirs still fit.
+ */
+export const COMMENT_WORK_BUDGET = { limit: 'maxWork', max: 200 } as const;
+
+/** A body's use of the work limits together: the sum of its shares and each share, in whole percent. */
+export function workUsed(shape: Readonly<Record<string, number>>): { total: number; shares: { what: string; percent: number }[] } {
+  const parts = [
+    ...COMMENT_WORK_LIMITS.filter((l) => l.measure !== 'lines').map((l) => ({ what: l.what.replace(/ \(.*\)$/, ''), used: (shape[l.measure] ?? 0) / l.max })),
+    { what: 'runs of `*`/`_`', used: (shape.delimiterRuns ?? 0) / COMMENT_RULES.maxDelimiterRuns },
+  ];
+  const shares = parts.map((p) => ({ what: p.what, percent: Math.round(p.used * 100) })).filter((p) => p.percent > 0).sort((a, b) => b.percent - a.percent);
+  return { total: Math.round(parts.reduce((sum, p) => sum + p.used, 0) * 100), shares };
+}
+
+export type CommentWorkLimit = (typeof COMMENT_WORK_LIMITS)[number]['limit'] | 'maxDepth' | 'maxDelimiterRuns' | typeof COMMENT_WORK_BUDGET.limit;
 
 /** Front-matter keys a comment may have, in the documented order. */
 export const COMMENT_KEYS = ['author', 'model', 'date', 'type', 'position'] as const;
@@ -117,6 +137,10 @@ export const COMMENT_ERRORS = {
   'body-too-much-emphasis': spec({
     field: 'body',
     message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\` that may mark emphasis; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
+  }),
+  'body-too-much-work': spec({
+    field: 'body',
+    message: (total: number, shares: string) => `body uses ${total} % of the rendering-work limits together (${shares}); at most ${COMMENT_WORK_BUDGET.max} %: shorten the comment, or put code and output in fenced code blocks`,
   }),
   'body-too-complex': spec({
     field: 'body',

@@ -3,9 +3,10 @@
  * it binds its signature to the body: RFC 9421 leaves the digest itself to the
  * application). When it states one for an algorithm this server knows (`sha-256`,
  * `sha-512`), it must be the digest of the body that arrived, or the request is refused
- * and nothing is stored. Unknown algorithms are ignored, as the RFC says. A body sent
- * with a `Content-Encoding` is not checked: its digest is of the encoded bytes, which
- * the body parser has already decoded.
+ * and nothing is stored. Unknown algorithms are ignored, as the RFC says. A stated
+ * digest on a body sent with a `Content-Encoding` is refused: the digest is of the
+ * encoded bytes, which the body parser decodes before anyone sees them, and accepting
+ * it unchecked would let a signature covering `content-digest` bind nothing.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { parseDictionary } from 'structured-headers';
@@ -15,8 +16,11 @@ const ALGORITHMS: Readonly<Record<string, string>> = { 'sha-256': 'sha256', 'sha
 
 /** Throw 400 (`field: Content-Digest`) when `header` states a known digest that `body` does not have. */
 export function checkContentDigest(header: string | undefined, contentEncoding: string | undefined, body: Uint8Array): void {
-  if (header === undefined || (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity')) return;
+  if (header === undefined) return;
   const refuse = (message: string) => new AppError('validation', message, { field: 'Content-Digest' });
+  if (contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity') {
+    throw refuse(`Content-Digest cannot be checked on a body sent with Content-Encoding ${contentEncoding.trim()} (the digest is of the encoded bytes): send the body uncompressed, or without Content-Digest; nothing was stored`);
+  }
   let digests;
   try {
     digests = parseDictionary(header);

@@ -5,7 +5,7 @@
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Catalog } from '@agora/generator';
-import { AppError } from '../errors.ts';
+import { AppError, toAppError } from '../errors.ts';
 import { createOperationTables } from '../upstream/index.ts';
 import { loadProviderConfig } from './config.ts';
 import { createQuota } from './quota.ts';
@@ -58,7 +58,9 @@ function jsonBody(): RequestHandler {
   const parse = express.json({ limit: '16kb', strict: true, type: () => true });
   const translate: ErrorRequestHandler = (error: { type?: string }, _req, _res, next) => {
     if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
-    next(new AppError('validation', 'body is not valid JSON', { field: 'body' }));
+    if (error.type === 'entity.parse.failed') return next(new AppError('validation', 'body is not valid JSON', { field: 'body' }));
+    // The rest as every route words it: an unknown or mismatched Content-Encoding names that header, a charset Content-Type.
+    next(toAppError(error) ?? new AppError('validation', 'body could not be read', { field: 'body' }));
   };
   return (req, res, next) => {
     if (!req.is('application/json')) return next(new AppError('unsupported_media_type', 'header/Content-Type must be application/json', { field: 'Content-Type' }));

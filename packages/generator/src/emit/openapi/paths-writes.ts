@@ -47,7 +47,7 @@ function postComment(ctx: OpenApiContext): Operation {
       { name: 'Signature-Agent', in: 'header', required: false, description: 'Web Bot Auth: the https origin of the key directory, as a structured string, e.g. `"https://agent.example"`.', schema: { type: 'string' } },
       { name: 'Signature-Input', in: 'header', required: false, description: 'Web Bot Auth: one signature, tag `web-bot-auth`, covering at least `@authority` and `signature-agent` (any other component too, e.g. `content-digest` to bind the body), with `created`, `expires`, `nonce` and `keyid` (JWK thumbprint); `alg`, when given, must be the key\'s.', schema: { type: 'string' } },
       { name: 'Signature', in: 'header', required: false, description: 'Web Bot Auth: the signature named in `Signature-Input`.', schema: { type: 'string' } },
-      { name: 'Content-Digest', in: 'header', required: false, description: 'RFC 9530: the body\'s digest, e.g. `sha-256=:<base64>:`. A `sha-256` or `sha-512` member that is not the body\'s answers 400 (`field: Content-Digest`) and stores nothing; other algorithms are ignored.', schema: { type: 'string' } },
+      { name: 'Content-Digest', in: 'header', required: false, description: 'RFC 9530: the body\'s digest, e.g. `sha-256=:<base64>:`. A `sha-256` or `sha-512` member that is not the body\'s answers 400 (`field: Content-Digest`) and stores nothing; other algorithms are ignored. With a `Content-Encoding` it cannot be checked (it is of the encoded bytes): 400, send such a body uncompressed.', schema: { type: 'string' } },
     ],
     requestBody: {
       description: 'The comment document (`Content-Type: text/plain; charset=utf-8`).',
