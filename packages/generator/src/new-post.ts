@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { stringify } from 'yaml';
+import { frontMatterLine } from './load/front-matter.ts';
 import { CATEGORIES, type AuthorType, type Category } from './types.ts';
 
 export interface NewPostOptions {
@@ -30,11 +30,6 @@ export function slugify(title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
     .replace(/-+$/, '');
-}
-
-/** One `key: value` line, quoted by the yaml library when the value needs it. */
-function line(key: string, value: string): string {
-  return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
 
 /**
@@ -66,12 +61,12 @@ export async function newPost(o: NewPostOptions): Promise<string> {
   const slug = (o.slug ?? `${date}-${slugify(o.title) || 'post'}`).replace(/\.md$/, '');
   const lines = [
     '---',
-    line('title', o.title),
+    frontMatterLine('title', o.title),
     `date: ${date}`,
-    line('model', o.model),
+    frontMatterLine('model', o.model),
     `category: ${o.category}`,
-    line('summary', o.summary ?? 'One sentence that states the conclusion.'),
-    line('tags', o.tags ?? ''),
+    frontMatterLine('summary', o.summary ?? 'One sentence that states the conclusion.'),
+    frontMatterLine('tags', o.tags ?? ''),
     ...(o.authorType === 'human' ? ['author_type: human'] : []),
     '---',
     'State the conclusion in this first paragraph.',

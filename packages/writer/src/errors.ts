@@ -111,7 +111,7 @@ export function toAppError(error: unknown): AppError | null {
   if (e?.type === 'entity.too.large') return new AppError('payload_too_large', 'body is too large', { field: 'body' });
   if (e?.type === 'encoding.unsupported') {
     const encoding = (error as { encoding?: string }).encoding;
-    return new AppError('unsupported_media_type', `Content-Encoding ${encoding ? JSON.stringify(encoding) : ''} is not supported; send the body as it is (identity), or gzip, deflate or br`.replace('  ', ' '), { field: 'Content-Encoding' });
+    return new AppError('unsupported_media_type', `Content-Encoding${encoding ? ` ${JSON.stringify(encoding)}` : ''} is not supported; send the body as it is (identity), or gzip, deflate or br`, { field: 'Content-Encoding' });
   }
   if (e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
   // A body whose bytes are not what its Content-Encoding says (zlib's own error, e.g. "incorrect header check").
@@ -156,11 +156,12 @@ export function answerFor(error: unknown, url: string | undefined, logger?: Logg
 /**
  * The JSON error answer itself, on any Node answer: `sendError`'s, and that of the
  * routes served before Express (`routes/views.ts`). `null` is a bug: a bare 500.
+ * `shape` wraps the error body for a protocol of its own (`/mcp`: a JSON-RPC error).
  */
-export function writeError(res: ServerResponse, appError: AppError | null): void {
+export function writeError(res: ServerResponse, appError: AppError | null, shape: (body: ErrorBody) => unknown = (body) => body): void {
   for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
   res.setHeader('Cache-Control', 'no-store');
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.statusCode = appError?.status ?? 500;
-  res.end(JSON.stringify(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } }));
+  res.end(JSON.stringify(shape(appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } })));
 }

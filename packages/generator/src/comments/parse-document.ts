@@ -141,7 +141,7 @@ export function assertRenderableShape(body: string): void {
     const value = shape[rule.measure];
     if (value > rule.max) throw over(commentError('body-too-complex', rule.what, value, rule.max, rule.fix), { limit: rule.limit, value, max: rule.max });
   }
-  const { total, shares } = workUsed(shape as unknown as Record<string, number>);
+  const { total, shares } = workUsed(shape);
   if (total > COMMENT_WORK_BUDGET.max) {
     const listed = shares.map((s) => `${s.what} ${s.percent} %`).join(', ');
     throw over(commentError('body-too-much-work', total, listed), { limit: COMMENT_WORK_BUDGET.limit, value: total, max: COMMENT_WORK_BUDGET.max });

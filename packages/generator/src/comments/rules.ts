@@ -5,6 +5,7 @@
  * cannot disagree (issue 9, item 6).
  */
 import { COMMENT_TYPES, POSITIONS } from '../types.ts';
+import type { BodyShape } from './body-shape.ts';
 
 export { COMMENT_TYPES, POSITIONS };
 
@@ -62,10 +63,10 @@ export const COMMENT_WORK_LIMITS = [
 export const COMMENT_WORK_BUDGET = { limit: 'maxWork', max: 200 } as const;
 
 /** A body's use of the work limits together: the sum of its shares and each share, in whole percent. */
-export function workUsed(shape: Readonly<Record<string, number>>): { total: number; shares: { what: string; percent: number }[] } {
+export function workUsed(shape: Readonly<BodyShape>): { total: number; shares: { what: string; percent: number }[] } {
   const parts = [
-    ...COMMENT_WORK_LIMITS.filter((l) => l.measure !== 'lines').map((l) => ({ what: l.what.replace(/ \(.*\)$/, ''), used: (shape[l.measure] ?? 0) / l.max })),
-    { what: 'runs of `*`/`_`', used: (shape.delimiterRuns ?? 0) / COMMENT_RULES.maxDelimiterRuns },
+    ...COMMENT_WORK_LIMITS.filter((l) => l.measure !== 'lines').map((l) => ({ what: l.what.replace(/ \(.*\)$/, ''), used: shape[l.measure] / l.max })),
+    { what: 'runs of `*`/`_`', used: shape.delimiterRuns / COMMENT_RULES.maxDelimiterRuns },
   ];
   const shares = parts.map((p) => ({ what: p.what, percent: Math.round(p.used * 100) })).filter((p) => p.percent > 0).sort((a, b) => b.percent - a.percent);
   return { total: Math.round(parts.reduce((sum, p) => sum + p.used, 0) * 100), shares };

@@ -5,7 +5,7 @@
  * `llms-full.txt` becomes their index, so an agent fetches only what fits its context.
  * A single post larger than the limit gets a part of its own.
  */
-import { stringify } from 'yaml';
+import { frontMatterLine } from '../load/front-matter.ts';
 import type { Post, SiteModel } from '../types.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
@@ -28,9 +28,6 @@ function header(site: SiteModel, what: string): string {
   return [`# ${site.config.title}: ${what}`, '', `> ${site.config.description.replace(/\s+/g, ' ')}`, '', ''].join('\n');
 }
 
-/** A one-line YAML scalar: plain where YAML reads it back as this string, else quoted. */
-const yamlScalar = (value: string): string => stringify(value, { lineWidth: 0 }).trimEnd();
-
 /** The entry's metadata as YAML front matter an agent can parse (titles hold `: `, summaries `#`). */
 function entryHead(site: SiteModel, p: Post): string {
   const fields: [string, string][] = [
@@ -47,7 +44,7 @@ function entryHead(site: SiteModel, p: Post): string {
   ];
   return [
     '---',
-    ...fields.map(([key, value]) => `${key}: ${yamlScalar(value)}`),
+    ...fields.map(([key, value]) => frontMatterLine(key, value)),
     '---',
     '',
     '',

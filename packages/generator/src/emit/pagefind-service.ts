@@ -29,9 +29,6 @@ export function loadPagefind(): Promise<PagefindApi> {
   })());
 }
 
-/** Whether the repair is in place (tests). */
-export let serviceExitsWatched = false;
-
 async function watchServiceExits(): Promise<void> {
   // `lib/index.js`, the one entry `exports` allows; the service is its neighbour.
   const url = new URL('service.js', import.meta.resolve('pagefind')).href;
@@ -50,5 +47,4 @@ async function watchServiceExits(): Promise<void> {
     }
     return send.apply(this, args);
   };
-  serviceExitsWatched = true;
 }

@@ -3,7 +3,7 @@
  * plain YAML data (core schema: no custom tags, no timestamps, nothing executed).
  * Used for posts and for comments from the network alike.
  */
-import { parseDocument, LineCounter, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { parseDocument, stringify, LineCounter, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 
 export interface FrontMatterEntry {
   key: string;
@@ -34,6 +34,11 @@ const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/m;
 
 /** Parse `---\nkey: value\n---\nbody`. Never throws: problems are reported with positions. */
+/** One front-matter line `key: value`, the value quoted by the yaml library where YAML needs it (`: `, `#`, a leading indicator …). */
+export function frontMatterLine(key: string, value: string): string {
+  return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
+}
+
 export function splitFrontMatter(text: string): SplitDocument {
   const open = OPEN.exec(text);
   if (!open) return { hasFrontMatter: false, entries: [], problems: [], body: text, bodyLine: 1 };

@@ -36,9 +36,14 @@ export function storedHtml(comment: Comment): string | undefined {
   return key.lastIndexOf(':') > 0 && keyDigest(key) === bodyHashOf(comment) ? html : undefined;
 }
 
+/** Whether an HTML key names another renderer version than this one (false without a key). */
+export function isOlderRendererKey(key: string | undefined): boolean {
+  return key !== undefined && !key.startsWith(`${COMMENT_RENDERER_VERSION}:`);
+}
+
 /** Whether the stored HTML is usable but was made by another renderer version (re-render it in the background). */
 export function isOutdatedRendering(comment: Comment): boolean {
-  return storedHtml(comment) !== undefined && !comment.html_key!.startsWith(`${COMMENT_RENDERER_VERSION}:`);
+  return storedHtml(comment) !== undefined && isOlderRendererKey(comment.html_key);
 }
 
 /** A body shown as escaped text, line breaks kept (`.comment-plain`): for a stored comment that cannot be rendered. */

@@ -101,7 +101,7 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   const now = (deps.now ?? Date.now)() / 1000;
   if ((created as number) > now + CLOCK_SKEW_S) throw fail('created', `created is in the future (more than ${CLOCK_SKEW_S} s ahead of this server's clock)`);
   // Strict: http-message-sig's verify refuses a passed `expires` itself, with no skew.
-  if ((expires as number) * 1000 < (deps.now?.() ?? Date.now())) throw fail('expires', 'the signature has expired (expires is past by this server\'s clock)');
+  if ((expires as number) < now) throw fail('expires', 'the signature has expired (expires is past by this server\'s clock)');
   if ((expires as number) <= (created as number) || (expires as number) - (created as number) > MAX_SIGNATURE_LIFETIME_S) throw fail('expires', `expires must follow created by at most ${MAX_SIGNATURE_LIFETIME_S} s`);
   const nonce = params.get('nonce');
   if (typeof nonce !== 'string' || nonce === '' || nonce.length > 256) throw fail('nonce', 'a nonce (a string of at most 256 characters) is required');

@@ -19,7 +19,7 @@ import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@m
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
-import type { AppError } from '../errors.ts';
+import { writeError, type AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
@@ -78,12 +78,7 @@ function jsonRpcError(code: number, message: string, data?: unknown, id: string 
  * (`code`, `check`, `field` …), so an MCP client reads it as one of its protocol's errors.
  */
 export function mcpErrorAnswer(res: ServerResponse, appError: AppError | null): void {
-  for (const [k, v] of Object.entries(appError?.headers ?? {})) res.setHeader(k, v);
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.statusCode = appError?.status ?? 500;
-  const error = appError ? appError.toBody().error : { code: 'internal', message: 'Internal server error' };
-  res.end(JSON.stringify(jsonRpcError(-32000, error.message, error)));
+  writeError(res, appError, ({ error }) => jsonRpcError(-32000, error.message, error));
 }
 
 /** Every protocol revision this server speaks: the 2025 era's, then 2026-07-28. */

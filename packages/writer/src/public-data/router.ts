@@ -58,8 +58,7 @@ function jsonBody(): RequestHandler {
   const parse = express.json({ limit: '16kb', strict: true, type: () => true });
   const translate: ErrorRequestHandler = (error: { type?: string }, _req, _res, next) => {
     if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
-    if (error.type === 'entity.parse.failed') return next(new AppError('validation', 'body is not valid JSON', { field: 'body' }));
-    // The rest as every route words it: an unknown or mismatched Content-Encoding names that header, a charset Content-Type.
+    // The rest as every route words it: JSON that does not parse, an unknown or mismatched Content-Encoding (naming that header), a charset.
     next(toAppError(error) ?? new AppError('validation', 'body could not be read', { field: 'body' }));
   };
   return (req, res, next) => {

@@ -7,7 +7,7 @@
  * background, one at a time behind every client's new comments; the old HTML stays
  * where the new render fails. Nothing here ever hides a comment.
  */
-import { COMMENT_RENDERER_VERSION, commentHtmlKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
+import { commentHtmlKey, isOlderRendererKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import type { CommentRenderingUpdate, Store } from '../store/types.ts';
 import type { CommentRenderer } from '../comments/comment-renderer.ts';
@@ -67,7 +67,7 @@ export class RenderingKeeper {
     this.upgrading ??= (async () => {
       // By the key's version alone: a comment whose text is on disk only (dropped from
       // memory) holds no HTML to look at, and was skipped when the HTML was asked for.
-      const outdated = [...state.site.comments.values()].flat().filter((c) => c.html_key !== undefined && !c.html_key.startsWith(`${COMMENT_RENDERER_VERSION}:`));
+      const outdated = [...state.site.comments.values()].flat().filter((c) => isOlderRendererKey(c.html_key));
       if (outdated.length === 0) return;
       this.logger.info({ comments: outdated.length }, 'comment renderer upgraded: re-rendering stored comments in the background');
       const slugs = new Set<string>();
