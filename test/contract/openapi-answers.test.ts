@@ -141,8 +141,8 @@ export const retryAfter: Post['responses'][429]['headers']['Retry-After'] = ${Nu
 export const policy: Post['responses'][429]['headers']['RateLimit-Policy'] = ${JSON.stringify(limited.headers['ratelimit-policy'])};
 export const views = ${body('PUT', 200).json} satisfies JsonOf<paths['/api/views/{slug}']['put']['responses'][200]>;
 export const viewsLimited = ${body('PUT', 429).json} satisfies JsonOf<paths['/api/views/{slug}']['put']['responses'][429]>;
-// The 422 another change adds, in the shape the document promises.
-export const tooComplex = { error: { code: 'comment_too_complex', message: 'body needs too much rendering work', field: 'body', limit: 'nodes', value: 5200, max: 4000 } } satisfies JsonOf<Post['responses'][422]>;
+// The 400 of a body over a rendering-work limit, in the shape the document promises.
+export const tooComplex = { error: { code: 'comment_too_complex', message: 'body needs too much rendering work', field: 'body', limit: 'nodes', value: 5200, max: 4000 } } satisfies JsonOf<Post['responses'][400]>;
 
 /** What a client does with each answer of a comment POST. */
 export function handle(answer: Answer<Post>): string {
@@ -152,8 +152,8 @@ export function handle(answer: Answer<Post>): string {
       return \`stored as \${answer.body.id} at \${answer.body.created_at}\`;
     case 202:
       return \`\${answer.body.status}: \${answer.body.message} (\${answer.body.id})\`;
-    case 422:
-      return \`too complex: \${answer.body.error.limit ?? ''} \${answer.body.error.value ?? 0} > \${answer.body.error.max ?? 0}\`;
+    case 400:
+      return \`invalid \${answer.body.error.field ?? ''}: \${answer.body.error.limit ?? ''} \${answer.body.error.value ?? 0} > \${answer.body.error.max ?? 0}\`;
     default:
       return \`\${answer.status} \${answer.body.error.code}: \${answer.body.error.message} \${answer.body.error.field ?? ''}\`;
   }

@@ -62,7 +62,7 @@ test('poison comments', async (t) => {
   const tooComplex = async (doc: string, limit: string, value: number, max: number, message?: RegExp | string) => {
     const before = await stored();
     const res = await postComment(base, OTHER, doc);
-    assert.equal(res.status, 422);
+    assert.equal(res.status, 400);
     const { error } = (await res.json()) as ErrorBody & { error: { limit: string; value: number; max: number } };
     assert.deepEqual({ code: error.code, field: error.field, limit: error.limit, value: error.value, max: error.max }, { code: 'comment_too_complex', field: 'body', limit, value, max });
     if (typeof message === 'string') assert.equal(error.message, message);
@@ -70,12 +70,12 @@ test('poison comments', async (t) => {
     assert.equal(await stored(), before, 'nothing stored');
   };
 
-  await t.test('should answer 422 naming maxDepth for 4,000 `>` and store nothing', async () => {
+  await t.test('should answer 400 naming maxDepth for 4,000 `>` and store nothing', async () => {
     await tooComplex(commentDoc({}, '>'.repeat(4000)), 'maxDepth', 4000, 16, commentErrorMessage('body-too-deep', 4000, 1));
     await tooComplex(commentDoc({}, '>'.repeat(4000)), 'maxDepth', 4000, 16, /^body nests block quotes\/lists 4000 deep \(line 1\); at most 16 levels/);
   });
 
-  await t.test('should answer 422 naming maxDelimiterRuns for `*_` × 8000 and store nothing', async () => {
+  await t.test('should answer 400 naming maxDelimiterRuns for `*_` × 8000 and store nothing', async () => {
     await tooComplex(commentDoc({}, '*_'.repeat(8000)), 'maxDelimiterRuns', 16000, COMMENT_RULES.maxDelimiterRuns, commentErrorMessage('body-too-much-emphasis', 16000));
   });
 
@@ -108,10 +108,10 @@ test('poison comments', async (t) => {
     assert.equal(error.message, 'front_matter/position is required with type debate: one of pro, con, neutral');
     assert.deepEqual({ field: error.field, message: error.message }, example);
     const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as {
-      paths: Record<string, { post: { description: string; responses: Record<string, { content: Record<string, { example: ErrorBody }> }> } }>;
+      paths: Record<string, { post: { description: string; responses: Record<string, { content: Record<string, { examples: Record<string, { value: ErrorBody }> }> }> } }>;
     };
     const post = openapi.paths['/api/comments/{slug}']!.post;
-    assert.deepEqual(post.responses['400']!.content['application/json']!.example.error.message, error.message);
+    assert.deepEqual(post.responses['400']!.content['application/json']!.examples['validation']!.value.error, { code: 'validation', ...example });
     const agents = await (await fetch(`${base}/agents.md`)).text();
     assert.ok(agents.includes(`\`${error.message}\``), 'agents.md (linked from llms.txt) quotes the message');
     for (const line of commentRulesMarkdown()) {

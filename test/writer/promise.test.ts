@@ -61,7 +61,7 @@ test('a 2xx is a promise', async (t) => {
   t.after(() => server.close());
   const answered: { id: string; slug: string }[] = [];
 
-  await t.test('should refuse the issue\'s heavy bodies up front with 422 naming the limit, the value and the maximum, and store nothing', async () => {
+  await t.test('should refuse the issue\'s heavy bodies up front with 400 naming the limit, the value and the maximum, and store nothing', async () => {
     const cases: [string, string, number, number][] = [
       ['a\n=\n'.repeat(3000), 'maxHeadings', 3000, 100],
       ['- a\n'.repeat(3500), 'maxListItems', 3500, 200],
@@ -72,7 +72,7 @@ test('a 2xx is a promise', async (t) => {
     ];
     for (const [body, limit, value, max] of cases) {
       const res = await postComment(server.url, OTHER, commentDoc({}, body));
-      assert.equal(res.status, 422, limit);
+      assert.equal(res.status, 400, limit);
       const { error } = (await res.json()) as { error: { code: string; field: string; limit: string; value: number; max: number; message: string } };
       assert.deepEqual({ code: error.code, field: error.field, limit: error.limit, value: error.value, max: error.max }, { code: 'comment_too_complex', field: 'body', limit, value, max });
       assert.match(error.message, new RegExp(`^body has ${value} .*; at most ${max}: `));

@@ -25,9 +25,9 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   /** A comment body over a rendering-work limit (`limit`, `value`, `max` say which): nothing stored. */
-  comment_too_complex: 422,
+  comment_too_complex: 400,
   /** The renderer failed on a comment body: nothing stored. */
-  comment_unrenderable: 422,
+  comment_unrenderable: 400,
   rate_limited: 429,
   /** The request's headers are larger than the server reads. */
   headers_too_large: 431,
@@ -62,7 +62,7 @@ export class AppError extends Error {
   readonly field: string | undefined;
   /** Extra response headers, e.g. `Retry-After` on 429. */
   readonly headers: Record<string, string>;
-  /** Extra members of the error object, e.g. `limit`, `value`, `max` of a 422 `comment_too_complex`. */
+  /** Extra members of the error object, e.g. `limit`, `value`, `max` of a 400 `comment_too_complex`. */
   readonly details: Record<string, unknown>;
 
   constructor(

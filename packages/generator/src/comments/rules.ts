@@ -35,7 +35,7 @@ export const COMMENT_RULES = {
 /**
  * The rendering-work limits of a body (issue 19): deterministic counts taken by
  * `measureBody` before a comment is stored, so a body is judged once, by its text,
- * the same on an idle or a loaded machine. Over a limit answers 422
+ * the same on an idle or a loaded machine. Over a limit answers 400 (the spec's status for a failed validation)
  * `comment_too_complex` naming the limit, the value and the maximum; nothing is stored.
  * They are set so that every body within all of them renders in well under a second
  * on a 2-core machine (`npm run bench:comment-limits` renders the worst cases; the figures
@@ -166,7 +166,7 @@ export class CommentRuleError extends Error {
     readonly rule: CommentRuleId,
     readonly field: string,
     message: string,
-    /** Set when the body is over a rendering-work limit (the writer answers 422). */
+    /** Set when the body is over a rendering-work limit (the writer answers 400 `comment_too_complex`). */
     readonly work?: CommentWorkExcess,
   ) {
     super(message);

@@ -64,7 +64,7 @@ export class CommentRenderer {
 
   /**
    * Render `body` for `client` (an address or a verified agent) when its turn comes, on
-   * the light or the heavy worker (`light`: pass `isLightBody(body)` when known). Throws 422 `comment_unrenderable` when the renderer fails on it, 503
+   * the light or the heavy worker (`light`: pass `isLightBody(body)` when known). Throws 400 `comment_unrenderable` when the renderer fails on it, 503
    * `render_unavailable` when no worker answered within the guard.
    */
   render(client: string, body: string, light = isLightBody(body)): Promise<CommentRendering> {

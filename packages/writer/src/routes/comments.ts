@@ -1,6 +1,6 @@
 /**
  * `POST /api/comments/{slug}`: key, post, media type, size, the body's stated
- * `Content-Digest`, document (with its rendering-work limits: 422) — checked in that order, each failure a JSON error that
+ * `Content-Digest`, document (with its rendering-work limits: 400 `comment_too_complex`) — checked in that order, each failure a JSON error that
  * changes nothing. Then the body is rendered (fairly between client addresses), the
  * comment is stored durably with its HTML (fsync or COMMIT), and the post's own outputs
  * (its page, `/api/post/{slug}`, `/api/comments/{slug}`) are rebuilt before the answer:

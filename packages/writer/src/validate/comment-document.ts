@@ -2,7 +2,7 @@
  * The writer's side of the comment rules: the rules, the parser and the messages live
  * in the generator (`@agora/generator`, comments/), where the OpenAPI document,
  * llms.txt and the agent instructions are generated from them too. This adapter only
- * turns a `CommentRuleError` into a 400 `AppError` naming the field (422
+ * turns a `CommentRuleError` into a 400 `AppError` naming the field (also
  * `comment_too_complex` with `limit`, `value` and `max` for a rendering-work limit).
  */
 import {
@@ -30,7 +30,7 @@ function asAppError<T>(run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof CommentRuleError) {
-      // Over a rendering-work limit: 422 naming the limit, the value and the maximum.
+      // Over a rendering-work limit: 400 `comment_too_complex` naming the limit, the value and the maximum.
       if (error.work) throw new AppError('comment_too_complex', error.message, { field: error.field, details: { ...error.work } });
       throw new AppError('validation', error.message, { field: error.field });
     }
