@@ -145,25 +145,59 @@ test('locks', { timeout: 120_000 }, async (t) => {
   });
 });
 
-test('a failed views flush is retried on its own timer, with no count lost', { timeout: 120_000 }, async () => {
+test('a view is answered only once stored: a refused batch rejects its PUTs and counts none of them', { timeout: 120_000 }, async () => {
   let failures = 2;
   const stored = new Map<string, number>();
+  const batches: number[] = [];
   const store: ViewStore = {
     load: async () => new Map(stored),
     add: async (increments) => {
+      batches.push([...increments.values()].reduce((a, b) => a + b, 0));
       if (failures-- > 0) throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
       for (const [slug, n] of increments) stored.set(slug, (stored.get(slug) ?? 0) + n);
       return new Map([...increments.keys()].map((s) => [s, stored.get(s)!]));
     },
   };
   const errors: number[] = [];
-  const counter = await ViewCounter.open(store, { flushMs: 10, onError: (_e, attempt) => errors.push(attempt) });
-  for (let i = 0; i < 5; i++) counter.increment('a');
-  const deadline = Date.now() + 3000;
-  while (stored.get('a') !== 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  assert.equal(stored.get('a'), 5, 'stored without another increment');
+  const published: Map<string, number>[] = [];
+  const counter = await ViewCounter.open(store, { onError: (_e, attempt) => errors.push(attempt), onFlush: (totals) => void published.push(totals) });
+  // Five PUTs at once: the first is stored at once, the four that came meanwhile make the next batch; both are refused.
+  const refused = await Promise.allSettled(Array.from({ length: 5 }, () => counter.count('a')));
+  assert.deepEqual(refused.map((r) => r.status), Array(5).fill('rejected'));
+  assert.equal(stored.get('a'), undefined);
+  assert.equal(counter.get('a'), 0, 'a refused PUT is not counted');
   assert.deepEqual(errors, [1, 2]);
-  assert.equal(counter.get('a'), 5);
+  // The next ones: each PUT answers its own count, stored before its answer.
+  const answers = await Promise.all([counter.count('a'), counter.count('b'), counter.count('a'), counter.count('a')]);
+  assert.deepEqual(answers, [1, 1, 2, 3]);
+  assert.deepEqual(batches, [1, 4, 1, 3], 'the PUTs that came while a batch was stored are the next batch');
+  assert.equal(stored.get('a'), 3);
+  await counter.flush();
+  // The first stored batch is handed to the mirrors at once, the next ones within publishMs (now: flush).
+  assert.deepEqual(published, [new Map([['a', 1]]), new Map([['b', 1], ['a', 3]])]);
+  counter.close();
+});
+
+test('the mirrors get stored view counts at most once per publishMs, and at once when flushed', { timeout: 30_000 }, async () => {
+  const stored = new Map<string, number>();
+  const store: ViewStore = {
+    load: async () => new Map(stored),
+    add: async (increments) => {
+      for (const [slug, n] of increments) stored.set(slug, (stored.get(slug) ?? 0) + n);
+      return new Map([...increments.keys()].map((s) => [s, stored.get(s)!]));
+    },
+  };
+  const published: Map<string, number>[] = [];
+  const counter = await ViewCounter.open(store, { publishMs: 600_000, onFlush: (totals) => void published.push(totals) });
+  assert.equal(await counter.count('a'), 1);
+  assert.equal(await counter.count('a'), 2);
+  assert.equal(await counter.count('b'), 1);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(published, [new Map([['a', 1]])], 'the first at once, the rest wait');
+  const started = performance.now();
+  await counter.flush();
+  assert.ok(performance.now() - started < 1000, 'flush ends the wait');
+  assert.deepEqual(published, [new Map([['a', 1]]), new Map([['a', 2], ['b', 1]])]);
   counter.close();
 });
 

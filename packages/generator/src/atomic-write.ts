@@ -132,7 +132,7 @@ export function writeAllSync(fd: number, buffers: readonly Uint8Array[]): void {
 }
 
 /** `writeAllSync` through a file handle. */
-async function writeAll(handle: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
+export async function writeAll(handle: FileHandle, buffers: readonly Uint8Array[]): Promise<void> {
   for (let rest = unwritten(buffers, 0); rest.length > 0; ) {
     const { bytesWritten } = await handle.writev(rest);
     if (bytesWritten <= 0) throw noProgress();

@@ -3,5 +3,5 @@
  * and reading, with nothing else loaded, for worker threads that only write files
  * (the writer's store file thread).
  */
-export { removeStaleTemps, syncDir, writeFileAtomic, writeFileAtomicSync, type FileData } from './atomic-write.ts';
+export { removeStaleTemps, syncDir, writeAll, writeFileAtomic, writeFileAtomicSync, type FileData } from './atomic-write.ts';
 export { readTextIfExists } from './json-file.ts';

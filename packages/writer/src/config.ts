@@ -2,7 +2,7 @@
 export interface WriterSettings {
   corsOrigin: string;
   logLevel: string;
-  /** Delay of the coalesced views flush (ms). */
+  /** Longest time before stored view counts are handed to their mirrors; with several nodes on PostgreSQL, also how often each re-reads the counts the others added (ms). */
   viewsFlushMs: number;
   /** Longest delay before site-wide outputs show a comment or view change (ms). */
   aggregateDelayMs: number;

@@ -136,13 +136,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     const migration = (store as { migration?: unknown }).migration;
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
     views = await ViewCounter.open(store.views, {
-      flushMs: settings.viewsFlushMs,
       // Several nodes share the counts in PostgreSQL: follow what the others add.
       refreshMs: store.engine === 'postgres' ? Math.max(settings.viewsFlushMs, 100) : 0,
       onFlush: (totals) => publisher?.viewsChanged(totals),
+      publishMs: settings.viewsFlushMs,
       onError: (error, attempt) => {
         if (attempt === 0) logger.error({ err: error }, 'views saved; their mirrors failed to update');
-        else logger.error({ err: error, attempt }, 'views flush failed; retrying on its own');
+        else logger.error({ err: error, attempt }, 'a batch of views could not be stored; its PUTs were refused');
       },
     });
     // Renderings and records stay in memory between rebuilds (renderings until comments are
@@ -210,12 +210,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       stopChanges();
-      // Stored data first: counts in memory are the only thing a slow stop could lose.
-      const saveViews = () => views.flush().catch((error: unknown) => logger.error({ err: error }, 'views not saved at shutdown'));
-      await saveViews();
+      // Every answered view is stored already; the batches under way finish, and their mirrors follow.
+      const viewsSettled = () => views.flush().catch((error: unknown) => logger.error({ err: error }, 'views: the last batches failed'));
+      await viewsSettled();
       await stopped;
-      // And the views counted while the requests under way were answered.
-      await saveViews();
+      await viewsSettled();
       views.close();
       await renderings.close();
       await published.close();

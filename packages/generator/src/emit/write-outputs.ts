@@ -57,8 +57,12 @@ export interface SinkOptions {
 /**
  * Longest run of synchronous writes between yields, in ms. Counted in time, not files:
  * on a disk where a rename takes 3 ms, 16 files held the writer's event loop ~50 ms.
+ * 2, not 4: a view PUT is answered after its batch's write to the store, a turn of the
+ * event loop, and a views flush's thousands of record renames held each turn 4 ms: view
+ * PUTs at 10,000 posts on disk went from 0.74–0.75× bare Express to 0.87–0.95×
+ * (alternated, `bench/views-pairs.ts`), the comment rate unchanged (docs/performance.md).
  */
-const SYNC_RUN_MS = 4;
+const SYNC_RUN_MS = 2;
 
 /** Bytes of a big rebuild output written back to disk at a time (see `syncEvery`). */
 const BIG_OUTPUT_SYNC_STEP = 1 << 20;

@@ -1,5 +1,6 @@
 /**
- * `PUT /api/views/{slug}`: no body, no key; answers the new count.
+ * `PUT /api/views/{slug}`: no body, no key; answers the new count once it is stored
+ * (`ViewCounter.count`: batched with the PUTs around it, synced to disk first).
  *
  * The hottest route, so its plain form is served before Express (`viewsFastPath`),
  * with what the Express stack would have given it: the security and CORS headers, the
@@ -22,12 +23,13 @@ export interface ViewRouteDeps {
   views: ViewCounter;
 }
 
-/** Count one view and answer the new count. */
-function countView(deps: ViewRouteDeps, slug: string, res: ServerResponse): void {
+/** Count one view and answer the new count once it is stored (a store failure throws: 503 or 507, not counted). */
+async function countView(deps: ViewRouteDeps, slug: string, res: ServerResponse): Promise<void> {
+  const views = await deps.views.count(slug);
   // Written directly: no ETag hashing of a count that changes with every answer.
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.end(`{"views":${deps.views.increment(slug)}}`);
+  res.end(`{"views":${views}}`);
 }
 
 /** The route in the Express stack (after its headers, log and budget middleware). */
@@ -44,11 +46,11 @@ export function viewRoutes(deps: ViewRouteDeps): Router {
     res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
     res.type('application/json; charset=utf-8').send(cached.body);
   });
-  router.put('/api/views/:slug', (req, res) => {
+  router.put('/api/views/:slug', async (req, res) => {
     const given = req.params.slug as string;
     const slug = resolvePostSlug((s) => deps.state.hasPost(s), given, 'path');
     if (slug === undefined) throw new AppError('not_found', `No post with slug ${JSON.stringify(given)}`, { field: 'slug' });
-    countView(deps, slug, res);
+    await countView(deps, slug, res);
   });
   return router;
 }
@@ -77,7 +79,7 @@ export function viewsFastPath(deps: ViewsFastPathDeps): (req: IncomingMessage, r
   const answer = async (req: IncomingMessage, res: ServerResponse, slug: string) => {
     try {
       await deps.charge(deps.address(req), res);
-      countView(deps, slug, res);
+      await countView(deps, slug, res);
     } catch (error) {
       writeError(res, answerFor(error, req.url, deps.logger));
     }

@@ -6,7 +6,8 @@
  *   data/.store.lock         taken for each write, by the writer and by CLI commands
  *   data/comments/<slug>.json one post's comments (see comments.ts)
  *   data/changes.jsonl       CLI changes the writer must pick up (see change-journal.ts)
- *   data/views.json, tokens.json, quotas.json, agents.json (agent blocks),
+ *   data/views.json + views.journal  view counts, each batch appended and synced before its PUTs are answered (views.ts)
+ *   data/tokens.json, quotas.json, agents.json (agent blocks),
  *   agent-nonces.jsonl (signature nonces, synced before each is accepted)
  *
  * Opening as `server` claims the store (a second writer is refused), migrates the old
@@ -109,6 +110,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       async close() {
         await comments.close().catch(() => {});
         await quotas.flush().catch(() => {});
+        await views.close().catch(() => {});
         await agents.close().catch(() => {});
         await mutex.close();
         const lock = held;
