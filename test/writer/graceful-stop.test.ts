@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { request, Agent } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { putView } from '../helpers/keep-alive.ts';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { commentDoc, API_KEY } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
@@ -30,20 +31,6 @@ function post(agent: Agent, base: string, slug: string, body: string): Promise<{
     });
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message}));
     req.end(body);
-  });
-}
-
-/** One view PUT on a keep-alive agent: the count answered, or null when no answer came. */
-function put(agent: Agent, base: string, slug: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const req = request(`${base}/api/views/${slug}`, { method: 'PUT', agent }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve(res.statusCode === 200 ? (JSON.parse(text) as { views: number }).views : null));
-      res.on('error', () => resolve(null));
-    });
-    req.on('error', () => resolve(null));
-    req.end();
   });
 }
 
@@ -78,7 +65,7 @@ test('SIGTERM under load answers every request it took and exits 0', { timeout: 
     while (!stop) {
       const slug = SLUGS[k % SLUGS.length]!;
       if (k % 3 !== 0) {
-        const viewed = await put(agent, base, slug);
+        const viewed = await putView(agent, base, slug);
         if (viewed === null) return;
         viewsAnswered.set(slug, Math.max(viewsAnswered.get(slug) ?? 0, viewed));
         continue;

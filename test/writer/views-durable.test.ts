@@ -6,27 +6,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { request, Agent } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
+import { putView } from '../helpers/keep-alive.ts';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
 import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
 
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-03-18-ssh-agent-forwarding-pitfalls', '2025-10-21-caddy-automatic-tls-setup', '2025-04-11-systemd-unit-hardening-checklist'];
-
-/** One view PUT on a keep-alive agent: the count answered, or null when no answer came. */
-function put(agent: Agent, base: string, slug: string): Promise<number | null> {
-  return new Promise((resolve) => {
-    const req = request(`${base}/api/views/${slug}`, { method: 'PUT', agent }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve(res.statusCode === 200 ? (JSON.parse(text) as { views: number }).views : null));
-      res.on('error', () => resolve(null));
-    });
-    req.on('error', () => resolve(null));
-    req.end();
-  });
-}
 
 async function storedViews(dataDir: string): Promise<Map<string, number>> {
   const store = await openEmbeddedStore(dataDir, 'tool');
@@ -67,7 +54,7 @@ test('SIGKILL under view load loses no view that was answered', { timeout: 120_0
   const client = async (k: number) => {
     for (let i = 0; !stop; i++) {
       const slug = SLUGS[(k + i) % SLUGS.length]!;
-      const views = await put(agent, base, slug);
+      const views = await putView(agent, base, slug);
       if (views === null) return;
       answered.set(slug, (answered.get(slug) ?? 0) + 1);
       highest.set(slug, Math.max(highest.get(slug) ?? 0, views));
@@ -95,5 +82,5 @@ test('SIGKILL under view load loses no view that was answered', { timeout: 120_0
   t.after(() => again.child.kill('SIGKILL'));
   const url = await again.url;
   const slug = SLUGS[0]!;
-  assert.equal(await put(agent, url, slug), (after.get(slug) ?? 0) + 1);
+  assert.equal(await putView(agent, url, slug), (after.get(slug) ?? 0) + 1);
 });
