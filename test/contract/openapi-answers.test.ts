@@ -142,7 +142,7 @@ export const policy: Post['responses'][429]['headers']['RateLimit-Policy'] = ${J
 export const views = ${body('PUT', 200).json} satisfies JsonOf<paths['/api/views/{slug}']['put']['responses'][200]>;
 export const viewsLimited = ${body('PUT', 429).json} satisfies JsonOf<paths['/api/views/{slug}']['put']['responses'][429]>;
 // The 400 of a body over a rendering-work limit, in the shape the document promises.
-export const tooComplex = { error: { code: 'comment_too_complex', message: 'body needs too much rendering work', field: 'body', limit: 'nodes', value: 5200, max: 4000 } } satisfies JsonOf<Post['responses'][400]>;
+export const tooComplex = { error: { code: 'comment_too_complex', message: 'body has 3000 headings; at most 100: use fewer headings', field: 'body', limit: 'maxHeadings', value: 3000, max: 100 } } satisfies JsonOf<Post['responses'][400]>;
 
 /** What a client does with each answer of a comment POST. */
 export function handle(answer: Answer<Post>): string {

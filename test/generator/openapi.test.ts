@@ -173,7 +173,7 @@ test('emitOpenApi', async (t) => {
       if (['200', '201', '202'].includes(status)) assert.equal(response.headers?.['Location']?.required, true, `${status}: Location`);
       if (['429', '503', '507'].includes(status)) assert.equal(response.headers?.['Retry-After']?.required, true, `${status}: Retry-After`);
     }
-    assert.deepEqual(Object.keys(operation(doc, 'put', '/api/views/{slug}').responses).sort(), ['200', '404', '429']);
+    assert.deepEqual(Object.keys(operation(doc, 'put', '/api/views/{slug}').responses).sort(), ['200', '400', '404', '429', '503', '507']);
     assert.deepEqual(Object.keys(operation(doc, 'post', '/mcp').responses).sort(), ['200', '202', '400', '401', '403', '404', '406', '413', '415', '429', '503']);
   });
 

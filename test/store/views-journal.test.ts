@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,4 +79,25 @@ test('a command that only read the counts never rewrites them at close', async (
   await reader.close();
   assert.equal(await readFile(join(dir, 'views.journal'), 'utf8'), '{"e":0,"add":{"a":1}}\n');
   await assert.rejects(readFile(join(dir, 'views.json')), { code: 'ENOENT' });
+});
+
+test('the journal folds before it can fill a small disk (an outside test filled a 512 KB folder with a 1 MB bound)', { skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-views-'));
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  const mounted = (await run('mount', ['-t', 'tmpfs', '-o', 'size=512k', 'tmpfs', dir])) === 0;
+  // One hook, in order: the disk goes, then the folder.
+  t.after(async () => {
+    if (mounted) await run('umount', [dir]);
+    await rm(dir, { recursive: true, force: true });
+  });
+  if (!mounted) return t.skip('cannot mount a tmpfs here');
+  const views = new EmbeddedViews(join(dir, 'views.json'));
+  await views.load();
+  // ~600 KB of journal lines in all: more than the folder holds.
+  for (let i = 0; i < 20_000; i++) await views.add(new Map([[`post-${i % 7}`, 1]]));
+  const folded = JSON.parse(await readFile(join(dir, 'views.json'), 'utf8')) as { journal: number };
+  assert.ok(folded.journal >= 2, `folded ${folded.journal} times`);
+  const total = [...(await new EmbeddedViews(join(dir, 'views.json')).load()).values()].reduce((a, b) => a + b, 0);
+  assert.equal(total, 20_000);
+  await views.close();
 });

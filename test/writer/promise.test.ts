@@ -70,10 +70,14 @@ test('a 2xx is a promise', async (t) => {
       // The sweep's table: 370 rows of 20 columns rendered in 0.85 s (within every other limit).
       [`|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + `|${'a|'.repeat(20)}\n`.repeat(370), 'maxTableCells', 21 * 372, 2000],
     ];
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: unknown } }> }> }> } }> };
+    const documented = openapi.paths['/api/comments/{slug}']!.post.responses['400']!.content['application/json']!.examples['too_complex']!.value.error;
     for (const [body, limit, value, max] of cases) {
       const res = await postComment(server.url, OTHER, commentDoc({}, body));
       assert.equal(res.status, 400, limit);
       const { error } = (await res.json()) as { error: { code: string; field: string; limit: string; value: number; max: number; message: string } };
+      // The document's example is the writer's own answer to 3,000 headings.
+      if (limit === 'maxHeadings') assert.deepEqual(error, documented);
       assert.deepEqual({ code: error.code, field: error.field, limit: error.limit, value: error.value, max: error.max }, { code: 'comment_too_complex', field: 'body', limit, value, max });
       assert.match(error.message, new RegExp(`^body has ${value} .*; at most ${max}: `));
     }

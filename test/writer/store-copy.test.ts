@@ -131,6 +131,42 @@ if (!server) {
       await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'files']), (e: { stderr: string }) => /needs the target folder: pass `--data-dir/.test(e.stderr));
     });
 
+    await t.test('should refuse to copy beside a running writer, from its store or into it, and change nothing', async () => {
+      // The source's writer: a copy beside it could miss or tear what it writes meanwhile.
+      const writer = await startTestServer(project);
+      try {
+        await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'postgres', '--database-url', url]), (e: { stderr: string }) => {
+          assert.match(e.stderr, /A writer is running on `[^`]+` \(pid \d+\): a copy beside it could miss or tear what it writes meanwhile\. Stop it \(SIGTERM\), run this again, then start it\./);
+          return true;
+        });
+      } finally {
+        await writer.close();
+      }
+      // A writer on the target folder: the copy would fold its view journal away under it (an outside test lost 189,817 answered views so).
+      const other = await makeProject({ samplePosts: true });
+      try {
+        const live = await startTestServer(other);
+        let before: unknown;
+        try {
+          assert.equal((await fetch(`${live.url}/api/views/${SLUGS[0]}`, { method: 'PUT' })).status, 200);
+          const store = await openEmbeddedStore(other.config.dataDir, 'tool');
+          before = await contents(store);
+          await store.close();
+          await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'files', '--data-dir', other.config.dataDir]), (e: { stderr: string }) => /A writer is running on .*a copy into it would be overwritten by what the writer stores/.test(e.stderr));
+          assert.equal((await fetch(`${live.url}/api/views/${SLUGS[0]}`, { method: 'PUT' })).status, 200);
+        } finally {
+          await live.close();
+        }
+        const store = await openEmbeddedStore(other.config.dataDir, 'tool');
+        const after = await contents(store);
+        await store.close();
+        const views = (before as { views: Record<string, number> }).views;
+        assert.deepEqual(after, { ...(before as object), views: { ...views, [SLUGS[0]!]: views[SLUGS[0]!]! + 1 } }, 'only the writer\'s own PUT changed it');
+      } finally {
+        await other.remove();
+      }
+    });
+
     await t.test('should round-trip comments export (files) → import (postgres) with identical answers', async (t) => {
       const file = join(back, 'comments.jsonl');
       await cli(project.root, ['comments', 'export', '--out', file]);

@@ -244,6 +244,34 @@ test('a full disk answers 507, keeps nothing half-written, and recovers by itsel
   assert.equal(after.status, 201);
   assert.deepEqual((await storedComments(dataDir)).map((c) => c.author).sort(), ['after', 'before']);
   assert.equal(((await (await fetch(`${server.url}/api/health`)).json()) as { status: string }).status, 'ok', 'a write that works clears it');
+
+  // View PUTs are stored before their 200 too: on a full disk they are refused (507), counted nowhere, and health says so.
+  const put = () => fetch(`${server!.url}/api/views/${SLUG}`, { method: 'PUT' });
+  const start = ((await (await put()).json()) as { views: number }).views;
+  await writeFile(filler, Buffer.alloc(1024)).catch(() => {});
+  for (let size = 1024; ; size += 1024) {
+    try {
+      await writeFile(filler, Buffer.alloc(size));
+    } catch {
+      break;
+    }
+  }
+  // The journal's last page may still hold a few lines: those are stored and answered 200.
+  let ok = 0;
+  let refused: Response | null = null;
+  for (let i = 0; i < 1000 && !refused; i++) {
+    const res = await put();
+    if (res.status === 200) ok++;
+    else refused = res;
+  }
+  assert.equal(refused?.status, 507);
+  assert.equal(((await refused!.json()) as { error: { code: string } }).error.code, 'storage_full');
+  const viewsFull = (await (await fetch(`${server.url}/api/health`)).json()) as { status: string; problems?: Record<string, { reason: string }> };
+  assert.equal(viewsFull.status, 'degraded');
+  assert.match(viewsFull.problems?.['store']?.reason ?? '', /views\.journal.*disk is full/);
+  await rm(filler);
+  assert.equal(((await (await put()).json()) as { views: number }).views, start + ok + 1, 'the refused PUT counted nowhere');
+  assert.equal(((await (await fetch(`${server.url}/api/health`)).json()) as { status: string }).status, 'ok', 'a stored view clears it');
 });
 
 test('a read-only data folder answers 503 store_unavailable (not 500), health names the store, and it recovers', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to remount a folder read-only' : false }, async (t) => {

@@ -140,9 +140,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       refreshMs: store.engine === 'postgres' ? Math.max(settings.viewsFlushMs, 100) : 0,
       onFlush: (totals) => publisher?.viewsChanged(totals),
       publishMs: settings.viewsFlushMs,
-      onError: (error, attempt) => {
-        if (attempt === 0) logger.error({ err: error }, 'views saved; their mirrors failed to update');
-        else logger.error({ err: error, attempt }, 'a batch of views could not be stored; its PUTs were refused');
+      onError: (error, failed) => {
+        if (failed === 0) return logger.error({ err: error }, 'views saved; their mirrors failed to update');
+        // As a failed comment write does: /api/health names the store until a write works.
+        if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'disk_full')) health.set('store', error.message);
+        // The first refused batch, then one line per tenfold (a full disk refuses hundreds a second).
+        if (Number.isInteger(Math.log10(failed))) logger.error({ err: error, failed_batches: failed }, 'a batch of views could not be stored; its PUTs were refused');
+      },
+      onRecovered: (failed) => {
+        health.clear('store');
+        logger.info({ failed_batches: failed }, 'views are stored again');
       },
     });
     // Renderings and records stay in memory between rebuilds (renderings until comments are

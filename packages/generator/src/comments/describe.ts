@@ -47,6 +47,12 @@ export function exampleCommentError(): { field: string; message: string } {
   return { field: 'position', message: commentErrorMessage('position-required') };
 }
 
+/** The rendering-work 400 used as the example (3,000 headings), exactly as the writer words it. */
+export function exampleTooComplex(): { limit: string; value: number; max: number; message: string } {
+  const rule = COMMENT_WORK_LIMITS.find((l) => l.limit === 'maxHeadings')!;
+  return { limit: rule.limit, value: 3000, max: rule.max, message: commentErrorMessage('body-too-complex', rule.what, 3000, rule.max, rule.fix) };
+}
+
 /** How errors are reported, with the example message. */
 export function commentErrorsMarkdown(): string {
   const example = exampleCommentError();

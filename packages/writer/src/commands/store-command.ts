@@ -1,13 +1,14 @@
 /**
  * `agora store copy --to postgres|files`: move a site between store engines. Thin:
  * opens the configured store (the source) and the target, calls `copyStore`, prints
- * the report; any mismatch left after the copy fails with exit code 1.
+ * the report; any mismatch left after the copy fails with exit code 1. A files store on
+ * either side is held as a writer holds it, so the copy refuses to run beside a writer.
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { AgoraConfig } from '@agora/generator';
 import { openStore } from '../store/open.ts';
-import { openEmbeddedStore } from '../store/embedded/index.ts';
+import { holdDataFolder, openEmbeddedStore } from '../store/embedded/index.ts';
 import type { Store } from '../store/types.ts';
 import { copyStore } from '../transfer/store-copy.ts';
 
@@ -33,6 +34,30 @@ async function openTarget(config: AgoraConfig, options: CopyOptions): Promise<St
 }
 
 /**
+ * Hold every files store of the copy as a writer holds it, so the copy refuses to run
+ * beside a writer: one on the target would overwrite the copy and fold its view journal
+ * away under it, one on the source would change it while it is read (a torn copy,
+ * verified against itself). Returns the release.
+ */
+async function holdFileStores(config: AgoraConfig, options: CopyOptions): Promise<() => Promise<void>> {
+  const dirs: [string, string][] = [];
+  if (config.store.engine === 'files') dirs.push([resolve(config.dataDir), 'a copy beside it could miss or tear what it writes meanwhile']);
+  // The source itself as the target is refused by `openTarget`, with its own message.
+  if (options.to === 'files' && options.dataDir && !dirs.some(([dir]) => dir === resolve(options.dataDir!))) dirs.push([resolve(options.dataDir), 'a copy into it would be overwritten by what the writer stores']);
+  const held: { release(): Promise<void> }[] = [];
+  const release = async () => {
+    for (const lock of held.splice(0)) await lock.release();
+  };
+  try {
+    for (const [dir, why] of dirs) held.push(await holdDataFolder(dir, why));
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  return release;
+}
+
+/**
  * The `store` command.
  *
  * @param loadConfig Reads the configuration when a subcommand runs (so `-C <root>` applies).
@@ -48,21 +73,31 @@ export function storeCommand(loadConfig: () => AgoraConfig): Command {
     .option('--data-dir <dir>', 'target folder for --to files')
     .action(async (options: CopyOptions) => {
       const config = loadConfig();
-      const target = await openTarget(config, options);
+      const release = await holdFileStores(config, options);
       try {
-        const source = await openStore(config, 'tool');
-        try {
-          const r = await copyStore(source, target);
-          process.stdout.write(
-            `copied ${config.store.engine} → ${options.to}: ${r.comments.source} comments (${r.comments.added} added, ${r.comments.existing} already there, ${r.comments.updated} re-moderated), ` +
-              `views of ${r.views.slugs} posts (+${r.views.added}), ${r.tokens.source} tokens (${r.tokens.added} added), ${r.quotas} quota counts, ${r.agentBlocks.source} agent blocks (${r.agentBlocks.added} added); verified\n`,
-          );
-        } finally {
-          await source.close();
-        }
+        await copyInto(config, options);
       } finally {
-        await target.close();
+        await release();
       }
     });
   return store;
+}
+
+/** Open both stores, copy, print the report (`copyStore` verifies it). */
+async function copyInto(config: AgoraConfig, options: CopyOptions): Promise<void> {
+  const target = await openTarget(config, options);
+  try {
+    const source = await openStore(config, 'tool');
+    try {
+      const r = await copyStore(source, target);
+      process.stdout.write(
+        `copied ${config.store.engine} → ${options.to}: ${r.comments.source} comments (${r.comments.added} added, ${r.comments.existing} already there, ${r.comments.updated} re-moderated), ` +
+          `views of ${r.views.slugs} posts (+${r.views.added}), ${r.tokens.source} tokens (${r.tokens.added} added), ${r.quotas} quota counts, ${r.agentBlocks.source} agent blocks (${r.agentBlocks.added} added); verified\n`,
+      );
+    } finally {
+      await source.close();
+    }
+  } finally {
+    await target.close();
+  }
 }

@@ -23,6 +23,8 @@ export interface ViewCounterOptions {
   publishMs?: number;
   /** A batch that could not be stored (its PUTs were refused), or `attempt` 0: the mirrors failed to follow. */
   onError?: (error: unknown, attempt: number) => void;
+  /** A batch was stored after `failed` refused ones. */
+  onRecovered?: (failed: number) => void;
   /** Re-read every stored count this often (other nodes add to them); 0 or unset: never (one node). */
   refreshMs?: number;
 }
@@ -127,6 +129,7 @@ export class ViewCounter {
       this.chain = run.catch(() => {});
       try {
         const totals = await run;
+        if (this.failures > 0) this.options.onRecovered?.(this.failures);
         this.failures = 0;
         for (const [slug, n] of totals) this.base.set(slug, n);
         this.changes++;

@@ -3,7 +3,7 @@
  * health check. They need the running writer, so they carry its origin as server.
  */
 import { COMMENT_RULES } from '../../comments/rules.ts';
-import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError } from '../../comments/describe.ts';
+import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError, exampleTooComplex } from '../../comments/describe.ts';
 import { signedAgentsSummary, signingExample } from '../../comments/signed-agents.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
 import { allRateLimited, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
@@ -67,13 +67,13 @@ function postComment(ctx: OpenApiContext): Operation {
       '201': jsonResponse('Stored, and the post\'s page, `/api/post/{slug}` and `/api/comments/{slug}` show it. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
       '202': jsonResponse('Stored, but the rebuild of the post\'s page failed or took over 5 s: the writer keeps retrying until the page shows it. Do not post it again.', ref('CommentPending'), PENDING_EXAMPLE, LOCATION),
       '400': {
-        description: 'The document is invalid (spec: a failed validation is 400): `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`; `front_matter` when the block itself is missing or malformed; an unknown or repeated key by its name) and the message the rule. A body over a bound on the work of rendering it (deterministic: the same body always gets this answer) has the code `comment_too_complex` with `limit` naming the rule, `value` the measure and `max` its bound: simplify the markdown. Nothing is stored.',
+        description: 'The document is invalid (spec: a failed validation is 400): `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`; `front_matter` when the block itself is missing or malformed; an unknown or repeated key by its name) and the message the rule. A body over a bound on the work of rendering it (deterministic: the same body always gets this answer) has the code `comment_too_complex` with `limit` naming the rule, `value` the measure and `max` its bound: simplify the markdown. A body the renderer fails on has the code `comment_unrenderable`. Nothing is stored.',
         content: {
           'application/json': {
             schema: ref('Error'),
             examples: {
               validation: { summary: 'A field breaks a rule', value: { error: { code: 'validation', message: exampleCommentError().message, field: exampleCommentError().field } } },
-              too_complex: { summary: 'Over a rendering-work limit', value: { error: { code: 'comment_too_complex', message: 'body needs too much rendering work: 5200 nodes, at most 4000; simplify the markdown', field: 'body', limit: 'nodes', value: 5200, max: 4000 } } },
+              too_complex: { summary: 'Over a rendering-work limit', value: { error: { code: 'comment_too_complex', message: exampleTooComplex().message, field: 'body', limit: exampleTooComplex().limit, value: exampleTooComplex().value, max: exampleTooComplex().max } } },
             },
           },
         },
@@ -125,15 +125,24 @@ function incrementViews(ctx: OpenApiContext): Operation {
   return {
     operationId: 'incrementViews',
     summary: 'Count one view of a post',
-    description: 'Adds 1 to the view counter of a post and answers the new value. No body and no key. Concurrent calls never lose a count.',
+    description: 'Adds 1 to the view counter of a post and answers the new value once it is stored (a crash right after the answer loses nothing). No body and no key. Concurrent calls never lose a count, and each gets its own value.',
     tags: ['views'],
     parameters: [slugParam()],
     security: PUBLIC,
     ...writerServers(ctx),
     responses: allRateLimited({
-      '200': jsonResponse('The counter after the increment.', ref('ViewIncrement'), { views: 43 }),
+      '200': jsonResponse('The counter after the increment, stored.', ref('ViewIncrement'), { views: 43 }),
+      '400': errorResponse('The slug in the path is not valid percent-encoding; nothing is stored.', 'validation', 'The path is not valid percent-encoding', 'path'),
       '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
       '429': tooManyRequests('view PUTs per address (`viewsPerIpPerMinute`, default 120 per minute)', 'Too many view counts from this address: at most 120 per 60 s (views); retry in 12 s'),
+      '503': errorResponse(
+        'The view was not counted. `store_unavailable`: the store cannot be reached (PostgreSQL down, a read-only data folder). `starting`: the writer is still catching up at start. Retry after `Retry-After` seconds.',
+        'store_unavailable',
+        'The store is unavailable; nothing was stored. Try again shortly.',
+        undefined,
+        retryAfter('Seconds to wait before trying again.'),
+      ),
+      '507': errorResponse('The server\'s disk is full; the view was not counted. The writer recovers by itself when space returns.', 'storage_full', "The server's disk is full; nothing was stored. Try again later.", undefined, retryAfter('Seconds to wait before trying again.')),
     }),
   };
 }

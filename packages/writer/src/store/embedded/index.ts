@@ -17,7 +17,7 @@
 import { mkdir } from 'node:fs/promises';
 import { removeStaleTemps } from '@agora/generator/files';
 import { join } from 'node:path';
-import type { Store, StoreRole } from '../types.ts';
+import { StoreError, type Store, type StoreRole } from '../types.ts';
 import { claimExclusive, readHolder, FileMutex, type HeldLock } from './os-lock.ts';
 import { EmbeddedComments } from './comments.ts';
 import { EmbeddedViews } from './views.ts';
@@ -48,6 +48,22 @@ export interface RunningWriter {
 }
 
 const LOCK_FILE = '.writer.lock';
+
+/**
+ * Hold a data folder as a writer does, for a command that must not run beside one
+ * (`agora store copy`: a writer would write under the copy, or fold its view journal
+ * away beneath it). Throws naming the folder, `why`, and the fix.
+ */
+export async function holdDataFolder(dataDir: string, why: string): Promise<HeldLock> {
+  await mkdir(dataDir, { recursive: true });
+  try {
+    return await claimExclusive(join(dataDir, LOCK_FILE), `the data folder \`${dataDir}\``);
+  } catch (error) {
+    if (!(error instanceof StoreError && error.code === 'locked')) throw error;
+    const { pid } = await readHolder(join(dataDir, LOCK_FILE));
+    throw new StoreError('locked', `A writer is running on \`${dataDir}\`${pid !== null ? ` (pid ${pid})` : ''}: ${why}. Stop it (SIGTERM), run this again, then start it.`);
+  }
+}
 
 /** Whether a writer currently holds this data folder (the CLI then leaves rebuilding to it). */
 export async function writerIsRunning(dataDir: string): Promise<boolean> {

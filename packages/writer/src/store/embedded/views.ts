@@ -24,8 +24,13 @@ import { readTextIfExists, syncDir, writeAll } from '@agora/generator/files';
 import { StoreError, type ViewStore } from '../types.ts';
 import { isPlainObject, readDataFile, toStoreError, writeDataFile } from './data-file.ts';
 
-/** Journal bytes that make the next batch fold it into `views.json` (~10,000 batches of a few slugs). */
-const FOLD_BYTES = 1 << 20;
+/**
+ * Journal bytes that make the next batch fold it into `views.json` (~3,000 batches of a
+ * few slugs; a fold writes the whole count file, ~0.5 MB at 10,000 posts). Small, so the
+ * journal cannot be what fills a disk: on a 512 KB folder a 1 MB bound let it take the
+ * last byte, and no fold could then find room for `views.json` (an outside test).
+ */
+const FOLD_BYTES = 256 * 1024;
 
 interface ViewsFile {
   views: Record<string, number>;
