@@ -201,6 +201,18 @@ test('the mirrors get stored view counts at most once per publishMs, and at once
   counter.close();
 });
 
+/** Grow `filler` a KB at a time until its disk is full. */
+async function fillDisk(filler: string): Promise<void> {
+  await writeFile(filler, Buffer.alloc(1024)).catch(() => {});
+  for (let size = 1024; ; size += 1024) {
+    try {
+      await writeFile(filler, Buffer.alloc(size));
+    } catch {
+      return;
+    }
+  }
+}
+
 test('a full disk answers 507, keeps nothing half-written, and recovers by itself', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
   const project = await makeProject({ samplePosts: true });
   const dataDir = join(project.root, 'small-disk');
@@ -222,14 +234,7 @@ test('a full disk answers 507, keeps nothing half-written, and recovers by itsel
   const before = await readFile(join(dataDir, 'comments', `${SLUG}.json`), 'utf8');
   // Fill the disk.
   const filler = join(dataDir, 'filler');
-  await writeFile(filler, Buffer.alloc(1024)).catch(() => {});
-  for (let size = 1024; ; size += 1024) {
-    try {
-      await writeFile(filler, Buffer.alloc(size));
-    } catch {
-      break;
-    }
-  }
+  await fillDisk(filler);
   const full = await postComment(server.url, SLUG, commentDoc({ author: 'while-full' }, 'x'.repeat(8000)));
   assert.equal(full.status, 507);
   const body = (await full.json()) as { error: { code: string; message: string } };
@@ -248,14 +253,7 @@ test('a full disk answers 507, keeps nothing half-written, and recovers by itsel
   // View PUTs are stored before their 200 too: on a full disk they are refused (507), counted nowhere, and health says so.
   const put = () => fetch(`${server!.url}/api/views/${SLUG}`, { method: 'PUT' });
   const start = ((await (await put()).json()) as { views: number }).views;
-  await writeFile(filler, Buffer.alloc(1024)).catch(() => {});
-  for (let size = 1024; ; size += 1024) {
-    try {
-      await writeFile(filler, Buffer.alloc(size));
-    } catch {
-      break;
-    }
-  }
+  await fillDisk(filler);
   // The journal's last page may still hold a few lines: those are stored and answered 200.
   let ok = 0;
   let refused: Response | null = null;
