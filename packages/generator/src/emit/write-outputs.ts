@@ -57,12 +57,13 @@ export interface SinkOptions {
 /**
  * Longest run of synchronous writes between yields, in ms. Counted in time, not files:
  * on a disk where a rename takes 3 ms, 16 files held the writer's event loop ~50 ms.
- * 2, not 4: a view PUT is answered after its batch's write to the store, a turn of the
+ * 1, not 4: a view PUT is answered after its batch's write to the store, a turn of the
  * event loop, and a views flush's thousands of record renames held each turn 4 ms: view
- * PUTs at 10,000 posts on disk went from 0.74–0.75× bare Express to 0.87–0.95×
- * (alternated, `bench/views-pairs.ts`), the comment rate unchanged (docs/performance.md).
+ * PUTs at 10,000 posts on disk went from 0.74–0.75× bare Express to 0.82–0.95× with 2 ms
+ * and 0.94–1.21× with 1 ms (`bench/views-pairs.ts`), the comment rate within its noise
+ * (docs/performance.md, nineteenth session).
  */
-const SYNC_RUN_MS = 2;
+const SYNC_RUN_MS = 1;
 
 /** Bytes of a big rebuild output written back to disk at a time (see `syncEvery`). */
 const BIG_OUTPUT_SYNC_STEP = 1 << 20;
