@@ -112,7 +112,12 @@ export function createApp(deps: AppDeps): Writer {
   app.use(requestLogMiddleware(log));
   app.use(cors(deps.corsOrigin ?? '*'));
   app.use(methodGuard());
-  const rateLimits = createRateLimits(limits, { store: deps.rateLimitStore, isPost: (slug) => deps.state.hasPost(slug) });
+  const rateLimits = createRateLimits(limits, {
+    store: deps.rateLimitStore,
+    isPost: (slug) => deps.state.hasPost(slug),
+    // The budgets are in the database too: a POST refused there never reaches the store, but the store is away all the same.
+    onStoreDown: () => deps.health.set('store', 'the rate-limit counters are unavailable (the database cannot be reached)'),
+  });
   const mcpHosts = mcpHostNames(deps.state.config, deps.mcpHosts);
   // Signed writes (Web Bot Auth): the verified agent is known before the budgets count it.
   const writerHost = deps.state.config.site.writerUrl ? new URL(deps.state.config.site.writerUrl).hostname : null;

@@ -34,6 +34,8 @@ export interface RateLimitOptions {
   store?: RateLimitStore;
   /** Whether a slug names a post; unknown slugs get no per-post counter (the route answers 404). */
   isPost?: (slug: string) => boolean;
+  /** The counters' store failed (PostgreSQL away): the writer's health names the store, as a failed comment write does. */
+  onStoreDown?: (error: unknown) => void;
 }
 
 /**
@@ -78,6 +80,7 @@ interface Counter {
 interface Budget {
   policy: Policy;
   counter: Counter;
+  onStoreDown?: (error: unknown) => void;
 }
 
 /** A consumed point, and when its window ends (a refund after that would mint a point). */
@@ -100,6 +103,7 @@ async function take(budget: Budget, key: string): Promise<Taken> {
     res = await budget.counter.consume(key);
   } catch (error) {
     // The counter store failed, not the budget: with PostgreSQL that is the database being away.
+    if (!(error instanceof RateLimiterRes)) budget.onStoreDown?.(error);
     if (!(error instanceof RateLimiterRes)) throw new AppError('store_unavailable', 'The rate-limit counters are unavailable (the database cannot be reached); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
     res = error;
     exceeded = true;
@@ -202,7 +206,7 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
     pending.push(ready.then(() => undefined));
     // A creation that failed (database away at start) is tried again by the next request.
     const counter = async (): Promise<Counter> => ready.catch(() => (ready = create(false)));
-    return { policy, counter: { consume: async (k, p) => (await counter()).consume(k, p), reward: async (k, p) => (await counter()).reward(k, p) } };
+    return { policy, onStoreDown: options.onStoreDown, counter: { consume: async (k, p) => (await counter()).consume(k, p), reward: async (k, p) => (await counter()).reward(k, p) } };
   };
 
   const budgets = {
