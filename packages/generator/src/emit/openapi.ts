@@ -16,7 +16,7 @@ import { publicDataPaths } from './openapi/paths-public-data.ts';
 import { readPaths } from './openapi/paths-reads.ts';
 import { writePaths } from './openapi/paths-writes.ts';
 import { agentPaths } from './openapi/paths-agents.ts';
-import { siteSchemas } from './openapi/schemas.ts';
+import { publicDataSchemas, siteSchemas } from './openapi/schemas.ts';
 import type { OpenApiDocument, SecurityScheme, Tag } from './openapi/types.ts';
 
 const TAGS: Tag[] = [
@@ -102,7 +102,7 @@ export function emitOpenApi(site: SiteModel): Output {
       ...agentPaths(ctx),
     },
     components: {
-      schemas: { ...siteSchemas(), ...(catalog ? catalogSchemas() : {}) },
+      schemas: { ...siteSchemas(), ...(catalog ? { ...publicDataSchemas(), ...catalogSchemas() } : {}) },
       securitySchemes: securitySchemes(site.config.apiKey, catalog),
     },
   };

@@ -176,7 +176,10 @@ export function siteSchemas(): Record<string, Schema> {
       required: ['status'],
     },
     Error: error,
-    Envelope: envelope,
-    ProxyCall: proxyCall,
   };
+}
+
+/** The public-data answers' schemas: only a site with a catalog has those routes (else they would be listed unused). */
+export function publicDataSchemas(): Record<string, Schema> {
+  return { Envelope: envelope, ProxyCall: proxyCall };
 }
