@@ -19,7 +19,7 @@ import { writerUrl } from './mcp/http.ts';
 import type { EmbeddedStore } from './store/embedded/index.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
-import { StoreError, type Store } from './store/types.ts';
+import { isStoreOutage, StoreError, type Store } from './store/types.ts';
 import { ViewCounter } from './views/view-counter.ts';
 import { Publisher } from './rebuild/publisher.ts';
 import { RenderingKeeper } from './rebuild/renderings.ts';
@@ -143,7 +143,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       onError: (error, failed) => {
         if (failed === 0) return logger.error({ err: error }, 'views saved; their mirrors failed to update');
         // As a failed comment write does: /api/health names the store until a write works.
-        if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'disk_full')) health.set('store', error.message);
+        if (isStoreOutage(error)) health.set('store', error.message);
         // The first refused batch, then one line per tenfold (a full disk refuses hundreds a second).
         if (Number.isInteger(Math.log10(failed))) logger.error({ err: error, failed_batches: failed }, 'a batch of views could not be stored; its PUTs were refused');
       },

@@ -33,12 +33,12 @@ export interface SplitDocument {
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/m;
 
-/** Parse `---\nkey: value\n---\nbody`. Never throws: problems are reported with positions. */
 /** One front-matter line `key: value`, the value quoted by the yaml library where YAML needs it (`: `, `#`, a leading indicator …). */
 export function frontMatterLine(key: string, value: string): string {
   return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
 }
 
+/** Parse `---\nkey: value\n---\nbody`. Never throws: problems are reported with positions. */
 export function splitFrontMatter(text: string): SplitDocument {
   const open = OPEN.exec(text);
   if (!open) return { hasFrontMatter: false, entries: [], problems: [], body: text, bodyLine: 1 };

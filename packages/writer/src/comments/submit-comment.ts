@@ -13,7 +13,7 @@ import { isLightBody, toCommentRecord, toUrlSegment, type Comment, type CommentA
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
 import { checkRenderedBody, COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
-import { StoreError, type Store } from '../store/types.ts';
+import { isStoreOutage, type Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
 import { senderKey, type DuplicateGuard } from '../http/duplicate-guard.ts';
@@ -53,7 +53,7 @@ async function addToStore(deps: CommentSubmitDeps, comment: Comment): Promise<vo
     await deps.store.comments.add(comment);
     deps.health?.clear('store');
   } catch (error) {
-    if (error instanceof StoreError && (error.code === 'unavailable' || error.code === 'disk_full')) deps.health?.set('store', error.message);
+    if (isStoreOutage(error)) deps.health?.set('store', error.message);
     throw error;
   } finally {
     clearTimeout(stall);

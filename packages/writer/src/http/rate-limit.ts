@@ -103,8 +103,10 @@ async function take(budget: Budget, key: string): Promise<Taken> {
     res = await budget.counter.consume(key);
   } catch (error) {
     // The counter store failed, not the budget: with PostgreSQL that is the database being away.
-    if (!(error instanceof RateLimiterRes)) budget.onStoreDown?.(error);
-    if (!(error instanceof RateLimiterRes)) throw new AppError('store_unavailable', 'The rate-limit counters are unavailable (the database cannot be reached); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
+    if (!(error instanceof RateLimiterRes)) {
+      budget.onStoreDown?.(error);
+      throw new AppError('store_unavailable', 'The rate-limit counters are unavailable (the database cannot be reached); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
+    }
     res = error;
     exceeded = true;
   }

@@ -36,6 +36,11 @@ export class StoreError extends Error {
   }
 }
 
+/** A store failure that says the store is away or full (a database down, a full disk, a read-only folder): `/api/health` names the store. */
+export function isStoreOutage(error: unknown): error is StoreError {
+  return error instanceof StoreError && (error.code === 'unavailable' || error.code === 'disk_full');
+}
+
 /** A moderation change to one stored comment. */
 export type CommentChange =
   | { action: 'hide'; reason?: string }

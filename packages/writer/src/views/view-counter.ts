@@ -11,8 +11,9 @@
  *
  * The mirrors that carry views follow apart: `onFlush` gets the new totals of the
  * batches stored since it was last called, one call at a time and at most once per
- * `publishMs`, so the rewrites they cause never hold back an answer. With several writer nodes on one store, `refreshMs` re-reads
- * every stored count now and then, so a node also follows the slugs only the others count.
+ * `publishMs`, so the rewrites they cause never hold back an answer. With several
+ * writer nodes on one store, `refreshMs` re-reads every stored count now and then, so a
+ * node also follows the slugs only the others count.
  */
 import type { ViewStore } from '../store/types.ts';
 
@@ -21,8 +22,8 @@ export interface ViewCounterOptions {
   onFlush?: (totals: Map<string, number>) => Promise<void> | void;
   /** Shortest time between the starts of two `onFlush` calls: the totals of the batches in between are coalesced (default 1000 ms). */
   publishMs?: number;
-  /** A batch that could not be stored (its PUTs were refused), or `attempt` 0: the mirrors failed to follow. */
-  onError?: (error: unknown, attempt: number) => void;
+  /** A batch that could not be stored (`failed`: refused batches in a row, its PUTs among them), or `failed` 0: the mirrors failed to follow. */
+  onError?: (error: unknown, failed: number) => void;
   /** A batch was stored after `failed` refused ones. */
   onRecovered?: (failed: number) => void;
   /** Re-read every stored count this often (other nodes add to them); 0 or unset: never (one node). */

@@ -37,6 +37,7 @@ const DOCUMENT_RULES = [
 function postComment(ctx: OpenApiContext): Operation {
   const key = ctx.config.apiKey;
   const origin = ctx.config.writerUrl || ctx.config.baseUrl;
+  const tooComplex = exampleTooComplex();
   return {
     operationId: 'createComment',
     summary: 'Comment on a post',
@@ -73,7 +74,7 @@ function postComment(ctx: OpenApiContext): Operation {
             schema: ref('Error'),
             examples: {
               validation: { summary: 'A field breaks a rule', value: { error: { code: 'validation', message: exampleCommentError().message, field: exampleCommentError().field } } },
-              too_complex: { summary: 'Over a rendering-work limit', value: { error: { code: 'comment_too_complex', message: exampleTooComplex().message, field: 'body', limit: exampleTooComplex().limit, value: exampleTooComplex().value, max: exampleTooComplex().max } } },
+              too_complex: { summary: 'Over a rendering-work limit', value: { error: { code: 'comment_too_complex', message: tooComplex.message, field: 'body', limit: tooComplex.limit, value: tooComplex.value, max: tooComplex.max } } },
             },
           },
         },

@@ -3,8 +3,8 @@
  * increment is on disk.
  *
  * - `data/views.journal`: one JSON line per batch, `{"e":E,"add":{slug:n,…}}`, appended
- *   through `O_DSYNC` (on disk when the write returns) before `add` resolves (a few hundred bytes: rewriting the whole
- *   count file per batch would be ~0.5 MB at 10,000 posts).
+ *   through `O_DSYNC` (on disk when the write returns) before `add` resolves: a few
+ *   hundred bytes, where rewriting the whole count file would be ~0.5 MB at 10,000 posts.
  * - `data/views.json`: `{"views": {slug: n}, "journal": E}`, the counts with every
  *   journal line of an epoch before E folded in. When the journal passes `FOLD_BYTES`
  *   (and at close) it is folded: `views.json` is written with the next epoch (atomic,
@@ -156,10 +156,8 @@ export class EmbeddedViews implements ViewStore {
   private async append(line: string): Promise<void> {
     try {
       const handle = await this.journal();
-      if (this.journalDirty) {
-        await handle.truncate(this.journalBytes);
-        this.journalDirty = false;
-      }
+      if (this.journalDirty) await handle.truncate(this.journalBytes);
+      // Until the whole line is written: a write cut short leaves part of one.
       this.journalDirty = true;
       // O_DSYNC: the write returns once the line is on disk (one thread-pool call, not a write and an fdatasync).
       await writeAll(handle, [Buffer.from(line)]);
