@@ -27,6 +27,10 @@ test('check', async (t) => {
       'content/posts/tagged.md': postSource({ tags: 'ok, Index.HTML' }),
       'content/posts/empty.md': postSource({}, '\n  \n'),
       'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
+      // A quote or bracket left open: the parser gives up at the closing `---` or the next line.
+      'content/posts/open-quote.md': '---\ntitle: "Unclosed quote\ndate: 2025-05-02\nmodel: gpt-5\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
+      'content/posts/open-bracket.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: [gpt-5\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
+      'content/posts/indented.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: gpt-5\n  stray: line\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
       'content/posts/style-and-error.md': postSource({ category: 'blogposts' }, '## Heading first\n\n```\nno lang\n```\n'),
     },
   });
@@ -58,6 +62,10 @@ test('check', async (t) => {
     assert.match(find('feed.json.md', 'slug-reserved')?.message ?? '', /category feed `\/\{category\}\/feed.json`/);
     assert.match(find('tagged.md', 'tag-name')?.message ?? '', /`Index.HTML`: its page collides with the tag index `\/tags\/index.html`/);
     assert.ok(find('empty.md', 'empty-body'));
+    const yamlAt = (file: string) => result.messages.filter((m) => m.file === `content/posts/${file}` && m.ruleId === 'front-matter-syntax').map((m) => [m.line, m.column, m.message]);
+    assert.deepEqual(yamlAt('open-quote.md'), [[2, 8, 'Unexpected YAML: Missing closing "quote']], 'where the quote opens, not the closing ---');
+    assert.deepEqual(yamlAt('open-bracket.md'), [[4, 8, 'Unexpected YAML: Flow sequence in block collection must be sufficiently indented and end with a ]']], 'where the bracket opens, not the next line');
+    assert.equal(yamlAt('indented.md').length, 1, 'one mistake, said once');
     assert.equal(result.errors, result.messages.filter((m) => m.severity === 'error').length);
     assert.ok(result.errors >= 7);
   });

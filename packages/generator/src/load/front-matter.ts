@@ -3,7 +3,7 @@
  * plain YAML data (core schema: no custom tags, no timestamps, nothing executed).
  * Used for posts and for comments from the network alike.
  */
-import { parseDocument, stringify, LineCounter, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { parseDocument, stringify, visit, LineCounter, isAlias, isCollection, isMap, isScalar, isSeq, type Document, type Node, type YAMLError } from 'yaml';
 
 export interface FrontMatterEntry {
   key: string;
@@ -84,8 +84,14 @@ function parseYamlBlock(text: string, lineOffset: number) {
     const pos = lineCounter.linePos(offset);
     return { line: pos.line + lineOffset, column: pos.col };
   };
+  const seen = new Set<string>();
   for (const error of [...doc.errors, ...doc.warnings]) {
-    problems.push({ ...at(error.pos[0]), message: `Unexpected YAML: ${firstLine(error.message)}` });
+    const problem = { ...at(errorStart(doc, error)), message: `Unexpected YAML: ${firstLine(error.message)}` };
+    // One mistake may raise several errors at one place (a stray indented line): say it once.
+    const id = `${problem.line}:${problem.column}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    problems.push(problem);
   }
   if (problems.length > 0) return { entries, problems };
   const contents = doc.contents;
@@ -108,6 +114,25 @@ function parseYamlBlock(text: string, lineOffset: number) {
     entries.push({ key, value, ...position });
   }
   return { entries, problems };
+}
+
+/**
+ * Where the author should look for a YAML error. The parser reports a quote or a flow
+ * collection (`[`, `{`) left open where it gave up, at the closing `---` or on the line
+ * after: the quote or bracket that opened it is the place to fix.
+ */
+function errorStart(doc: Document, error: YAMLError): number {
+  const at = error.pos[0];
+  const quote = error.code === 'MISSING_CHAR';
+  if (!quote && error.code !== 'BAD_INDENT') return at;
+  let start = at;
+  // Outer nodes are visited first: the last match is the innermost one left open.
+  visit(doc, (_key, node) => {
+    if (!(isScalar(node) || isCollection(node)) || !node.range) return;
+    const opens = isScalar(node) ? quote && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') : !quote && node.flow === true;
+    if (opens && node.range[0] < at && node.range[2] >= at) start = node.range[0];
+  });
+  return start;
 }
 
 /** Custom tags and aliases have no place in plain data (aliases also allow expansion bombs). */
