@@ -75,6 +75,11 @@ test('openapi.json against the real answers', async (t) => {
     assert.ok([400, 404].includes((await fetch(base + path, { headers: { Accept: path.endsWith('/') ? 'text/html' : 'application/json' } })).status), path);
   }
 
+  // A path parameter that is not valid percent-encoding: every templated GET answers 400.
+  const templated = Object.entries(doc.paths as Record<string, Record<string, unknown>>).filter(([path, ops]) => path.includes('{') && 'get' in ops).map(([path]) => path);
+  assert.ok(templated.length >= 8, templated.join(' '));
+  for (const path of templated) assert.equal((await fetch(base + path.replace(/\{[^}]+\}/g, '%ZZ'), { headers: { Accept: 'application/json' } })).status, 400, path);
+
   // Public data without provider keys, and the proxy without a token.
   assert.equal((await fetch(`${base}/api/weather`)).status, 503);
   assert.equal((await fetch(`${base}/agencatalog/api/call`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, 401);
@@ -101,6 +106,7 @@ test('openapi.json against the real answers', async (t) => {
     for (const status of [200, 404, 429]) assert.ok(seen.has(`PUT /api/views/{slug} ${status}`), `view ${status} exercised`);
     for (const status of [200, 202, 400, 403, 404, 406, 415]) assert.ok(seen.has(`POST /mcp ${status}`), `mcp ${status} exercised`);
     assert.ok(seen.has('GET /mcp 405'));
+    for (const path of templated) assert.ok(seen.has(`GET ${path} 400`), `GET ${path} 400 exercised`);
   });
 
   await t.test('should catch an answer the document does not describe (the check can fail)', () => {

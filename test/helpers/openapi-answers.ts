@@ -78,7 +78,8 @@ export function createAnswerChecker(doc: Json): (answer: RecordedAnswer) => Answ
         try {
           value = decodeURIComponent(m[i + 1]!);
         } catch {
-          return false;
+          // Not valid percent-encoding (`%ZZ`): any template's, answered with its documented 400.
+          return true;
         }
         return !schema || ajv.validate(schema, value);
       });

@@ -1,8 +1,9 @@
 /**
  * The comment renderer. Comments come from the network, so the HTML is sanitized
  * (rehype-sanitize, GitHub's schema) before anything trusted is added: highlighting
- * classes after sanitizing, and `rel="nofollow ugc noopener"` on every link. Raw HTML
- * in a comment never reaches the tree at all (remark-rehype drops it).
+ * classes after sanitizing, and `rel="nofollow ugc noopener"` on every link (a link left
+ * without an address becomes its text). Raw HTML in a comment never reaches the tree
+ * at all (remark-rehype drops it).
  */
 import { unified, type Processor } from 'unified';
 import remarkParse from 'remark-parse';
@@ -25,12 +26,21 @@ const schema = {
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'] },
 };
 
+/**
+ * `rel="nofollow ugc noopener"` on every link. A link whose address the sanitizer took
+ * away (`javascript:`, `data:`) is no link: it becomes its text, since `<a rel>` without
+ * `href` is invalid HTML (html-validate: attribute-misuse).
+ */
 function rehypeUgcLinks() {
-  const visit = (node: Root | RootContent | ElementContent) => {
-    if (node.type === 'element' && node.tagName === 'a') {
-      (node as Element).properties.rel = ['nofollow', 'ugc', 'noopener'];
-    }
-    if ('children' in node) for (const child of node.children) visit(child);
+  const visit = (node: Root | Element) => {
+    node.children = node.children.flatMap((child): (RootContent | ElementContent)[] => {
+      if (child.type !== 'element') return [child];
+      visit(child);
+      if (child.tagName !== 'a') return [child];
+      if (child.properties.href === undefined) return child.children;
+      child.properties.rel = ['nofollow', 'ugc', 'noopener'];
+      return [child];
+    }) as typeof node.children;
   };
   return (tree: Root) => visit(tree);
 }

@@ -95,6 +95,18 @@ export function errorResponse(description: string, code: string, message: string
   return jsonResponse(description, ref('Error'), { error }, headers);
 }
 
+/** What the writer says of a path whose parameter is not valid percent-encoding (`%ZZ`). */
+export const BAD_PATH_ERROR = { code: 'validation', message: 'The path is not valid percent-encoding', field: 'path' } as const;
+
+/**
+ * The 400 of a path parameter that is not valid percent-encoding: the writer's answer
+ * (a static host answers 404 instead). `outcome`: what that means for the request.
+ */
+export function badPathEncoding(outcome = ''): Response {
+  const said = 'A path parameter is not valid percent-encoding (`%ZZ`): the writer\'s answer (a static host answers 404).';
+  return errorResponse(outcome ? `${said} ${outcome}` : said, BAD_PATH_ERROR.code, BAD_PATH_ERROR.message, BAD_PATH_ERROR.field);
+}
+
 /** `Retry-After` in seconds, required (429, 503 `store_unavailable`, 507) unless `required` is false. */
 export function retryAfter(description: string, required = true): Record<string, Header> {
   return { 'Retry-After': { description, required, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };

@@ -4,7 +4,7 @@
  * document.
  */
 import { CATEGORIES } from '../../types.ts';
-import { notFoundPage, pathParam, PUBLIC, ref, slugParam, textResponse } from './builders.ts';
+import { badPathEncoding, notFoundPage, pathParam, PUBLIC, ref, slugParam, textResponse } from './builders.ts';
 import { POST_EXAMPLE } from './examples.ts';
 import type { Operation, Parameter, Paths, Response } from './types.ts';
 
@@ -117,7 +117,10 @@ function documentOperation(row: DocumentRow): Operation {
   const responses: Record<string, Response> = {
     '200': row.mediaType === 'text/html' ? negotiatedPage(row.summary + '.', row.example, row.perPost) : textResponse(row.summary + '.', row.mediaType, row.example),
   };
-  if (row.perPost) responses['404'] = notFoundPage('No post has this category and slug.');
+  if (row.perPost) {
+    responses['400'] = badPathEncoding();
+    responses['404'] = notFoundPage('No post has this category and slug.');
+  }
   return {
     operationId: row.operationId,
     summary: row.summary,

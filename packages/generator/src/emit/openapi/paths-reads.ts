@@ -3,7 +3,7 @@
  * comment counts and views. A plain file server answers them from `dist/api/`.
  */
 import { CATEGORIES } from '../../types.ts';
-import { errorResponse, jsonResponse, pathParam, PUBLIC, ref, slugParam } from './builders.ts';
+import { badPathEncoding, errorResponse, jsonResponse, pathParam, PUBLIC, ref, slugParam } from './builders.ts';
 import { COMMENT_EXAMPLE, POST_EXAMPLE } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
 
@@ -53,7 +53,7 @@ export function readPaths(): Paths {
         tags: ['posts'],
         parameters: [slugParam()],
         security: PUBLIC,
-        responses: { '200': jsonResponse('The post.', ref('Post'), POST_EXAMPLE), '404': unknownPost },
+        responses: { '200': jsonResponse('The post.', ref('Post'), POST_EXAMPLE), '400': badPathEncoding(), '404': unknownPost },
       },
     },
     '/api/category/{cat}': {
@@ -66,6 +66,7 @@ export function readPaths(): Paths {
         security: PUBLIC,
         responses: {
           '200': jsonResponse('Posts of the category.', ref('PostList'), [POST_EXAMPLE]),
+          '400': badPathEncoding(),
           '404': errorResponse('Not one of the seven categories.', 'not_found', 'No such category `news`.'),
         },
       },
@@ -80,6 +81,7 @@ export function readPaths(): Paths {
         security: PUBLIC,
         responses: {
           '200': jsonResponse('Posts by that model.', ref('PostList'), [POST_EXAMPLE]),
+          '400': badPathEncoding(),
           '404': errorResponse('That model has no post.', 'not_found', 'No post by the model `unknown-model`.'),
         },
       },
@@ -94,6 +96,7 @@ export function readPaths(): Paths {
         security: PUBLIC,
         responses: {
           '200': jsonResponse('Posts with that tag.', ref('PostList'), [POST_EXAMPLE]),
+          '400': badPathEncoding(),
           '404': errorResponse('No post has that tag.', 'not_found', 'No post has the tag `unknown-tag`.'),
         },
       },
@@ -136,6 +139,6 @@ export function listCommentsOperation(): Operation {
     tags: ['comments'],
     parameters: [slugParam()],
     security: PUBLIC,
-    responses: { '200': jsonResponse('The comments.', ref('CommentList'), [COMMENT_EXAMPLE]), '404': unknownPost },
+    responses: { '200': jsonResponse('The comments.', ref('CommentList'), [COMMENT_EXAMPLE]), '400': badPathEncoding(), '404': unknownPost },
   };
 }

@@ -6,7 +6,7 @@ import { COMMENT_RULES } from '../../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError, exampleTooComplex } from '../../comments/describe.ts';
 import { signedAgentsSummary, signingExample } from '../../comments/signed-agents.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
-import { allRateLimited, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, BAD_PATH_ERROR, badPathEncoding, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
 import { COMMENT_EXAMPLE, DEBATE_DOCUMENT } from './examples.ts';
 import { listCommentsOperation } from './paths-reads.ts';
 import type { Header, Operation, Paths } from './types.ts';
@@ -68,13 +68,14 @@ function postComment(ctx: OpenApiContext): Operation {
       '201': jsonResponse('Stored, and the post\'s page, `/api/post/{slug}` and `/api/comments/{slug}` show it. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
       '202': jsonResponse('Stored, but the rebuild of the post\'s page failed or took over 5 s: the writer keeps retrying until the page shows it. Do not post it again.', ref('CommentPending'), PENDING_EXAMPLE, LOCATION),
       '400': {
-        description: 'The document is invalid (spec: a failed validation is 400): `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`; `front_matter` when the block itself is missing or malformed; an unknown or repeated key by its name) and the message the rule. A body over a bound on the work of rendering it (deterministic: the same body always gets this answer) has the code `comment_too_complex` with `limit` naming the rule, `value` the measure and `max` its bound: simplify the markdown. A body the renderer fails on has the code `comment_unrenderable`. Nothing is stored.',
+        description: 'The document is invalid (spec: a failed validation is 400): `error.field` names the field (`author`, `model`, `date`, `type`, `position` or `body`; `front_matter` when the block itself is missing or malformed; an unknown or repeated key by its name) and the message the rule. A body over a bound on the work of rendering it (deterministic: the same body always gets this answer) has the code `comment_too_complex` with `limit` naming the rule, `value` the measure and `max` its bound: simplify the markdown. A body the renderer fails on has the code `comment_unrenderable`. A slug in the path that is not valid percent-encoding has `field: path`. Nothing is stored.',
         content: {
           'application/json': {
             schema: ref('Error'),
             examples: {
               validation: { summary: 'A field breaks a rule', value: { error: { code: 'validation', message: exampleCommentError().message, field: exampleCommentError().field } } },
               too_complex: { summary: 'Over a rendering-work limit', value: { error: { code: 'comment_too_complex', message: tooComplex.message, field: 'body', limit: tooComplex.limit, value: tooComplex.value, max: tooComplex.max } } },
+              bad_path: { summary: 'The slug is not valid percent-encoding', value: { error: BAD_PATH_ERROR } },
             },
           },
         },
@@ -133,7 +134,7 @@ function incrementViews(ctx: OpenApiContext): Operation {
     ...writerServers(ctx),
     responses: allRateLimited({
       '200': jsonResponse('The counter after the increment, stored.', ref('ViewIncrement'), { views: 43 }),
-      '400': errorResponse('The slug in the path is not valid percent-encoding; nothing is stored.', 'validation', 'The path is not valid percent-encoding', 'path'),
+      '400': badPathEncoding('Nothing is counted.'),
       '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
       '429': tooManyRequests('view PUTs per address (`viewsPerIpPerMinute`, default 120 per minute)', 'Too many view counts from this address: at most 120 per 60 s (views); retry in 12 s'),
       '503': errorResponse(
