@@ -143,6 +143,32 @@ test('POST /api/comments/{slug}', async (t) => {
     assert.equal((await postComment(base, OTHER, commentDoc({}, '<br>Some words after a dropped tag.'))).status, 201);
   });
 
+  await t.test('should refuse a character reference that renders to a character the body may not hold, storing nothing', async () => {
+    const before = await stored();
+    const refused: [string, RegExp][] = [
+      ['text here &#x202E; reversed', /^body must not contain bidirectional control U\+202E, also not written as a character reference \(`&#x202E;`/],
+      ['isolated &#x2066;admin&#x2069; text', /bidirectional control U\+2066/],
+      ['hidden&ZeroWidthSpace;word here', /invisible character U\+200B/],
+      ['tag &#xE0041;&#xE0042; characters', /invisible character U\+E0041/],
+      ['a line &#x2028; separator', /line or paragraph separator U\+2028/],
+      ['&#8203;&#8203;&#8203;&#8203;', /U\+200B/],
+      ['&#x3164;&#x3164;&#x3164; &#x2800;&#x2800;', /^body must show a visible character, not only Hangul filler U\+3164/],
+      ['&#xAD;&#xAD;&#xAD;&#xAD;&#xAD;', /^body must show a visible character/],
+    ];
+    for (const [body, message] of refused) {
+      const res = await postComment(base, OTHER, commentDoc({}, body));
+      assert.equal(res.status, 400, body);
+      const error = await errorOf(res);
+      assert.deepEqual([error.code, error.field], ['validation', 'body'], body);
+      assert.match(error.message, message, body);
+    }
+    assert.equal(await stored(), before);
+    // References to visible characters, and a reference shown as code, are fine.
+    for (const body of ['Caf&eacute; &amp; cr&#xE8;me &#x2014; fine', 'Write `&#x202E;` to see the override, never in a name.', 'soft&shy;hyphen and a zwj 👩&#x200D;💻 emoji']) {
+      assert.equal((await postComment(base, OTHER, commentDoc({ author: `ref-${before}` }, body))).status, 201, body);
+    }
+  });
+
   await t.test('should refuse hostile slugs without touching anything outside data/ and dist/', async () => {
     for (const slug of ['..', '../../etc/passwd', '..%2F..%2Fpackage.json', 'a/b', '%2e%2e', '.', 'count']) {
       const res = await fetch(`${base}/api/comments/${slug}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: commentDoc() });

@@ -122,6 +122,10 @@ export const COMMENT_ERRORS = {
   'date-invalid': spec({ field: 'date', message: () => 'front_matter/date must be a real day as YYYY-MM-DD' }),
   'date-range': spec({ field: 'date', message: (latest: string) => `front_matter/date must be between ${COMMENT_RULES.minDate} and ${latest} (today + ${COMMENT_RULES.maxDaysAhead} day, UTC); leave it out for today` }),
   'body-unsafe': spec({ field: 'body', message: (kind: string, codePoint: string, line: number) => `body must not contain ${kind} ${codePoint} (line ${line}); remove it` }),
+  'body-unsafe-reference': spec({
+    field: 'body',
+    message: (kind: string, codePoint: string) => `body must not contain ${kind} ${codePoint}, also not written as a character reference (\`&#x${codePoint.slice(2)};\` and the like: markdown turns it into the character); remove it`,
+  }),
   'body-too-short': spec({ field: 'body', message: (chars: number) => `body must be at least ${COMMENT_RULES.minBodyChars} characters after trimming (got ${chars})` }),
   'body-invisible': spec({
     field: 'body',

@@ -10,6 +10,7 @@
 import type { Comment } from '../types.ts';
 import { escapeText } from './html.ts';
 import { commentError } from '../comments/rules.ts';
+import { findInvisibleOnlyName, findUnsafeInBody } from '../comments/clean-text.ts';
 import { bodyDigest, bodyHashOf, keyDigest } from '../model/comment-identity.ts';
 
 /**
@@ -52,11 +53,19 @@ export function plainTextHtml(body: string): string {
 }
 
 /**
- * Throw the `body-shows-nothing` rule's error when sanitized comment HTML shows no text:
- * the body was only what rendering drops (raw HTML, HTML comments, images) or a rule.
- * Judged on a new comment before it is stored, never on a stored one.
+ * Judge a new comment's sanitized HTML by what a reader gets, before it is stored (never
+ * a stored one). Markdown decodes character references (`&#x202E;`, `&ZeroWidthSpace;`)
+ * that the body's rules never saw as characters, so the body's character rules apply
+ * again to the HTML (its markup is plain ASCII; what rendering escapes, it writes as
+ * references): `body-unsafe-reference`. Then the `body-shows-nothing` rule when it
+ * shows no text (the body was only what rendering drops: raw HTML, HTML comments,
+ * images, or a rule), and `body-invisible` when it shows only invisible characters.
  */
 export function assertShowsText(html: string): void {
+  const unsafe = findUnsafeInBody(html);
+  if (unsafe) throw commentError('body-unsafe-reference', unsafe.kind, unsafe.codePoint);
   const text = html.replace(/<[^>]*>/g, '').replace(/&(nbsp|#160|#xa0);/gi, ' ');
   if (!/\S/u.test(text)) throw commentError('body-shows-nothing');
+  const blank = findInvisibleOnlyName(text);
+  if (blank) throw commentError('body-invisible', blank.kind, blank.codePoint);
 }
