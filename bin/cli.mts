@@ -88,7 +88,18 @@ async function fail(error: unknown): Promise<void> {
   if (error instanceof ContentError) {
     await printMessages(error.messages);
     console.error(error.message);
-  } else console.error(`agora: ${(error as Error).message}`);
+  } else console.error(`agora: ${(error as Error).message}${diskHint(error)}`);
+}
+
+/**
+ * The fix for a bare system error that names no file and no fix (a write's ENOSPC): a
+ * full disk while a command writes `data/`, `dist/` or `.cache/`. Errors that already
+ * say what to do (the store's) get nothing added.
+ */
+function diskHint(error: unknown): string {
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return '';
+  return `${path ? ` (\`${path}\`)` : ''}: the disk holding the site's data/, dist/ or .cache/ folder is full. Free some space on it, then run the command again.`;
 }
 
 /** Wrap a command's action: any error is reported once, the same way, with exit code 1. */

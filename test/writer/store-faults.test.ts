@@ -323,3 +323,34 @@ test('a writer started on a read-only data folder says so and how to fix it', { 
     return true;
   });
 });
+
+test('a writer started on a full disk, and a build into a full dist/, say so and how to fix it', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const { dataDir, distDir } = project.config;
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  const mounted: string[] = [];
+  t.after(async () => {
+    for (const dir of mounted) await run('umount', [dir]);
+    await project.remove();
+  });
+  for (const dir of [dataDir, distDir]) {
+    await mkdir(dir, { recursive: true });
+    if ((await run('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir])) !== 0) return t.skip('cannot mount a tmpfs here');
+    mounted.push(dir);
+    // Every block taken, as by another program's files.
+    await run('dd', ['if=/dev/zero', `of=${join(dir, 'filler')}`, 'bs=4k']);
+  }
+  await assert.rejects(startTestServer(project), (error: Error) => {
+    assert.match(error.message, /^Cannot start: no space left on the disk holding the data folder `.*` \(ENOSPC while writing `.*\.writer\.lock`\)\. Free some space on it, then start again; nothing stored was changed\.$/);
+    return true;
+  });
+  // A bare ENOSPC from a write names no file: the CLI says which folders and what to do.
+  const build = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'build', '--root', project.root], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code, stderr }));
+  });
+  assert.equal(build.code, 1);
+  assert.match(build.stderr, /^agora: ENOSPC: no space left on device.*: the disk holding the site's data\/, dist\/ or \.cache\/ folder is full\. Free some space on it, then run the command again\.$/m);
+});

@@ -70,8 +70,16 @@ export async function claimExclusive(path: string, what: string): Promise<HeldLo
     await handle.close();
     throw new StoreError('locked', `Cannot start: ${what} is already used by another agora writer${pid !== null ? ` (pid ${pid})` : ''} (\`${path}\` is locked). Stop that process, give this one its own AGORA_DATA_DIR, or use the postgres store to run several writers on one site.`);
   }
-  await handle.truncate(0);
-  await handle.write(`${process.pid}\n`, 0);
+  try {
+    await handle.truncate(0);
+    await handle.write(`${process.pid}\n`, 0);
+  } catch (error) {
+    unlock(handle.fd);
+    await handle.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOSPC' && code !== 'EDQUOT') throw error;
+    throw new StoreError('disk_full', `Cannot start: no space left on the disk holding ${what} (${code} while writing \`${path}\`). Free some space on it, then start again; nothing stored was changed.`, { cause: error });
+  }
   return {
     record(lines) {
       // Write over the old text, then cut what is left of it: never an empty file.

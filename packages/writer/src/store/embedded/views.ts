@@ -38,7 +38,7 @@ interface ViewsFile {
   journal?: number;
 }
 
-const FIX = 'Restore it from a backup, or move it away to start every count from 0';
+const FIX = 'Restore it from a backup, or move it and `views.journal` away to start every count from 0';
 
 const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
 
@@ -103,7 +103,7 @@ export class EmbeddedViews implements ViewStore {
             this.journalDirty = true;
             return;
           }
-          throw new StoreError('corrupt', `Cannot read \`${this.journalPath}\`: line ${i + 1} is not a journal entry ({"e": <epoch>, "add": {"<slug>": <count>}}). ${FIX}, and the journal with it`);
+          throw new StoreError('corrupt', `Cannot read \`${this.journalPath}\`: line ${i + 1} is not a journal entry ({"e": <epoch>, "add": {"<slug>": <count>}}). Restore it from a backup, or move it away: the counts in \`views.json\` stay, the views counted since they were last folded into it are lost`);
         }
         bytes += Buffer.byteLength(line) + 1;
         if (entry.e < this.epoch) return; // folded into views.json already
