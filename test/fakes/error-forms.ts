@@ -3,6 +3,7 @@
  * send, selectable per provider with `fake.setMode(provider, form)`.
  */
 import { gatewayJson, gatewayXml, json, plain, xml, type FakeReply } from './wire.ts';
+import { FAKE_KEYS } from './keys.ts';
 
 /** Error forms shared by all providers. Provider-specific modes (e.g. `no-data`) are handled by the provider. */
 export const ERROR_FORMS = {
@@ -24,6 +25,13 @@ export const ERROR_FORMS = {
   'params-10': () => json({ response: { header: { resultCode: '10', resultMsg: 'INVALID_REQUEST_PARAMETER_ERROR' } } }),
   /** A service header with code 99, HTTP 200. */
   'app-error': () => xml({ response: { header: { resultCode: '99', resultMsg: 'UNKNOWN_ERROR' } } }),
+  /** Code 99 whose message repeats the request, key included, in the forms a server may print it. */
+  'echo-key': () => {
+    const key = FAKE_KEYS.dataGoKr;
+    return xml({ response: { header: { resultCode: '99', resultMsg: `UNKNOWN ERROR serviceKey=${key} encoded=${encodeURIComponent(key)} decoded=${key.replace(/\+/g, ' ')} path=/x?ServiceKey=${encodeURIComponent(key)}` } } });
+  },
+  /** A redirect elsewhere (relative: to this fake, which counts it if followed). */
+  redirect: () => ({ status: 302, contentType: 'text/plain', body: 'Moved', headers: { location: '/kapt/elsewhere?moved=1' } }),
   /** HTTP 500 with an HTML page. */
   'http-500': () => ({ status: 500, contentType: 'text/html', body: '<html><body><h1>500 Internal Server Error</h1></body></html>' }),
   /** HTTP 503. */

@@ -71,7 +71,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
   };
   const send = (res: ServerResponse, reply: FakeReply) => {
     if (res.destroyed) return;
-    res.writeHead(reply.status, { 'content-type': reply.contentType });
+    res.writeHead(reply.status, { 'content-type': reply.contentType, ...reply.headers });
     res.end(reply.body);
   };
 

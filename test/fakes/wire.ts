@@ -10,6 +10,8 @@ export interface FakeReply {
   status: number;
   contentType: string;
   body: string | Buffer;
+  /** More response headers (a redirect's `Location`). */
+  headers?: Record<string, string>;
 }
 
 /** What a fake handler gets. */

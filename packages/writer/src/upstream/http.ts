@@ -4,7 +4,7 @@
  * by content, and mapping of every kind of provider trouble to `UpstreamError`.
  */
 import { parseXml } from './xml.ts';
-import { redactUrl } from './redact.ts';
+import { redactText, redactUrl } from './redact.ts';
 import { gatewayFailure, statusFailure } from './gateway-error.ts';
 import { UpstreamError, type UpstreamFailure } from './upstream-error.ts';
 import type { UpstreamContext } from './types.ts';
@@ -35,7 +35,8 @@ export function failure(ctx: UpstreamContext, url: URL, kind: UpstreamFailure, e
     keyEnv: ctx.keyEnv,
     now: ctx.now,
     ...(extra.status === undefined ? {} : { upstreamStatus: extra.status }),
-    ...(extra.detail === undefined ? {} : { detail: extra.detail }),
+    // A provider's message may repeat the request, key included.
+    ...(extra.detail === undefined ? {} : { detail: redactText(extra.detail, [ctx.key]) }),
     cause: extra.cause,
   });
 }
@@ -58,6 +59,9 @@ export async function sendUpstream(ctx: UpstreamContext, request: UpstreamReques
     try {
       const response = await fetch(request.url, {
         method,
+        // A redirect is not the provider's answer: another host would get the key in the
+        // query, and its answer would be served and cached as the provider's (a 3xx is 502).
+        redirect: 'manual',
         signal: AbortSignal.timeout(ctx.timeoutMs),
         headers: { accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...(request.json === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),

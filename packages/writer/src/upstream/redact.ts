@@ -15,12 +15,33 @@ const MASK = 'REDACTED';
 export function redactUrl(url: URL | string, secrets: readonly string[] = []): string {
   const copy = new URL(String(url));
   for (const name of [...copy.searchParams.keys()]) if (KEY_PARAMS.test(name)) copy.searchParams.set(name, MASK);
-  let text = copy.toString();
+  return redactText(copy.toString(), secrets);
+}
+
+/**
+ * `text` with every key value replaced by `REDACTED`, in each form a provider may echo
+ * it back (a message that repeats the request): as it is, percent-encoded, form-encoded,
+ * and form-decoded (`+` read as a space).
+ *
+ * @param text A URL, or a provider's message.
+ * @param secrets Key values (shorter than 4 characters: left alone, they would mask words).
+ */
+export function redactText(text: string, secrets: readonly string[]): string {
   for (const secret of secrets) {
     if (secret.length < 4) continue;
-    for (const form of new Set([secret, encodeURIComponent(secret), new URLSearchParams({ k: secret }).toString().slice(2)])) {
-      text = text.split(form).join(MASK);
-    }
+    // A key may be configured percent-encoded (data.go.kr hands out both forms): mask the decoded one's forms too.
+    const values = new Set([secret, decodedOrSelf(secret)]);
+    const forms = [...values].flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ k: v }).toString().slice(2), v.replace(/\+/g, ' ')]);
+    // Longest first, so a form that holds another is masked whole.
+    for (const form of [...new Set(forms)].sort((a, b) => b.length - a.length)) text = text.split(form).join(MASK);
   }
   return text;
+}
+
+function decodedOrSelf(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
