@@ -115,6 +115,9 @@ test('simple endpoints', async (t) => {
     assert.equal(dig(answer.data, 'items', 1, 'b_stt_cd'), '02');
     assert.equal(dig(answer.data, 'items', 2, 'registered'), false);
     assert.equal(dig(answer.data, 'items', 2, 'tax_type'), '국세청에 등록되지 않은 사업자등록번호입니다.');
+    // Only unregistered numbers: the service leaves `match_cnt` out; the answer says 0.
+    const none = await harness.get(`/api/bizinfo${qs({ action: 'status', b_no: '1234567891' })}`);
+    assert.deepEqual([dig(none.data, 'match_cnt'), dig(none.data, 'items', 0, 'registered')], [0, false]);
   });
 
   await t.test('should answer /api/bizinfo validate with 01 on match and 02 on mismatch', async () => {
@@ -158,5 +161,11 @@ test('simple endpoints', async (t) => {
     assert.deepEqual((dig(answer.data, 'items') as { itemId: string }[]).map((n) => n.itemId), ['1002']);
     assert.equal(dig(answer.data, 'totalCount'), 2, 'totalCount is the provider count of the range');
     assert.match(harness.fake.log.at(-1)?.url ?? '', /startDate=2026-11-01&endDate=2026-11-21/);
+  });
+
+  await t.test('should answer a page past the last (the provider\'s NO_DATA) with the page and size asked for', async () => {
+    const answer = await harness.get('/api/biznotice?pageNo=15&numOfRows=20');
+    assert.equal(answer.status, 200);
+    assert.deepEqual([dig(answer.data, 'pageNo'), dig(answer.data, 'numOfRows'), dig(answer.data, 'totalCount'), dig(answer.data, 'items')], [15, 20, 0, []]);
   });
 });

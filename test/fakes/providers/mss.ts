@@ -32,5 +32,7 @@ export function mss(req: FakeRequest): FakeReply {
     dataContents: { __cdata: dataContents },
     ...(files.length ? { fileName: files.map((f) => f[0]), fileUrl: files.map((f) => f[1]) } : {}),
   }));
-  return xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body: { items: item.length ? { item } : '', numOfRows, pageNo, totalCount: found.length } } });
+  // As data.go.kr does: a page with nothing on it is code 03 with no body.
+  if (item.length === 0) return xml({ response: { header: { resultCode: '03', resultMsg: 'NO_DATA' } } });
+  return xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body: { items: { item }, numOfRows, pageNo, totalCount: found.length } } });
 }

@@ -42,7 +42,9 @@ export function nts(req: FakeRequest): FakeReply {
     if (!Array.isArray(numbers) || numbers.length === 0) return json({ status_code: 'REQUEST_DATA_MALFORMED' }, 411);
     if (numbers.length > 100) return json({ status_code: 'TOO_LARGE_REQUEST' }, 413);
     const data = numbers.map((n) => statusOf(String(n)));
-    return json({ status_code: 'OK', match_cnt: data.filter((d) => d.b_stt_cd).length, request_cnt: numbers.length, data });
+    const matched = data.filter((d) => d.b_stt_cd).length;
+    // As the service does: no `match_cnt` at all when no number is registered.
+    return json({ status_code: 'OK', ...(matched > 0 ? { match_cnt: matched } : {}), request_cnt: numbers.length, data });
   }
   const businesses = body.businesses;
   if (!Array.isArray(businesses) || businesses.length === 0) return json({ status_code: 'REQUEST_DATA_MALFORMED' }, 411);

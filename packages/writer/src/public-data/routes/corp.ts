@@ -21,7 +21,18 @@ const SPEC = {
 /** Each operation's parameters: the proxy checks its calls' values by the same rules. */
 export const CORP_PARAMS: Readonly<Record<string, QuerySpec>> = { getCorpOutline_V2: SPEC };
 
-const KEYS = ['corpNm', 'crno', 'bzno'] as const;
+/** Exactly one of these names the corporation (spec 4.5): the simple endpoint and the proxy both hold calls to it. */
+export const CORP_KEYS = ['corpNm', 'crno', 'bzno'] as const;
+
+/**
+ * The 400 of a call that gives none or several of `CORP_KEYS`, or null when it gives
+ * exactly one. `where`: how its parameters are named (`query`, `body/params`).
+ */
+export function corpKeyProblem(given: readonly string[], where: string, field: (name: string) => string): AppError | null {
+  if (given.length === 1) return null;
+  const name = given[1] ?? 'corpNm';
+  return new AppError('validation', `${where}/${name} conflicts: give exactly one of corpNm, crno, bzno (got ${given.length === 0 ? 'none' : given.join(', ')})`, { field: field(name) });
+}
 
 /**
  * The corporate-information route.
@@ -31,11 +42,8 @@ const KEYS = ['corpNm', 'crno', 'bzno'] as const;
 export function corpRoute(ctx: PublicDataContext): SimpleAnswer {
   return async function corp(req) {
     const query = parseQuery(req.query, SPEC);
-    const given = KEYS.filter((key) => query[key] !== undefined);
-    if (given.length !== 1) {
-      const field = given[1] ?? 'corpNm';
-      throw new AppError('validation', `query/${field} conflicts: give exactly one of corpNm, crno, bzno (got ${given.length === 0 ? 'none' : given.join(', ')})`, { field });
-    }
+    const problem = corpKeyProblem(CORP_KEYS.filter((key) => query[key] !== undefined), 'query', (name) => name);
+    if (problem) throw problem;
     return simpleCall(ctx, 'corporate-info', 'getCorpOutline_V2', query, (upstream, p) => fetchCorpOutline(upstream, p));
   };
 }

@@ -14,7 +14,7 @@ import type { QuerySpec } from '../query/parse-query.ts';
 import { APT_PARAMS } from './apt.ts';
 import { BIZINFO_PARAMS } from './bizinfo.ts';
 import { BIZNOTICE_PARAMS } from './biznotice.ts';
-import { CORP_PARAMS } from './corp.ts';
+import { CORP_KEYS, CORP_PARAMS, corpKeyProblem } from './corp.ts';
 import { TOUR_PARAMS } from './tour.ts';
 
 const GRID = { nx: integer(1, 149), ny: integer(1, 253) };
@@ -48,6 +48,11 @@ export function checkProxyParams(service: string, operation: string, params: Rec
       if (error instanceof AppError) throw new AppError('validation', `body/${error.message}`, { field: `params.${name}` });
       throw error;
     }
+  }
+  // A rule across parameters, as `/api/corp` holds it.
+  if (service === 'corporate-info' && operation === 'getCorpOutline_V2') {
+    const problem = corpKeyProblem(CORP_KEYS.filter((key) => out[key] !== undefined), 'body/params', (name) => `params.${name}`);
+    if (problem) throw problem;
   }
   return out;
 }

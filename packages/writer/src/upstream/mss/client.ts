@@ -14,15 +14,11 @@ import { readNoticeList, type NoticeList } from './schema.ts';
  * @param params pageNo, numOfRows, startDate, endDate (YYYY-MM-DD) and q, all optional.
  */
 export async function fetchNotices(ctx: UpstreamContext, params: Params): Promise<NoticeList> {
-  const url = buildUrl(ctx.baseUrl, 'getbizList_v2', {
-    serviceKey: ctx.key,
-    pageNo: params.pageNo ?? '1',
-    numOfRows: params.numOfRows ?? '10',
-    startDate: params.startDate,
-    endDate: params.endDate,
-  });
+  const pageNo = params.pageNo ?? '1';
+  const numOfRows = params.numOfRows ?? '10';
+  const url = buildUrl(ctx.baseUrl, 'getbizList_v2', { serviceKey: ctx.key, pageNo, numOfRows, startDate: params.startDate, endDate: params.endDate });
   const { body, noData } = await getDataGoKr(ctx, url);
-  return readNoticeList(noData ? undefined : body, params.q);
+  return readNoticeList(noData ? undefined : body, params.q, { pageNo: Number(pageNo), numOfRows: Number(numOfRows) });
 }
 
 /** The proxy's MSS operation. */

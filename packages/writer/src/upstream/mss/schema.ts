@@ -57,14 +57,16 @@ function readNotice(raw: unknown): Notice {
  *
  * @param body `response.body`.
  * @param q Title filter applied to this page only (optional).
+ * @param asked The page and size asked for, for an answer that does not repeat them.
  */
-export function readNoticeList(body: unknown, q?: string): NoticeList {
+export function readNoticeList(body: unknown, q?: string, asked: { pageNo?: number; numOfRows?: number } = {}): NoticeList {
   const all = list(at(body, 'items', 'item')).map(readNotice);
   const needle = q?.toLowerCase();
   return {
     totalCount: num(at(body, 'totalCount')) ?? all.length,
-    pageNo: num(at(body, 'pageNo')) ?? 1,
-    numOfRows: num(at(body, 'numOfRows')) ?? all.length,
+    // NO_DATA has no body: the page asked for, not page 1 of nothing.
+    pageNo: num(at(body, 'pageNo')) ?? asked.pageNo ?? 1,
+    numOfRows: num(at(body, 'numOfRows')) ?? asked.numOfRows ?? all.length,
     items: needle ? all.filter((n) => n.title?.toLowerCase().includes(needle)) : all,
   };
 }

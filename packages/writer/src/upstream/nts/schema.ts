@@ -7,7 +7,8 @@ import { at, list, num, scalars, text, type Scalar } from '../shape.ts';
 /** Status of each number asked for. */
 export interface BizStatus {
   request_cnt: number | null;
-  match_cnt: number | null;
+  /** Registered numbers among those asked for (the service leaves it out when there are none). */
+  match_cnt: number;
   items: (Record<string, Scalar> & { registered: boolean })[];
 }
 
@@ -28,14 +29,11 @@ export function isNtsOk(body: unknown): boolean {
 
 /** A status answer. */
 export function readBizStatus(body: unknown): BizStatus {
-  return {
-    request_cnt: num(at(body, 'request_cnt')),
-    match_cnt: num(at(body, 'match_cnt')),
-    items: list(at(body, 'data')).map((raw) => {
-      const item = scalars(raw);
-      return { ...item, registered: Boolean(text(item.b_stt_cd)) };
-    }),
-  };
+  const items = list(at(body, 'data')).map((raw) => {
+    const item = scalars(raw);
+    return { ...item, registered: Boolean(text(item.b_stt_cd)) };
+  });
+  return { request_cnt: num(at(body, 'request_cnt')), match_cnt: num(at(body, 'match_cnt')) ?? items.filter((i) => i.registered).length, items };
 }
 
 /** A validate answer (one record). */
