@@ -24,6 +24,8 @@ test('check', async (t) => {
       // Nesting the markdown parser would recurse through until the stack overflows.
       'content/posts/deep-quotes.md': postSource({}, `Conclusion first.\n\n${'>'.repeat(2000)} deep\n`),
       'content/posts/deep-list.md': postSource({}, `Conclusion first.\n\n${Array.from({ length: 1200 }, (_, i) => `${'  '.repeat(i)}- item\n`).join('')}`),
+      // So does emphasis: a balanced run of 3,000 `*` overflowed the stack.
+      'content/posts/deep-emphasis.md': postSource({}, `Conclusion first.\n\n${'*'.repeat(3000)}x${'*'.repeat(3000)}\n`),
       'content/posts/tagged.md': postSource({ tags: 'ok, Index.HTML' }),
       'content/posts/empty.md': postSource({}, '\n  \n'),
       'content/posts/style.md': '---\ndate: 2025-05-03\ntitle: "Order"\nmodel: gpt-5\ncategory: guide\nsummary: "s"\ntags: x\n---\n## Heading first\n\n```\nno lang\n```\n',
@@ -59,6 +61,9 @@ test('check', async (t) => {
     assert.match(deep?.message ?? '', /2000 levels deep, expected at most 100/);
     assert.equal(deep?.line, 11);
     assert.match(find('deep-list.md', 'body-too-deep')?.message ?? '', /1200 levels deep/);
+    const emphasis = find('deep-emphasis.md', 'body-too-deep');
+    assert.match(emphasis?.message ?? '', /Unexpected run of 3000 `\*` or `_`, which may nest emphasis 1500 levels deep, expected at most 200 in a run/);
+    assert.equal(emphasis?.line, 11);
     assert.match(find('feed.json.md', 'slug-reserved')?.message ?? '', /category feed `\/\{category\}\/feed.json`/);
     assert.match(find('tagged.md', 'tag-name')?.message ?? '', /`Index.HTML`: its page collides with the tag index `\/tags\/index.html`/);
     assert.ok(find('empty.md', 'empty-body'));

@@ -126,8 +126,13 @@ test('measureBody: the rendering-work counts', async (t) => {
   await t.test('should count lines, block lines, list items, headings, brackets, code spans and table cells', () => {
     const shape = measureBody('# Title\n\nText with [a](b) and `code`.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
     assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
-      depth: undefined, depthLine: undefined, delimiterRuns: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6,
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6,
     });
+  });
+
+  await t.test('should find the longest run of `*` or `_` and its line (snake_case is no run)', () => {
+    const shape = measureBody('a **b** c\n\nsnake_case_name ***x***\n\n```\n*****\n```\n');
+    assert.deepEqual([shape.longestRun, shape.longestRunLine], [3, 3]);
   });
 
   await t.test('should not count what is inside fenced code, nor a --- line after a blank line as a heading', () => {

@@ -22,6 +22,9 @@ export interface BodyShape {
   depthLine: number;
   /** Runs of `*` or `_` outside fenced code that may open or close emphasis. */
   delimiterRuns: number;
+  /** The longest of those runs (each pair of its characters may nest emphasis one level deeper), and its 1-based line. */
+  longestRun: number;
+  longestRunLine: number;
   /** Every line, blank and fenced ones included. */
   lines: number;
   /** Non-blank lines outside fenced code: each opens or continues a block. */
@@ -46,7 +49,7 @@ const SETEXT = /^(?:=+|-+)[ \t]*$/;
 /** Measure the rendering work of a body: nesting, blocks, list items, headings and inline markers. */
 export function measureBody(markdown: string): BodyShape {
   const lines = markdown.split(/\r\n|\r|\n/);
-  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0 };
+  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0 };
   let previous = 0;
   let previousBlank = true;
   let fence: string | null = null;
@@ -75,7 +78,7 @@ export function measureBody(markdown: string): BodyShape {
       continue;
     }
     if (ATX.test(rest) || (!wasBlank && SETEXT.test(rest))) shape.headings++;
-    countInline(rest, shape);
+    countInline(rest, shape, n + 1);
   }
   return shape;
 }
@@ -116,7 +119,7 @@ const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u
  * Count the inline markers of one line: runs of `*` or `_` (an `_` run inside a word,
  * as in snake_case, can never delimit emphasis), `[`, `|` and runs of backticks.
  */
-function countInline(text: string, shape: BodyShape): void {
+function countInline(text: string, shape: BodyShape, line: number): void {
   for (let i = 0; i < text.length; ) {
     const c = text[i];
     if (c === '[') shape.brackets++;
@@ -128,7 +131,13 @@ function countInline(text: string, shape: BodyShape): void {
     let j = i;
     while (text[j] === c) j++;
     if (c === '`') shape.codeSpans++;
-    else if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) shape.delimiterRuns++;
+    else if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) {
+      shape.delimiterRuns++;
+      if (j - i > shape.longestRun) {
+        shape.longestRun = j - i;
+        shape.longestRunLine = line;
+      }
+    }
     i = j;
   }
 }

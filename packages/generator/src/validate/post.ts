@@ -66,9 +66,13 @@ export function parsePost(source: SourceFile): ParsedPost {
   }
   // The markdown parser recurses once per nesting level: 2,000 `>` overflowed the stack
   // and crashed check, build and dev with no file named. Judged by a linear scan first.
-  const { depth, depthLine } = measureBody(doc.body);
+  const { depth, depthLine, longestRun, longestRunLine } = measureBody(doc.body);
   if (depth > POST_MAX_DEPTH) {
     report('error', doc.bodyLine + depthLine - 1, 1, BODY_TOO_DEEP, `Unexpected nesting of block quotes/lists ${depth} levels deep, expected at most ${POST_MAX_DEPTH}`, 'flatten the quoting or the list');
+  }
+  // So does emphasis: each pair of a run of `*` or `_` may open one more level (a run of 3,000 overflowed).
+  if (longestRun > 2 * POST_MAX_DEPTH) {
+    report('error', doc.bodyLine + longestRunLine - 1, 1, BODY_TOO_DEEP, `Unexpected run of ${longestRun} \`*\` or \`_\`, which may nest emphasis ${Math.ceil(longestRun / 2)} levels deep, expected at most ${2 * POST_MAX_DEPTH} in a run`, 'shorten the run, or put it in backticks or a fenced code block');
   }
   checkSlug(source, fields.date, report);
 
