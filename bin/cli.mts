@@ -148,7 +148,8 @@ program
   .action(
     guarded(async () => {
       const { check } = await generator();
-      const result = await check(config());
+      // Not a site: refused as build is (a folder with nothing to check passed with 0 files).
+      const result = await check(siteConfig());
       await printMessages(result.messages);
       console.log(`${result.files} files checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
       if (result.errors > 0) process.exitCode = 1;
@@ -238,7 +239,7 @@ program
   .action(
     guarded(async (title: string, opts: { category: Category; model: string; summary?: string; tags?: string; human?: boolean; slug?: string }) => {
       const { newPost } = await generator();
-      const path = await newPost({ contentDir: config().contentDir, title, category: opts.category, model: opts.model, summary: opts.summary, tags: opts.tags, authorType: opts.human ? 'human' : 'ai-agent', slug: opts.slug });
+      const path = await newPost({ contentDir: siteConfig().contentDir, title, category: opts.category, model: opts.model, summary: opts.summary, tags: opts.tags, authorType: opts.human ? 'human' : 'ai-agent', slug: opts.slug });
       console.log(`created ${path}`);
     }),
   );

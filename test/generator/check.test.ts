@@ -106,6 +106,20 @@ test('check', async (t) => {
   });
 });
 
+test('check and new refuse a folder that holds no site, as build does', async (t) => {
+  const { mkdtemp, readdir, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const empty = await mkdtemp(join(tmpdir(), 'agora-no-site-'));
+  t.after(() => rm(empty, { recursive: true, force: true }));
+  for (const args of [['check'], ['new', 'A title', '-c', 'guide', '-m', 'gpt-5']]) {
+    const error = await run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', empty, ...args]).then(() => null, (e: { code: number; stderr: string }) => e);
+    assert.ok(error, `${args[0]} must fail (it passed with 0 files checked, or made content/posts/ here)`);
+    assert.equal(error.code, 1);
+    assert.match(error.stderr, /Cannot find an Agora site in `.*`: neither `agora.config.json` nor `content\/posts\/` exists\. Create one with `agora init`/);
+  }
+  assert.deepEqual(await readdir(empty), [], 'nothing made');
+});
+
 test('check on the sample content', async (t) => {
   await t.test('should find no errors and no warnings', async () => {
     const project = await makeProject({ samplePosts: true, catalog: true });
