@@ -198,7 +198,13 @@ program
         state: server.state,
         // The edited page reloads as soon as its file is written; the lists when they are.
         onPages: (pages) => live.built([...pages.written, ...pages.removed]),
-        onBuild: (result, changed) => {
+        onBuild: async (result, changed) => {
+          // A post new to the model (added, or moved away and back) gets the comments and views the store holds for it.
+          if (result.appeared) {
+            await server.postsAppeared(result.appeared);
+            // Their pages reloaded with the first half, before they had their comments: once more.
+            live.built(result.appeared.flatMap((slug) => server.state.site.bySlug.get(slug)?.url.slice(1) ?? []).map((dir) => `${dir}index.html`));
+          }
           const first = new Set([...(result.pages?.written ?? []), ...(result.pages?.removed ?? [])]);
           live.built([...result.written, ...result.removed].filter((p) => !first.has(p)));
           const page = result.pages ? `; edited pages in dist/ after ${result.pages.ms} ms` : '';

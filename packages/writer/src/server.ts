@@ -62,6 +62,12 @@ export interface RunningServer {
   flushAggregates(): Promise<void>;
   /** Resolves once renderings made since the start are stored and any renderer upgrade is done (tests). */
   renderingsSettled(): Promise<void>;
+  /**
+   * Posts new to the site model (`agora dev`: a file added, or moved away and back):
+   * publish the comments and views the store holds for them. Resolves once their own
+   * outputs show them.
+   */
+  postsAppeared(slugs: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -255,6 +261,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     renderingsSettled: async () => {
       await upgraded;
       await renderings.flush();
+    },
+    postsAppeared: async (slugs) => {
+      await published.commentsChanged(slugs);
+      await published.viewsChanged(new Map(slugs.map((slug) => [slug, views.get(slug)])));
     },
   };
 }

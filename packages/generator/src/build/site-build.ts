@@ -221,6 +221,7 @@ export class SiteBuild {
       const now = this.state.site;
       const edited = [...before].filter(([s, hash]) => now.bySlug.has(s) && now.bySlug.get(s)!.hash !== hash).map(([s]) => s);
       const deleted = [...before].filter(([s, hash]) => !now.bySlug.has(s) && hash !== undefined).map(([s]) => s);
+      const appeared = [...before].filter(([s, hash]) => now.bySlug.has(s) && hash === undefined).map(([s]) => s);
       let pages: PagesWritten | undefined;
       let rendered = 0;
       if (edited.length + deleted.length > 0) {
@@ -237,7 +238,7 @@ export class SiteBuild {
       // One result for the whole edit: both halves' files and renderings.
       const written = pages ? [...pages.written, ...result.written] : result.written;
       const removed = pages ? [...pages.removed, ...result.removed] : result.removed;
-      return { ...result, written, removed, rendered: result.rendered + rendered, fromCache: Math.max(0, result.fromCache - rendered), ...(pages ? { pages } : {}), ms: Math.round(performance.now() - started) };
+      return { ...result, written, removed, rendered: result.rendered + rendered, fromCache: Math.max(0, result.fromCache - rendered), ...(pages ? { pages } : {}), ...(appeared.length > 0 ? { appeared } : {}), ms: Math.round(performance.now() - started) };
     });
   }
 

@@ -88,6 +88,12 @@ export interface BuildResult extends SinkResult {
   search?: SearchIndexResult;
   /** `agora dev`'s edits: the edited posts' own files, written first (see `SiteBuild.updateSources`). */
   pages?: PagesWritten;
+  /**
+   * `agora dev`'s edits: slugs the model did not have before this edit (a new post, or
+   * one moved away and back). They start with no comments and views: the caller that
+   * holds a store gives them theirs (the writer: `RunningServer.postsAppeared`).
+   */
+  appeared?: string[];
   ms: number;
 }
 
