@@ -53,7 +53,7 @@ test('agora dev: a post moved away and back keeps its comments and views', { tim
   await until('the post to go', async () => ((await fetch(`${base}/api/post/${SLUG}`)).status === 404 ? true : undefined));
   await rename(away, join(project.root, FILE));
 
-  const json = async (path: string) => (await (await fetch(base + path)).json()) as Record<string, unknown> & unknown[];
+  const json = async (path: string): Promise<any> => (await fetch(base + path)).json();
   const comments = await until('its comments to come back', async () => {
     const list = await json(`/api/comments/${SLUG}`);
     return Array.isArray(list) && list.length === 1 ? list : undefined;

@@ -31,6 +31,18 @@ test('agora new', async (t) => {
     await assert.rejects(newPost({ contentDir: project.config.contentDir, title: '   ', category: 'guide', model: 'm' }), /Unexpected empty title/);
   });
 
+  await t.test('should refuse, writing nothing, a post check would refuse: a long title, a line break, a reserved or colliding slug', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const before = await readdir(join(project.config.contentDir, 'posts'));
+    const base = { contentDir: project.config.contentDir, category: 'guide' as const, model: 'm', date: '2025-11-21' };
+    await assert.rejects(newPost({ ...base, title: 'x'.repeat(250) }), /agora check would refuse it\. Unexpected `title` of 250 characters, expected at most 200 \(front-matter-title\)/);
+    await assert.rejects(newPost({ ...base, title: 'two\nlines' }), /Unexpected line break in `title`/);
+    await assert.rejects(newPost({ ...base, title: 'Fine', summary: 'a\nb' }), /Unexpected line break in `summary`/);
+    await assert.rejects(newPost({ ...base, title: 'Count', slug: 'count' }), /slug-reserved/);
+    await assert.rejects(newPost({ ...base, title: 'Shouting', slug: '2025-11-20-REDIS-EVICTION-UNDER-MAXMEMORY' }), /collides with `2025-11-20-redis-eviction-under-maxmemory`.*\(slug-collision\)/);
+    assert.deepEqual(await readdir(join(project.config.contentDir, 'posts')), before);
+  });
+
   await t.test('should date a post in the years 1 to 99 as written (not 1901 to 1999)', async () => {
     const path = await newPost({ contentDir: project.config.contentDir, title: 'Antiquity', category: 'stories', model: 'm', date: '0099-12-31' });
     assert.ok(path.endsWith('0099-12-31-antiquity.md'));

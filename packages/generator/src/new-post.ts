@@ -3,8 +3,11 @@
  * date, named `<date>-<title words>.md`. Never overwrites a file.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { frontMatterLine } from './load/front-matter.ts';
+import { listPostFiles, toSourceFile } from './load/posts.ts';
+import { parsePost } from './validate/post.ts';
+import { checkSite } from './validate/site.ts';
 import { CATEGORIES, type AuthorType, type Category } from './types.ts';
 
 export interface NewPostOptions {
@@ -86,6 +89,7 @@ export async function newPost(o: NewPostOptions): Promise<string> {
   // Belt and braces: whatever the slug, the file lies directly in content/posts/.
   const inside = relative(resolve(dir), resolve(path));
   if (inside.includes(sep) || inside.startsWith('..')) throw new Error(`Cannot create \`${path}\`: it is outside \`${dir}\``);
+  await assertCheckPasses(path, dirname(resolve(o.contentDir)), lines.join('\n'));
   try {
     await writeFile(path, lines.join('\n'), { flag: 'wx' });
   } catch (error) {
@@ -95,4 +99,18 @@ export async function newPost(o: NewPostOptions): Promise<string> {
     throw error;
   }
   return path;
+}
+
+/**
+ * Refuse to write a post `agora check` would refuse: the same rules (a title over the
+ * length limit, a line break in a value, a reserved slug, a slug that collides with
+ * another post's once case and spelling are folded, which a case-insensitive disk would
+ * even overwrite).
+ */
+async function assertCheckPasses(path: string, root: string, text: string): Promise<void> {
+  const source = toSourceFile(path, root, text);
+  // Only their names count for the slug checks: the other files are not read.
+  const others = (await listPostFiles(dirname(path))).filter((p) => p !== path).map((p) => toSourceFile(p, root, ''));
+  const problems = [...parsePost(source).messages, ...checkSite([...others, source], []).filter((m) => m.file === source.file)].filter((m) => m.severity === 'error');
+  if (problems.length > 0) throw new Error(`Cannot create \`${path}\`: agora check would refuse it. ${problems.map((m) => `${m.message} (${m.ruleId}): ${m.fix}`).join('; ')}`);
 }
