@@ -183,12 +183,25 @@ program
   .action(
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
-      const { watch, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth } = await generator();
+      const { watch, nextContentChange, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth, ContentError } = await generator();
       limitHeapGrowth();
       const { startServer, createLogger } = await import('@agora/writer');
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
       const live = new LiveReload(cfg.distDir);
-      const server = await startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
+      const start = () => startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
+      let server: Awaited<ReturnType<typeof start>>;
+      // Content with errors at the start: say them, and start once an edit fixes them.
+      for (;;) {
+        try {
+          server = await start();
+          break;
+        } catch (error) {
+          if (!(error instanceof ContentError)) throw error;
+          await printMessages(error.messages);
+          console.error(`agora dev: ${error.message}. Waiting for a fix: dev starts as soon as the content passes (edit the files above).`);
+          await nextContentChange(cfg);
+        }
+      }
       // Before the server's own handler closes it: open event streams would hold the close.
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);

@@ -9,7 +9,7 @@ export { newPost, assertSlug, type NewPostOptions } from './new-post.ts';
 export { initSite, type InitSiteOptions, type InitSiteResult } from './init-site.ts';
 export { describeBuild, describeSearch, describeSearchRun } from './build-summary.ts';
 export { limitHeapGrowth, HEAP_GROWING_PERCENT, WRITER_HEAP_GROWING_PERCENT } from './heap-growth.ts';
-export { watch, type WatchOptions } from './watch.ts';
+export { watch, nextContentChange, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
 export { writeFileAtomic, syncDir } from './atomic-write.ts';

@@ -73,3 +73,22 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     },
   };
 }
+
+/**
+ * Resolves at the next change under `content/` (after `debounceMs` of quiet): `agora dev`
+ * started on content with errors waits for a fix this way, then starts.
+ */
+export async function nextContentChange(config: AgoraConfig, debounceMs = 100): Promise<void> {
+  const watcher = chokidarWatch(config.contentDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+  try {
+    await new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | null = null;
+      watcher.on('all', () => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(resolve, debounceMs);
+      });
+    });
+  } finally {
+    await watcher.close();
+  }
+}

@@ -132,7 +132,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // The render workers load while the site builds, so the first comment does not wait for them.
   const warming = renderer.warm();
   let publisher: Publisher | null = null;
-  let views: ViewCounter;
+  let views: ViewCounter | undefined;
   let state: SiteBuild;
   let result: BuildResult;
   let distLock: HeldLock | null = null;
@@ -173,6 +173,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     failStart(error);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    // Everything it took, so the same process may start again (`agora dev` after a fix).
+    views?.close();
     await Promise.all([renderer.close(), store.close(), distLock?.release()]);
     throw error;
   }
