@@ -151,7 +151,7 @@ program
       // Not a site: refused as build is (a folder with nothing to check passed with 0 files).
       const result = await check(siteConfig());
       await printMessages(result.messages);
-      console.log(`${result.files} files checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
+      console.log(`${result.files} file${result.files === 1 ? '' : 's'} checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
       if (result.errors > 0) process.exitCode = 1;
     }),
   );

@@ -76,7 +76,7 @@ test('agora init', async (t) => {
     assert.match(await readFile(join(site, 'README.md'), 'utf8'), /agora dev/);
     const check = await agora(['check'], site);
     assert.equal(check.code, 0, check.stderr);
-    assert.equal(check.stdout.trim(), '1 files checked: 0 errors, 0 warnings');
+    assert.equal(check.stdout.trim(), '1 file checked: 0 errors, 0 warnings');
     const build = await agora(['build'], site);
     assert.equal(build.code, 0, build.stderr);
     assert.ok(existsSync(join(site, 'dist', 'guide')), 'the example post has a page');
