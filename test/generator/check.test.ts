@@ -32,6 +32,7 @@ test('check', async (t) => {
       // A quote or bracket left open: the parser gives up at the closing `---` or the next line.
       'content/posts/open-quote.md': '---\ntitle: "Unclosed quote\ndate: 2025-05-02\nmodel: gpt-5\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
       'content/posts/open-bracket.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: [gpt-5\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
+      'content/posts/unclosed.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: gpt-5\ncategory: guide\nsummary: s\ntags: a\nBody first.\n',
       'content/posts/indented.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: gpt-5\n  stray: line\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
       'content/posts/style-and-error.md': postSource({ category: 'blogposts' }, '## Heading first\n\n```\nno lang\n```\n'),
     },
@@ -71,6 +72,12 @@ test('check', async (t) => {
     assert.deepEqual(yamlAt('open-quote.md'), [[2, 8, 'Unexpected YAML: Missing closing "quote']], 'where the quote opens, not the closing ---');
     assert.deepEqual(yamlAt('open-bracket.md'), [[4, 8, 'Unexpected YAML: Flow sequence in block collection must be sufficiently indented and end with a ]']], 'where the bracket opens, not the next line');
     assert.equal(yamlAt('indented.md').length, 1, 'one mistake, said once');
+    const fixOf = (file: string) => result.messages.find((m) => m.file === `content/posts/${file}` && m.ruleId === 'front-matter-syntax')?.fix;
+    assert.match(fixOf('open-quote.md') ?? '', /^close the quote/);
+    assert.match(fixOf('open-bracket.md') ?? '', /^close the `\[` or `\{`/);
+    assert.match(fixOf('indented.md') ?? '', /an indented line continues the value above it/);
+    const unclosed = result.messages.filter((m) => m.file === 'content/posts/unclosed.md');
+    assert.deepEqual(unclosed.map((m) => [m.ruleId, m.fix]), [['front-matter-syntax', 'add a `---` line after the last `key: value` line, before the body']], 'the missing --- only, not an empty body too');
     assert.equal(result.errors, result.messages.filter((m) => m.severity === 'error').length);
     assert.ok(result.errors >= 7);
   });

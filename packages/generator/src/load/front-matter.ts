@@ -18,6 +18,8 @@ export interface FrontMatterProblem {
   line: number;
   column: number;
   message: string;
+  /** How to fix it, where the problem says more than "write plain YAML". */
+  fix?: string;
 }
 
 export interface SplitDocument {
@@ -28,6 +30,8 @@ export interface SplitDocument {
   body: string;
   /** 1-based line where the body starts. */
   bodyLine: number;
+  /** The block opens and never closes: the body is not known (not empty). */
+  unclosed?: boolean;
 }
 
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
@@ -48,9 +52,10 @@ export function splitFrontMatter(text: string): SplitDocument {
     return {
       hasFrontMatter: true,
       entries: [],
-      problems: [{ line: 1, column: 1, message: 'Unexpected end of file, expected a closing `---` line after the front matter' }],
+      problems: [{ line: 1, column: 1, message: 'Unexpected end of file, expected a closing `---` line after the front matter', fix: 'add a `---` line after the last `key: value` line, before the body' }],
       body: '',
       bodyLine: 1,
+      unclosed: true,
     };
   }
   const yamlText = rest.slice(0, close.index);
@@ -86,7 +91,8 @@ function parseYamlBlock(text: string, lineOffset: number) {
   };
   const seen = new Set<string>();
   for (const error of [...doc.errors, ...doc.warnings]) {
-    const problem = { ...at(errorStart(doc, error)), message: `Unexpected YAML: ${firstLine(error.message)}` };
+    const fix = YAML_FIXES[error.code];
+    const problem = { ...at(errorStart(doc, error)), message: `Unexpected YAML: ${firstLine(error.message)}`, ...(fix ? { fix } : {}) };
     // One mistake may raise several errors at one place (a stray indented line): say it once.
     const id = `${problem.line}:${problem.column}`;
     if (seen.has(id)) continue;
@@ -115,6 +121,16 @@ function parseYamlBlock(text: string, lineOffset: number) {
   }
   return { entries, problems };
 }
+
+/** What to do about the YAML errors a hand-written front matter makes most. */
+const YAML_FIXES: Partial<Record<YAMLError['code'], string>> = {
+  MISSING_CHAR: 'close the quote on the same line, or leave the value unquoted if it has no `: ` and starts with a letter',
+  BAD_INDENT: 'close the `[` or `{` on the same line, e.g. `tags: [nginx, proxy]`, or write the value without brackets',
+  DUPLICATE_KEY: 'keep one line for this key',
+  TAB_AS_INDENT: 'indent with spaces, not tabs (or not at all: every key starts its line)',
+  BLOCK_AS_IMPLICIT_KEY: 'start every `key: value` at the beginning of its line: an indented line continues the value above it; quote a value that contains `: `',
+  MULTILINE_IMPLICIT_KEY: 'start every `key: value` at the beginning of its line: an indented line continues the value above it; quote a value that contains `: `',
+};
 
 /**
  * Where the author should look for a YAML error. The parser reports a quote or a flow

@@ -39,7 +39,8 @@ export function parsePost(source: SourceFile): ParsedPost {
       'start the file with `---`, the keys title, date, model, category, summary, tags, then `---`');
     return { post: null, messages };
   }
-  for (const p of doc.problems) report('error', p.line, p.column, 'front-matter-syntax', p.message, 'write plain `key: value` lines; quote values that contain `: ` or start with a special character');
+  for (const p of doc.problems) report('error', p.line, p.column, 'front-matter-syntax', p.message, p.fix ?? 'write plain `key: value` lines; quote values that contain `: ` or start with a special character');
+
 
   const fields: Partial<Record<PostKey, string>> = {};
   const seen: PostKey[] = [];
@@ -61,7 +62,8 @@ export function parsePost(source: SourceFile): ParsedPost {
     checkKeyOrder(seen, doc.entries, report);
   }
 
-  if (doc.body.trim() === '') {
+  // An unclosed block took the whole file: its body is not empty, it is not found yet.
+  if (doc.body.trim() === '' && !doc.unclosed) {
     report('error', doc.bodyLine, 1, 'empty-body', 'Unexpected empty body, expected markdown after the front matter', 'write the post below the closing `---`');
   }
   // The markdown parser recurses once per nesting level: 2,000 `>` overflowed the stack
