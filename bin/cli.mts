@@ -192,6 +192,7 @@ program
       let server: Awaited<ReturnType<typeof start>>;
       // Content with errors at the start: say them, and start once an edit fixes them.
       for (;;) {
+        const tried = Date.now();
         try {
           server = await start();
           break;
@@ -199,7 +200,8 @@ program
           if (!(error instanceof ContentError)) throw error;
           await printMessages(error.messages);
           console.error(`agora dev: ${error.message}. Waiting for a fix: dev starts as soon as the content passes (edit the files above).`);
-          await nextContentChange(cfg);
+          // Edits since this try count too (the watcher takes a moment to start).
+          await nextContentChange(cfg, tried);
         }
       }
       // Before the server's own handler closes it: open event streams would hold the close.

@@ -7,11 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
+import { makeProject, postSource } from '../helpers/project.ts';
+import { startDev } from '../helpers/dev-process.ts';
 import { commentDoc, postComment } from '../helpers/server.ts';
 
 const SLUG = '2025-05-01-returns';
@@ -29,21 +28,12 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 
 test('agora dev: a post moved away and back keeps its comments and views', { timeout: 120_000 }, async (t) => {
   const project = await makeProject({ files: { [FILE]: postSource({ title: 'Returns' }), 'content/posts/2025-05-02-other.md': postSource({ title: 'Other', date: '2025-05-02' }) } });
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'dev', '-H', '127.0.0.1', '-p', '0'], {
-    cwd: project.root,
-    env: { ...process.env, AGORA_SEARCH_INDEX: '0', LOG_LEVEL: 'silent', AGORA_BASE_URL: 'https://agora.example', AGORA_AGGREGATE_DELAY_MS: '100' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const dev = startDev(project, { AGORA_BASE_URL: 'https://agora.example', AGORA_AGGREGATE_DELAY_MS: '100' });
   t.after(async () => {
-    child.kill('SIGTERM');
-    if (child.exitCode === null) await once(child, 'exit');
+    await dev.stop();
     await project.remove();
   });
-  const base = await until('dev to start', async () => /Agora is serving (\S+)/.exec(stdout)?.[1] ?? (child.exitCode === null ? undefined : Promise.reject(new Error(stderr))));
+  const base = await dev.url();
 
   assert.equal((await postComment(base, SLUG, commentDoc({ author: 'kept-author' }, 'A comment that must survive the move.'))).status, 201);
   for (let i = 0; i < 3; i++) assert.equal((await fetch(`${base}/api/views/${SLUG}`, { method: 'PUT' })).status, 200);

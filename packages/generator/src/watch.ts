@@ -4,6 +4,8 @@
  * bodies that changed, emits only jobs whose inputs changed and writes only files
  * whose bytes changed — all in the memory of one `SiteBuild`.
  */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { watch as chokidarWatch } from 'chokidar';
 import type { AgoraConfig } from './config.ts';
 import { build, type BuildResult, type PagesWritten, type SiteBuild } from './build.ts';
@@ -75,20 +77,35 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
 }
 
 /**
- * Resolves at the next change under `content/` (after `debounceMs` of quiet): `agora dev`
- * started on content with errors waits for a fix this way, then starts.
+ * Resolves at the next change under `content/` (after `debounceMs` of quiet), or at once
+ * when a file there changed after `sinceMs` (`Date.now()` before the content was read:
+ * an edit made before the watcher was ready is not missed). `agora dev` started on
+ * content with errors waits for a fix this way, then starts.
  */
-export async function nextContentChange(config: AgoraConfig, debounceMs = 100): Promise<void> {
+export async function nextContentChange(config: AgoraConfig, sinceMs = Date.now(), debounceMs = 100): Promise<void> {
   const watcher = chokidarWatch(config.contentDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
   try {
     await new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | null = null;
-      watcher.on('all', () => {
+      const soon = () => {
         if (timer) clearTimeout(timer);
         timer = setTimeout(resolve, debounceMs);
-      });
+      };
+      watcher.on('all', soon);
+      watcher.once('ready', () => void changedSince(config.contentDir, sinceMs).then((changed) => changed && soon()));
     });
   } finally {
     await watcher.close();
   }
+}
+
+/** Whether a file below `dir` was modified after `sinceMs`. */
+async function changedSince(dir: string, sinceMs: number): Promise<boolean> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const { mtimeMs } = await stat(join(e.parentPath, e.name)).catch(() => ({ mtimeMs: 0 }));
+    if (mtimeMs > sinceMs) return true;
+  }
+  return false;
 }
