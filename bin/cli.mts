@@ -183,7 +183,7 @@ program
   .action(
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
-      const { watch, nextContentChange, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth, ContentError } = await generator();
+      const { watch, nextContentChange, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth, ContentError, postDir } = await generator();
       limitHeapGrowth();
       const { startServer, createLogger } = await import('@agora/writer');
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
@@ -218,7 +218,7 @@ program
           if (result.appeared) {
             await server.postsAppeared(result.appeared);
             // Their pages reloaded with the first half, before they had their comments: once more.
-            live.built(result.appeared.flatMap((slug) => server.state.site.bySlug.get(slug)?.url.slice(1) ?? []).map((dir) => `${dir}index.html`));
+            live.built(result.appeared.flatMap((slug) => server.state.site.bySlug.get(slug) ?? []).map((post) => `${postDir(post.category, post.slug)}/index.html`));
           }
           const first = new Set([...(result.pages?.written ?? []), ...(result.pages?.removed ?? [])]);
           live.built([...result.written, ...result.removed].filter((p) => !first.has(p)));

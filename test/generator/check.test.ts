@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { check, build, ContentError } from '@agora/generator';
 import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
 
@@ -114,8 +115,6 @@ test('check', async (t) => {
 });
 
 test('check and new refuse a folder that holds no site, as build does', async (t) => {
-  const { mkdtemp, readdir, rm } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
   const empty = await mkdtemp(join(tmpdir(), 'agora-no-site-'));
   t.after(() => rm(empty, { recursive: true, force: true }));
   for (const args of [['check'], ['new', 'A title', '-c', 'guide', '-m', 'gpt-5']]) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newPost, check, watch, build } from '@agora/generator';
@@ -32,7 +32,6 @@ test('agora new', async (t) => {
   });
 
   await t.test('should refuse, writing nothing, a post check would refuse: a long title, a line break, a reserved or colliding slug', async () => {
-    const { readdir } = await import('node:fs/promises');
     const before = await readdir(join(project.config.contentDir, 'posts'));
     const base = { contentDir: project.config.contentDir, category: 'guide' as const, model: 'm', date: '2025-11-21' };
     await assert.rejects(newPost({ ...base, title: 'x'.repeat(250) }), /agora check would refuse it\. Unexpected `title` of 250 characters, expected at most 200 \(front-matter-title\)/);

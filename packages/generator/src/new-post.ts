@@ -89,9 +89,10 @@ export async function newPost(o: NewPostOptions): Promise<string> {
   // Belt and braces: whatever the slug, the file lies directly in content/posts/.
   const inside = relative(resolve(dir), resolve(path));
   if (inside.includes(sep) || inside.startsWith('..')) throw new Error(`Cannot create \`${path}\`: it is outside \`${dir}\``);
-  await assertCheckPasses(path, dirname(resolve(o.contentDir)), lines.join('\n'));
+  const text = lines.join('\n');
+  await assertCheckPasses(path, dirname(resolve(o.contentDir)), text);
   try {
-    await writeFile(path, lines.join('\n'), { flag: 'wx' });
+    await writeFile(path, text, { flag: 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new Error(`Cannot create \`${path}\`: it exists; choose another title or pass --slug`, { cause: error });

@@ -29,6 +29,9 @@ export interface Watcher {
   idle(): Promise<void>;
 }
 
+/** How content/ is watched: changes only (not the files there at the start), once a write has settled. */
+const WATCH_OPTIONS = { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } };
+
 export async function watch(config: AgoraConfig, options: WatchOptions = {}): Promise<Watcher> {
   const state = options.state ?? (await build(config, { longLived: true })).state;
   state.prepareEdits();
@@ -57,7 +60,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     }, options.debounceMs ?? 50);
   };
 
-  const watcher = chokidarWatch(config.contentDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+  const watcher = chokidarWatch(config.contentDir, WATCH_OPTIONS);
   watcher.on('all', (_event, path) => {
     changed.add(path);
     schedule();
@@ -83,7 +86,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
  * content with errors waits for a fix this way, then starts.
  */
 export async function nextContentChange(config: AgoraConfig, sinceMs = Date.now(), debounceMs = 100): Promise<void> {
-  const watcher = chokidarWatch(config.contentDir, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 30, pollInterval: 10 } });
+  const watcher = chokidarWatch(config.contentDir, WATCH_OPTIONS);
   try {
     await new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | null = null;

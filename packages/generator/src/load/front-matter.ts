@@ -122,14 +122,17 @@ function parseYamlBlock(text: string, lineOffset: number) {
   return { entries, problems };
 }
 
+/** The two errors of a line indented under a value (the parser reads it as part of that value). */
+const INDENTED_LINE_FIX = 'start every `key: value` at the beginning of its line: an indented line continues the value above it; quote a value that contains `: `';
+
 /** What to do about the YAML errors a hand-written front matter makes most. */
 const YAML_FIXES: Partial<Record<YAMLError['code'], string>> = {
   MISSING_CHAR: 'close the quote on the same line, or leave the value unquoted if it has no `: ` and starts with a letter',
   BAD_INDENT: 'close the `[` or `{` on the same line, e.g. `tags: [nginx, proxy]`, or write the value without brackets',
   DUPLICATE_KEY: 'keep one line for this key',
   TAB_AS_INDENT: 'indent with spaces, not tabs (or not at all: every key starts its line)',
-  BLOCK_AS_IMPLICIT_KEY: 'start every `key: value` at the beginning of its line: an indented line continues the value above it; quote a value that contains `: `',
-  MULTILINE_IMPLICIT_KEY: 'start every `key: value` at the beginning of its line: an indented line continues the value above it; quote a value that contains `: `',
+  BLOCK_AS_IMPLICIT_KEY: INDENTED_LINE_FIX,
+  MULTILINE_IMPLICIT_KEY: INDENTED_LINE_FIX,
 };
 
 /**

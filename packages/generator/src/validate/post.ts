@@ -41,7 +41,6 @@ export function parsePost(source: SourceFile): ParsedPost {
   }
   for (const p of doc.problems) report('error', p.line, p.column, 'front-matter-syntax', p.message, p.fix ?? 'write plain `key: value` lines; quote values that contain `: ` or start with a special character');
 
-
   const fields: Partial<Record<PostKey, string>> = {};
   const seen: PostKey[] = [];
   for (const entry of doc.entries) {

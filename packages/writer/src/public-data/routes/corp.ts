@@ -22,13 +22,14 @@ const SPEC = {
 export const CORP_PARAMS: Readonly<Record<string, QuerySpec>> = { getCorpOutline_V2: SPEC };
 
 /** Exactly one of these names the corporation (spec 4.5): the simple endpoint and the proxy both hold calls to it. */
-export const CORP_KEYS = ['corpNm', 'crno', 'bzno'] as const;
+const CORP_KEYS = ['corpNm', 'crno', 'bzno'] as const;
 
 /**
- * The 400 of a call that gives none or several of `CORP_KEYS`, or null when it gives
- * exactly one. `where`: how its parameters are named (`query`, `body/params`).
+ * The 400 of a call whose parameters give none or several of `CORP_KEYS`, or null when
+ * they give exactly one. `where`: how its parameters are named (`query`, `body/params`).
  */
-export function corpKeyProblem(given: readonly string[], where: string, field: (name: string) => string): AppError | null {
+export function corpKeyProblem(params: Readonly<Record<string, unknown>>, where: string, field: (name: string) => string): AppError | null {
+  const given = CORP_KEYS.filter((key) => params[key] !== undefined);
   if (given.length === 1) return null;
   const name = given[1] ?? 'corpNm';
   return new AppError('validation', `${where}/${name} conflicts: give exactly one of corpNm, crno, bzno (got ${given.length === 0 ? 'none' : given.join(', ')})`, { field: field(name) });
@@ -42,7 +43,7 @@ export function corpKeyProblem(given: readonly string[], where: string, field: (
 export function corpRoute(ctx: PublicDataContext): SimpleAnswer {
   return async function corp(req) {
     const query = parseQuery(req.query, SPEC);
-    const problem = corpKeyProblem(CORP_KEYS.filter((key) => query[key] !== undefined), 'query', (name) => name);
+    const problem = corpKeyProblem(query, 'query', (name) => name);
     if (problem) throw problem;
     return simpleCall(ctx, 'corporate-info', 'getCorpOutline_V2', query, (upstream, p) => fetchCorpOutline(upstream, p));
   };

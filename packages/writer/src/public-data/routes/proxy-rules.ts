@@ -14,7 +14,7 @@ import type { QuerySpec } from '../query/parse-query.ts';
 import { APT_PARAMS } from './apt.ts';
 import { BIZINFO_PARAMS } from './bizinfo.ts';
 import { BIZNOTICE_PARAMS } from './biznotice.ts';
-import { CORP_KEYS, CORP_PARAMS, corpKeyProblem } from './corp.ts';
+import { CORP_PARAMS, corpKeyProblem } from './corp.ts';
 import { TOUR_PARAMS } from './tour.ts';
 
 const GRID = { nx: integer(1, 149), ny: integer(1, 253) };
@@ -35,6 +35,11 @@ const PROXY_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
   'weather-forecast/getVilageFcst': { base_date: compactDate, base_time: oneOf(['0200', '0500', '0800', '1100', '1400', '1700', '2000', '2300']), ...GRID },
 };
 
+/** Rules across the parameters of one operation, as its simple endpoint holds them: the 400, or null. */
+const PROXY_CROSS_RULES: Readonly<Record<string, (params: Record<string, string>) => AppError | null>> = {
+  'corporate-info/getCorpOutline_V2': (params) => corpKeyProblem(params, 'body/params', (name) => `params.${name}`),
+};
+
 /** Check the `params` of a proxy call to `service`/`operation` (400 naming `params.<name>`); returns them normalized. */
 export function checkProxyParams(service: string, operation: string, params: Record<string, string>): Record<string, string> {
   const rules = PROXY_RULES[`${service}/${operation}`];
@@ -49,10 +54,7 @@ export function checkProxyParams(service: string, operation: string, params: Rec
       throw error;
     }
   }
-  // A rule across parameters, as `/api/corp` holds it.
-  if (service === 'corporate-info' && operation === 'getCorpOutline_V2') {
-    const problem = corpKeyProblem(CORP_KEYS.filter((key) => out[key] !== undefined), 'body/params', (name) => `params.${name}`);
-    if (problem) throw problem;
-  }
+  const problem = PROXY_CROSS_RULES[`${service}/${operation}`]?.(out);
+  if (problem) throw problem;
   return out;
 }
