@@ -68,5 +68,5 @@ export function postSource(fields: Partial<Record<'title' | 'date' | 'model' | '
  * more than one client may (they test storage and concurrency, not abuse limits).
  */
 export const NO_RATE_LIMITS = JSON.stringify({
-  limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, viewsPerIpPerMinute: 0, publicDataPerIpPerMinute: 0, proxyPerIpPerMinute: 0, duplicateWindowSeconds: 0 },
+  limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, viewsPerIpPerMinute: 0, publicDataPerIpPerMinute: 0, proxyPerIpPerMinute: 0, agentDirectoryFetchesPerIpPerMinute: 0, duplicateWindowSeconds: 0 },
 });

@@ -30,6 +30,10 @@ const REFUSED: [string, string][] = [
   ['carrier-grade NAT 100.64/10', '100.64.0.1'],
   ['multicast', '224.0.0.1'],
   ['6to4 wrapping 10.0.0.1', '2002:0a00:0001::1'],
+  ['IPv4-compatible IPv6 of link-local (deprecated ::a.b.c.d)', '::a9fe:a9fe'],
+  ['IPv4-compatible IPv6 of a private address', '::a00:1'],
+  ['IPv4-compatible IPv6 of loopback', '::7f00:1'],
+  ['IPv4-compatible IPv6 of a public address', '::5db8:d70e'],
 ];
 
 const check = async (directories: KeyDirectories, origin: string): Promise<string> => {
@@ -82,6 +86,10 @@ test('only https origins; plain http only on loopback with the flag', async () =
   assert.throws(() => directoryOrigin('https://agent.example/keys', false), (e: DirectoryError) => e.check === 'directory_origin');
   assert.throws(() => directoryOrigin('https://user@agent.example', false), (e: DirectoryError) => e.check === 'directory_origin');
   assert.equal(directoryOrigin('https://agent.example', false).origin, 'https://agent.example');
+  // One spelling per origin: blocks and budgets are keyed by it.
+  assert.equal(directoryOrigin('HTTPS://Agent.Example.:443', false).origin, 'https://agent.example');
+  assert.equal(directoryOrigin('http://[::ffff:127.0.0.1]:8080', true).origin, 'http://127.0.0.1:8080');
+  assert.equal(directoryOrigin('https://[::ffff:5db8:d70e]', false).origin, 'https://93.184.215.14');
   // With the flag, http is allowed only where every address is loopback.
   const publicName = new KeyDirectories({ allowLoopback: true, resolve: async () => [{ address: '93.184.215.14', family: 4 }] });
   assert.equal(await check(publicName, 'http://agent.example'), 'directory_origin');

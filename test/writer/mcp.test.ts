@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { makeProject, postSource, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
@@ -168,6 +169,53 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     const result = jsonRpc(discover.body).result as { supportedVersions: string[]; capabilities: { tools: { listChanged: boolean } } };
     assert.deepEqual(result.supportedVersions, [MODERN]);
     assert.equal(result.capabilities.tools.listChanged, false);
+  });
+
+  await t.test('should answer params the spec refuses with -32602 naming the param, in both eras', async () => {
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' } };
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['resources/read', {}, /uri/],
+      ['resources/read', { uri: 5 }, /uri/],
+      ['resources/list', { cursor: 5 }, /cursor/],
+      ['tools/list', { cursor: 5 }, /cursor/],
+      ['tools/call', { name: 7 }, /name/],
+    ];
+    for (const [method, params, names] of cases) {
+      const legacyAnswer = await send(agent, endpoint.href, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), MCP_HEADERS);
+      const modernAnswer = await send(agent, endpoint.href, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: envelope } }), { ...MCP_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method });
+      for (const [era, answer] of [['2025', legacyAnswer], ['2026', modernAnswer]] as const) {
+        const error = jsonRpc(answer.body).error;
+        assert.equal(error?.code, -32602, `${era} ${method} ${JSON.stringify(params)}: ${answer.body}`);
+        assert.match(error.message, names);
+        assert.doesNotMatch(error.message, /"code":|invalid_type/, 'a sentence, not the validator\'s dump');
+      }
+    }
+    const initialize = await send(agent, endpoint.href, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }), MCP_HEADERS);
+    assert.equal(jsonRpc(initialize.body).error?.code, -32602, initialize.body);
+  });
+
+  await t.test('should refuse a Content-Digest that is not the body\'s, and a lone surrogate, storing nothing', async () => {
+    const before = (await (await fetch(`${server.url}/api/comments/${NGINX}`)).json()) as unknown[];
+    const call = (document: string) => JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'post_comment', arguments: { slug: NGINX, document, api_key: API_KEY } } });
+    const other = call(commentDoc({}, 'The body the digest was made for.'));
+    const digest = `sha-256=:${createHash('sha256').update(other).digest('base64')}:`;
+    const swapped = await send(agent, endpoint.href, 'POST', call(commentDoc({}, 'A different body than the digest names.')), { ...MCP_HEADERS, 'Content-Digest': digest });
+    assert.equal(swapped.status, 400, swapped.body);
+    const refused = jsonRpc(swapped.body).error as { code: number; data?: { field?: string } };
+    assert.equal(refused.code, -32000);
+    assert.equal(refused.data?.field, 'Content-Digest');
+    const matching = await send(agent, endpoint.href, 'POST', other, { ...MCP_HEADERS, 'Content-Digest': digest });
+    assert.equal(matching.status, 200, matching.body);
+    assert.equal((jsonRpc(matching.body).result as { structuredContent: { status: number } }).structuredContent.status, 201);
+    // JSON may escape half a surrogate pair; HTTP refuses the same text as bytes, so MCP must too.
+    const lone = await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, 'A body with half a pair: \ud800 in it.'), api_key: API_KEY } });
+    assert.equal(lone.isError, true);
+    assert.equal(errorBody(lone).error.field, 'body');
+    assert.match(errorBody(lone).error.message, /U\+D800 on line 6/);
+    const author = await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'a\udc00b' }, 'An ordinary body, long enough.'), api_key: API_KEY } });
+    assert.equal(errorBody(author).error.field, 'author');
+    const after = (await (await fetch(`${server.url}/api/comments/${NGINX}`)).json()) as unknown[];
+    assert.equal(after.length, before.length + 1, 'only the comment whose digest matched');
   });
 
   await t.test('2026-07-28 (stateless, server/discover)', (tt) => sharedChecks(tt, modern, baseUrl));
@@ -342,6 +390,26 @@ test('MCP rate limits as on the HTTP routes', async (t) => {
     }
     assert.deepEqual(codes, ['ok', 'ok', 'rate_limited']);
   });
+});
+
+test('MCP counts a wrong comment key against the budget, as HTTP does', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: 3 } }) } });
+  const server = await startTestServer(project);
+  const client = new Client({ name: 'bad-keys', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+  t.after(async () => {
+    await client.close();
+    await server.close();
+    await project.remove();
+  });
+  const codes: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const result = await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, `Comment number ${i} with enough characters.`), api_key: 'wrong' } });
+    codes.push(errorBody(result).error.code);
+  }
+  assert.deepEqual(codes, ['unauthorized', 'unauthorized', 'unauthorized', 'rate_limited']);
+  const http = await fetch(`${server.url}/api/comments/${NGINX}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8' }, body: commentDoc({}, 'A good comment after the bad keys.') });
+  assert.equal(http.status, 429, 'the same budget on HTTP');
 });
 
 const STDIO_BASE = 'https://stdio.example';

@@ -20,7 +20,7 @@ import { createPool, send } from '../helpers/http.ts';
 const run = promisify(execFile);
 const SLUG = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
 const OTHER = '2025-08-19-should-agents-write-tests-first';
-const LIMITS = JSON.stringify({ limits: { commentsPerIpPerMinute: 1000, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, duplicateWindowSeconds: 600 } });
+const LIMITS = JSON.stringify({ limits: { commentsPerIpPerMinute: 1000, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, agentDirectoryFetchesPerIpPerMinute: 1000, duplicateWindowSeconds: 600 } });
 const TIGHT = JSON.stringify({ limits: { commentsPerIpPerMinute: 3, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, duplicateWindowSeconds: 600 } });
 const AGORA = join(REPO_ROOT, 'bin', 'agora');
 
@@ -224,6 +224,9 @@ test('signed agents (Web Bot Auth)', async (t) => {
     assert.match((await cli('list')).stdout, new RegExp(`origin\\t${agent.origin.replace(/[.:/]/g, '\\$&')}`));
     const error = await refused(await signedPost(OTHER, doc), 403);
     assert.equal(error.code, 'agent_blocked');
+    // The same origin written another way is the same blocked agent.
+    const mapped = agent.origin.replace('127.0.0.1', '[::ffff:127.0.0.1]');
+    assert.equal((await refused(await signedPost(OTHER, doc, agent, { signatureAgent: JSON.stringify(mapped) }), 403)).code, 'agent_blocked');
     assert.equal((await postComment(server.url, OTHER, commentDoc({ author: 'blocked-bot' }, 'Unsigned comments are not affected by agent blocks.'))).status, 201);
     await cli('unblock', agent.origin);
     assert.equal((await signedPost(OTHER, commentDoc({ author: 'blocked-bot' }, 'Unblocked again: this one is stored.'))).status, 201);
@@ -312,6 +315,57 @@ test('failed signatures are counted against the address', async (t) => {
   assert.match(res.headers.get('ratelimit') ?? '', /^"comments-ip";r=0;t=\d+$/);
   assert.ok(Number(res.headers.get('retry-after')) > 0);
   assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 429, 'an unsigned POST from that address is over budget too');
+});
+
+test('key-directory fetches have a budget per address: a throttled client aims no fetch', async (t) => {
+  const limits = JSON.stringify({ limits: { commentsPerIpPerMinute: 100, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, agentDirectoryFetchesPerIpPerMinute: 2 } });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': limits } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  // A directory that may not be cached: every signed request would fetch it again.
+  agent.answer = { headers: { 'cache-control': 'no-store' } };
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const answers: Response[] = [];
+  for (let i = 0; i < 5; i++) answers.push(await postComment(server.url, SLUG, commentDoc({}, `Signed comment ${i}, its directory fetched each time.`), await agent.sign(url)));
+  assert.deepEqual(answers.map((r) => r.status), [201, 201, 429, 429, 429]);
+  assert.equal(agent.fetches, 2, 'a throttled client cannot make the writer fetch any origin');
+  const over = (await answers[2]!.json()) as { error: { code: string; message: string } };
+  assert.equal(over.error.code, 'rate_limited');
+  assert.match(over.error.message, /key-directory fetches/);
+  assert.ok(Number(answers[2]!.headers.get('retry-after')) > 0);
+  // Unsigned comments from that address have their own budget still.
+  assert.equal((await postComment(server.url, SLUG, commentDoc({}, 'An unsigned comment from the same address.'))).status, 201);
+});
+
+test('a foreign Host or Origin on /mcp is refused before the signature is checked: no fetch, no nonce, no budget', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  const pool = createPool(1);
+  t.after(async () => {
+    pool.destroy();
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+  const signed = await agent.sign(`${server.url}/mcp`);
+  const host = await send(pool, `${server.url}/mcp`, 'POST', body, { ...mcpHeaders, ...signed, Host: 'evil.example' });
+  assert.equal(host.status, 403, host.body);
+  const origin = await send(pool, `${server.url}/mcp`, 'POST', body, { ...mcpHeaders, ...signed, Origin: 'https://evil.example' });
+  assert.equal(origin.status, 403, origin.body);
+  assert.equal(JSON.parse(origin.body).error.code, -32000);
+  assert.equal(agent.fetches, 0, 'no directory fetched for a request refused by its Host or Origin');
+  assert.equal(origin.headers['ratelimit'], undefined, 'no budget counted');
+  // The nonce was not spent: the same signature is still good from the right host.
+  const good = await send(pool, `${server.url}/mcp`, 'POST', body, { ...mcpHeaders, ...signed });
+  assert.equal(good.status, 200, good.body);
 });
 
 test('without AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK a loopback directory is refused', async (t) => {

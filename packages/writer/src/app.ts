@@ -24,7 +24,7 @@ import { staticRoutes } from './routes/static.ts';
 import { negotiateRoutes } from './routes/negotiate.ts';
 import { searchRoutes } from './routes/search.ts';
 import { PostSearch } from './search/search-index.ts';
-import { mcpErrorAnswer, mcpRoutes, mcpHostNames } from './mcp/http.ts';
+import { mcpErrorAnswer, mcpGuard, mcpRoutes, mcpHostNames } from './mcp/http.ts';
 import type { AgentDeps } from './mcp/deps.ts';
 import type { PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
@@ -121,11 +121,14 @@ export function createApp(deps: AppDeps): Writer {
   const mcpHosts = mcpHostNames(deps.state.config, deps.mcpHosts);
   // Signed writes (Web Bot Auth): the verified agent is known before the budgets count it.
   const writerHost = deps.state.config.site.writerUrl ? new URL(deps.state.config.site.writerUrl).hostname : null;
+  // A foreign Host or Origin on /mcp is refused before its signature costs a directory fetch, a nonce or a budget point.
+  app.use(mcpGuard(mcpHosts));
   app.post(['/api/comments/:slug', '/mcp'], agentIdentity({
     directories: deps.agentDirectories ?? new KeyDirectories(),
     agents: deps.store.agents,
     hosts: [...new Set([...mcpHosts, ...(writerHost ? [writerHost] : [])])],
-    countFailure: (address, res) => rateLimits.attempt(address, res),
+    chargeAddress: (address, res) => rateLimits.attempt(address, res),
+    chargeFetch: (address, res) => rateLimits.directoryFetch(address, res),
   }));
   app.use(rateLimits.middleware);
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });
@@ -139,7 +142,7 @@ export function createApp(deps: AppDeps): Writer {
   const agents: AgentDeps = { state: deps.state, search: new PostSearch(deps.state), comments, limits: rateLimits.guard, publicData: deps.publicData, logger: deps.logger };
   app.locals.agents = agents;
   app.use(searchRoutes(agents.search));
-  app.use(mcpRoutes(agents, mcpHosts));
+  app.use(mcpRoutes(agents));
   app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {

@@ -26,6 +26,20 @@ export function decodeCommentBytes(bytes: Uint8Array): string {
   }
 }
 
+/**
+ * A document that arrived as text, not bytes (MCP: a JSON string, which may escape a
+ * lone surrogate such as `\ud800`), held to the rule bytes are held to: Unicode text
+ * only. Encoded as it is, a lone surrogate would be stored as U+FFFD, a character the
+ * sender never wrote, where the same bytes over HTTP are refused.
+ */
+export function checkCommentText(text: string): string {
+  // With the u flag a surrogate pair is one code point: only a lone half matches.
+  const lone = /[\uD800-\uDFFF]/u.exec(text);
+  if (!lone) return text;
+  const before = new TextEncoder().encode(text.slice(0, lone.index));
+  throw commentError('not-unicode', ...whereInDocument(before, before.length), `U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
 /** The part of a comment document holding byte `at` (a front-matter key, `front_matter` or `body`) and its line. */
 function whereInDocument(bytes: Uint8Array, at: number): [string, number] {
   const before = new TextDecoder().decode(bytes.subarray(0, Math.max(0, at))).replace(/^\uFEFF/, '');

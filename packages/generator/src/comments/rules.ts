@@ -98,6 +98,10 @@ export const COMMENT_ERRORS = {
     field: (part: string, _line: number, _byte: string) => part,
     message: (part: string, line: number, byte: string) => `${part === 'body' || part === 'front_matter' ? part : `front_matter/${part}`} must be valid UTF-8 text: byte ${byte} on line ${line} is not; send the document encoded as UTF-8`,
   }),
+  'not-unicode': spec({
+    field: (part: string, _line: number, _codePoint: string) => part,
+    message: (part: string, line: number, codePoint: string) => `${part === 'body' || part === 'front_matter' ? part : `front_matter/${part}`} must be Unicode text: ${codePoint} on line ${line} is half of a surrogate pair, not a character (in a JSON string, write a character beyond U+FFFF as both halves or as itself); nothing was stored`,
+  }),
   'front-matter-missing': spec({ field: 'front_matter', message: () => 'front_matter is required: start the document with a `---` line, then `type: …`, then `---`' }),
   'front-matter-syntax': spec({ field: 'front_matter', message: (line: number, problem: string) => `front_matter line ${line}: ${problem}` }),
   'key-unknown': spec({ field: (key: string) => key, message: (key: string) => `front_matter/${key} is not allowed; allowed keys: ${list(COMMENT_KEYS)}` }),

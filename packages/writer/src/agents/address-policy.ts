@@ -8,8 +8,8 @@
  * ipaddr.js names each address's class: loopback (127.0.0.0/8, ::1), private (10/8,
  * 172.16/12, 192.168/16), link-local (169.254/16, fe80::/10), unique local (fc00::/7),
  * carrier-grade NAT, multicast, reserved, and the IPv6 forms that carry an IPv4 address
- * (IPv4-mapped ::ffff:a.b.c.d is judged as the IPv4 address it maps; 6to4, Teredo and
- * NAT64 are refused). Only `unicast` is allowed, plus `loopback` with
+ * (IPv4-mapped ::ffff:a.b.c.d is judged as the IPv4 address it maps; the deprecated
+ * IPv4-compatible ::a.b.c.d, 6to4, Teredo and NAT64 are refused). Only `unicast` is allowed, plus `loopback` with
  * `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1` (tests and local development only).
  */
 import ipaddr from 'ipaddr.js';
@@ -19,7 +19,13 @@ export function addressClass(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, '').split('%')[0] ?? '';
   if (!ipaddr.isValid(bare)) return null;
   let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+    // ::a.b.c.d (RFC 4291 2.5.5.1, deprecated), which ipaddr.js calls unicast: a socket may
+    // reach the IPv4 address inside (::169.254.169.254). Not :: and ::1, named as they are.
+    else if (v6.parts.slice(0, 6).every((p) => p === 0) && (v6.parts[6] !== 0 || (v6.parts[7] ?? 0) > 1)) return 'ipv4Compatible';
+  }
   return parsed.range();
 }
 

@@ -15,13 +15,17 @@
  * - directories are cached for their HTTP freshness (`Cache-Control: max-age`,
  *   `Expires`; 5 min by default, at most a day, `no-store` not at all), at most
  *   `maxEntries` origins; failures for `failureTtlMs`; concurrent fetches of one origin
- *   share one request.
+ *   share one request; a new fetch first asks the caller's `beforeFetch` (the writer:
+ *   a point of the sender's address budget, so a throttled client aims no fetch);
+ * - an origin has one spelling (`directoryOrigin`): an IPv4-mapped IPv6 literal is its
+ *   IPv4 address, a trailing dot is dropped.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { verify as verifyMessage } from 'http-message-sig';
 import { jwkToKeyID, HTTP_MESSAGE_SIGNATURES_DIRECTORY } from 'web-bot-auth';
 import { helpers, verifierFromJWK } from 'web-bot-auth/crypto';
@@ -98,6 +102,13 @@ export function directoryOrigin(value: string, allowLoopback: boolean): URL {
   }
   if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:')) throw new DirectoryError('directory_origin', `Signature-Agent must be an https origin (got ${url.protocol})`);
   if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) throw new DirectoryError('directory_origin', 'Signature-Agent must be an origin (scheme, host and port only)');
+  // One spelling per origin, so a block or a budget cannot be walked around by writing it
+  // another way (WHATWG URL already lowers the case, drops a default port and normalises IPv6).
+  const bare = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare) === 6) {
+    const v6 = ipaddr.IPv6.parse(bare);
+    if (v6.isIPv4MappedAddress()) url.hostname = v6.toIPv4Address().toString();
+  } else if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
   return url;
 }
 
@@ -147,17 +158,25 @@ export class KeyDirectories {
    *
    * @throws DirectoryError when the directory cannot be fetched or used.
    */
-  async key(origin: URL, keyid: string): Promise<DirectoryKey | null> {
-    let entry = await this.entry(origin.origin, false);
-    if (entry.keys && !entry.keys.has(keyid) && this.now() - entry.at > REFETCH_MISSING_KEY_MS) entry = await this.entry(origin.origin, true);
+  async key(origin: URL, keyid: string, beforeFetch?: () => Promise<void>): Promise<DirectoryKey | null> {
+    let entry = await this.entry(origin.origin, false, beforeFetch);
+    if (entry.keys && !entry.keys.has(keyid) && this.now() - entry.at > REFETCH_MISSING_KEY_MS) entry = await this.entry(origin.origin, true, beforeFetch);
     if (entry.error) throw entry.error;
     return entry.keys?.get(keyid) ?? null;
   }
 
-  private async entry(origin: string, refresh: boolean): Promise<Entry> {
+  /**
+   * The cached directory of `origin`, or a fetch of it: a new fetch (not one already under
+   * way, not a cache hit) first calls `beforeFetch`, which may throw (the caller's budget).
+   */
+  private async entry(origin: string, refresh: boolean, beforeFetch?: () => Promise<void>): Promise<Entry> {
     const cached = this.cache.get(origin);
     if (!refresh && cached && cached.until > this.now()) return cached;
     let pending = this.inflight.get(origin);
+    if (!pending && beforeFetch) {
+      await beforeFetch();
+      pending = this.inflight.get(origin);
+    }
     if (!pending) {
       pending = this.load(origin).finally(() => this.inflight.delete(origin));
       this.inflight.set(origin, pending);

@@ -49,6 +49,8 @@ export interface SignatureDeps {
   /** Host names (no port) a signature's `@authority` may name: the hosts this writer answers for. */
   hosts: readonly string[];
   now?: () => number;
+  /** Called before a key directory is fetched (not for a cached one): throws to refuse the fetch (the sender's budget is spent). */
+  beforeFetch?: () => Promise<void>;
 }
 
 /** The parts of a request that are signed or name the signer. */
@@ -122,7 +124,7 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   if (blocks.some((b) => b.kind === 'origin' && b.value === origin.origin)) throw blocked(`origin ${origin.origin}`);
   let key;
   try {
-    key = await deps.directories.key(origin, keyid);
+    key = await deps.directories.key(origin, keyid, deps.beforeFetch);
   } catch (error) {
     if (!(error instanceof DirectoryError)) throw error;
     if (error.check === 'name_resolution') throw new AppError('resolver_unavailable', `This server cannot check the signature now: ${error.message}. Nothing was stored; try again shortly.`, { headers: { 'Retry-After': '5' }, details: { check: error.check } });

@@ -12,7 +12,7 @@ import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { isLightBody, toCommentRecord, toUrlSegment, type Comment, type CommentAgent, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.ts';
-import { checkRenderedBody, COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
+import { checkRenderedBody, checkText, COMMENT_LIMITS, decodeUtf8, parseCommentDocument } from '../validate/comment-document.ts';
 import { isStoreOutage, type Store } from '../store/types.ts';
 import type { HealthState } from '../health.ts';
 import type { Publisher } from '../rebuild/publisher.ts';
@@ -170,5 +170,6 @@ export async function submitComment(deps: CommentSubmitDeps, request: { client: 
   checkCommentPost(deps.state, request.slug);
   const bytes = new TextEncoder().encode(request.document);
   checkCommentSize(bytes.length);
+  checkText(request.document);
   return storeComment(deps, request.client, request.slug, bytes, request.agent ?? null);
 }

@@ -21,6 +21,8 @@ export interface Limits {
   publicDataPerIpPerMinute: number;
   /** Catalog proxy calls per client address per minute. */
   proxyPerIpPerMinute: number;
+  /** Key-directory fetches (signed requests naming a directory not in the cache) per client address per minute. */
+  agentDirectoryFetchesPerIpPerMinute: number;
   /** Same author, post and body within this many seconds answers the first comment. */
   duplicateWindowSeconds: number;
   /** Which proxies' `X-Forwarded-For` names the client. */
@@ -47,6 +49,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   viewsPerIpPerMinute: 120,
   publicDataPerIpPerMinute: 60,
   proxyPerIpPerMinute: 60,
+  agentDirectoryFetchesPerIpPerMinute: 10,
   duplicateWindowSeconds: 600,
   trustProxy: false,
   headersTimeoutMs: 10_000,

@@ -64,6 +64,8 @@ export interface RateLimits {
   view(client: string, res: ServerResponse): Promise<void>;
   /** One point of a client's comment budget for a refused signature: sets its headers on `res`, or throws its 429. */
   attempt(client: string, res: ServerResponse): Promise<void>;
+  /** One point of an address's key-directory budget, before a fetch: throws its 429 when spent. */
+  directoryFetch(address: string, res: ServerResponse): Promise<void>;
   ready: Promise<void>;
 }
 
@@ -234,7 +236,12 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const attempt = async (client: string, res: ServerResponse) => {
     if (budgets.commentsIp) await charge(budgets.commentsIp, client, res, 'comments and refused signatures from this client');
   };
-  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, ready };
+  // Its own budget, not the comment budget: a verified agent behind an address others spent still gets its directory fetched.
+  const fetches = budget('agent-directory-fetches', limits.agentDirectoryFetchesPerIpPerMinute, 60);
+  const directoryFetch = async (address: string, res: ServerResponse) => {
+    if (fetches) await charge(fetches, address, res, 'key-directory fetches for this address (signed requests naming directories not in the cache)');
+  };
+  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, directoryFetch, ready };
 }
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */

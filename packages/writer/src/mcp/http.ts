@@ -21,6 +21,7 @@ import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
 import { writeError, type AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
+import { checkContentDigest } from '../http/content-digest.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
 
@@ -143,23 +144,16 @@ function callerOf(info: AuthInfo | undefined): Caller {
 }
 
 /**
- * The `/mcp` router.
+ * What every `/mcp` request passes first, before its signature is verified or its
+ * budget counted: the SDK's own Host check (a JSON-RPC error with 403), then Origin (the
+ * same list) and CORS, and the `OPTIONS` preflight. A request from a foreign page or
+ * host is refused before it can cost a directory fetch, a nonce or a budget point.
  *
- * @param deps The writer's parts.
- * @param hosts Allowed `Host` names (`mcpHostNames`); other hosts get 403.
- * @example
- * app.use(mcpRoutes(agents, mcpHostNames(config)));
+ * @param hosts Allowed `Host` names (`mcpHostNames`).
  */
-export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
+export function mcpGuard(hosts: readonly string[]): Router {
   const router = Router();
-  const handler = createMcpHandler(({ authInfo }) => createMcpServer(deps, callerOf(authInfo)), {
-    onerror: (error) => deps.logger?.debug({ err: error }, 'MCP request refused'),
-  });
-  const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
-  const parse = express.json({ limit: BODY_LIMIT, type: () => true, verify: (req, _res, buf) => void ((req as Request & { bodyBytes?: number }).bodyBytes = buf.length) });
   const validHost = hostHeaderValidation([...hosts]);
-  // Every method, before the body is read: the SDK's own Host check (a JSON-RPC error
-  // with 403), then Origin (the same list) and CORS.
   router.all('/mcp', (req, res, next) => (validHost(req, res) ? next() : undefined), originGuard(hosts));
   router.options('/mcp', (_req, res) => {
     res.setHeader('Access-Control-Allow-Methods', 'POST');
@@ -167,12 +161,34 @@ export function mcpRoutes(deps: AgentDeps, hosts: readonly string[]): Router {
     res.setHeader('Access-Control-Max-Age', '86400');
     res.status(204).end();
   });
+  return router;
+}
+
+/**
+ * The `/mcp` router (mounted after `mcpGuard`).
+ *
+ * @param deps The writer's parts.
+ * @example
+ * app.use(mcpGuard(hosts)); // before the signature check and the budgets
+ * app.use(mcpRoutes(agents));
+ */
+export function mcpRoutes(deps: AgentDeps): Router {
+  const router = Router();
+  const handler = createMcpHandler(({ authInfo }) => createMcpServer(deps, callerOf(authInfo)), {
+    onerror: (error) => deps.logger?.debug({ err: error }, 'MCP request refused'),
+  });
+  const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
+  // The bytes as they arrived (at most BODY_LIMIT): a stated Content-Digest is checked on them.
+  const parse = express.json({ limit: BODY_LIMIT, type: () => true, verify: (req, _res, buf) => void ((req as Request & { bodyBytes?: Buffer }).bodyBytes = buf) });
   router.post('/mcp', parse, async (req, res) => {
+    const bytes = (req as Request & { bodyBytes?: Buffer }).bodyBytes;
     // An empty body reads as {} to the JSON parser: it is no JSON at all.
-    if (!(req as Request & { bodyBytes?: number }).bodyBytes) {
+    if (!bytes?.length) {
       res.status(400).json(jsonRpcError(-32700, 'Parse error: the body is empty; send one JSON-RPC message or a batch as application/json'));
       return;
     }
+    // As on POST /api/comments: a signature covering content-digest binds the body only if the digest is the body's.
+    checkContentDigest(req.get('content-digest'), req.get('content-encoding'), bytes);
     // A revision this server does not speak, said plainly (the SDK's answer speaks of a missing envelope).
     const revision = req.get('mcp-protocol-version');
     if (revision !== undefined && !REVISIONS.includes(revision)) {

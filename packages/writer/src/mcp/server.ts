@@ -9,7 +9,7 @@
  * `list_changed` notification is ever sent (stateless HTTP, and the stdio server does
  * not watch content), so `listChanged` is false for tools and resources.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, specTypeSchemas, type CallToolResult } from '@modelcontextprotocol/server';
 import { registerTools, paginate, resolveSlug } from './tools.ts';
 import type { AgentDeps, Caller } from './deps.ts';
 import { isAppError } from '../errors.ts';
@@ -36,6 +36,49 @@ function writerToolErrors(server: McpServer): void {
     const body = invalid ? { error: { code: 'validation', message: `invalid arguments: ${invalid[1]}`, ...(field ? { field } : {}) } } : { error: { code: 'internal', message } };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   };
+}
+
+/** What a Standard Schema says is wrong with a value. */
+type Issues = readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] }[];
+interface RequestSchema {
+  '~standard': { validate(value: unknown): { issues?: Issues } | Promise<unknown> };
+}
+/** The spec's schema of each request this server answers, by method. */
+const REQUEST_SCHEMAS = new Map<string, RequestSchema>([
+  ['initialize', specTypeSchemas.InitializeRequest],
+  ['ping', specTypeSchemas.PingRequest],
+  ['tools/list', specTypeSchemas.ListToolsRequest],
+  ['tools/call', specTypeSchemas.CallToolRequest],
+  ['resources/list', specTypeSchemas.ListResourcesRequest],
+  ['resources/templates/list', specTypeSchemas.ListResourceTemplatesRequest],
+  ['resources/read', specTypeSchemas.ReadResourceRequest],
+]);
+
+type RequestHandler = (request: { method: string; params?: unknown }, ctx: unknown) => unknown;
+
+/**
+ * A request whose params the spec's schema refuses (`resources/read` without a `uri`, a
+ * numeric `cursor`) is JSON-RPC's invalid params (-32602), naming the param. The SDK
+ * (2.4) throws a plain Error for it, which it answers as an internal error (-32603) with
+ * the validator's dump. Every handler registered by now is wrapped: the SDK keeps them
+ * in one map, its only seam for this.
+ */
+function invalidParamsAnswered(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new Error('the MCP SDK no longer keeps _requestHandlers: update invalidParamsAnswered (mcp/server.ts)');
+  for (const [method, handler] of handlers) {
+    const schema = REQUEST_SCHEMAS.get(method);
+    if (!schema) continue;
+    handlers.set(method, (request, ctx) => {
+      const checked = schema['~standard'].validate({ method: request.method, params: request.params });
+      const issues = checked instanceof Promise ? undefined : (checked as { issues?: Issues }).issues;
+      if (issues?.length) {
+        const said = issues.slice(0, 3).map((i) => `${(i.path ?? []).map((p) => String(typeof p === 'object' ? p.key : p)).join('.') || 'params'}: ${i.message}`);
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${said.join('; ')}`);
+      }
+      return handler(request, ctx);
+    });
+  }
 }
 
 /** What the server tells a client when it connects: how to search, read and comment. */
@@ -91,5 +134,6 @@ export function createMcpServer(deps: AgentDeps, caller: Caller): McpServer {
       throw error;
     }
   });
+  invalidParamsAnswered(server);
   return server;
 }

@@ -282,11 +282,12 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     outputSchema: postCommentOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   }, (args) => answer(deps, 'post_comment', async () => {
-    const apiKey = commentKey(deps, args.api_key ?? caller.apiKey);
     const slug = resolveSlug(deps, args.slug)?.slug ?? args.slug;
+    // Taken before the key is checked, as on HTTP: a flood of bad keys is throttled like any other.
     const budget = await deps.limits.comment(caller.client, slug);
     let stored = false;
     try {
+      const apiKey = commentKey(deps, args.api_key ?? caller.apiKey);
       const result = await submitComment(deps.comments, { client: caller.client, agent: caller.agent ?? null, apiKey, slug, document: args.document });
       stored = result.status !== 200;
       return structured({ status: result.status, location: `${base}${result.location}`, comment: result.body });

@@ -9,6 +9,7 @@ import {
   assertShowsText,
   COMMENT_RULES,
   CommentRuleError,
+  checkCommentText,
   decodeCommentBytes,
   parseCommentDocument as parseDocument,
   validateCommentFields as validateFields,
@@ -41,6 +42,11 @@ function asAppError<T>(run: () => T): T {
 /** Decode bytes as strict UTF-8; 400 on anything else. */
 export function decodeUtf8(bytes: Uint8Array): string {
   return asAppError(() => decodeCommentBytes(bytes));
+}
+
+/** A document given as text (MCP): 400 on a lone surrogate, as its bytes would be over HTTP. */
+export function checkText(text: string): string {
+  return asAppError(() => checkCommentText(text));
 }
 
 /** Parse and validate a comment document. `today` is YYYY-MM-DD (UTC) for the default date. */
