@@ -154,6 +154,30 @@ test('a 2xx is a promise', async (t) => {
     assert.equal(stored?.html_key, commentHtmlKey('Edited offline by the operator.'), 'its new rendering is stored');
   });
 
+  await t.test('should keep the old HTML where the new renderer shows nothing, and show an offline edit that renders to nothing as escaped text', async () => {
+    await server.close();
+    const [upgraded, edited] = answered.filter((a) => a.slug === SLUG).slice(0, 2);
+    const image = '![architecture diagram of the replica setup](https://example.com/a.png)';
+    const oldHtml = '<p><img src="https://example.com/a.png" alt="architecture diagram of the replica setup"></p>';
+    await editStore(project, (c) => {
+      // As if stored by an older renderer that showed images: the current one drops them.
+      if (c.id === upgraded!.id) return { ...c, body: image, html: oldHtml, html_key: commentHtmlKey(image).replace(COMMENT_RENDERER_VERSION, 'comment-0') };
+      if (c.id === edited!.id) return { ...c, body: '<div>raw only</div>' };
+      return c;
+    });
+    server = await start(project);
+    await server.renderingsSettled();
+    const page = await pageOf(server.url, SLUG);
+    assert.ok(page.includes('alt="architecture diagram of the replica setup"'), 'the old rendering is still shown');
+    const stored = (await storedComments(project.config.dataDir)).find((c) => c.id === upgraded!.id);
+    assert.equal(stored?.html, oldHtml, 'and still stored');
+    const card = page.slice(page.indexOf(`id="comment-${edited!.id}"`), page.indexOf(`id="comment-${edited!.id}"`) + 600);
+    assert.match(card, /class="comment-plain">&lt;div&gt;raw only&lt;\/div&gt;/, 'the edited body as escaped text, not an empty card');
+    const health = (await (await fetch(`${server.url}/api/health`)).json()) as { comments_as_text?: { id: string }[] };
+    assert.ok(JSON.stringify(health).includes(edited!.id), `health names it: ${JSON.stringify(health)}`);
+    await assertAllShown('after both');
+  });
+
   await t.test('should listen before the start-up build: health says starting, the existing pages are served, a comment waits and gets 201', async () => {
     await server.close();
     const early: Promise<{ health: string; page: number; comment: number }>[] = [];

@@ -8,8 +8,8 @@
  * writer stores it and no later build renders it again.
  *
  * Nothing here ever leaves a comment out: only a moderator hides one. A stored comment
- * over the rendering-work limits, or one the renderer fails on, is shown as escaped
- * text (`plainTextHtml`) and reported through `onPlain`.
+ * over the rendering-work limits, one the renderer fails on, or one whose rendering
+ * shows no text, is shown as escaped text (`plainTextHtml`) and reported through `onPlain`.
  */
 import type { Comment, SiteModel } from '../types.ts';
 import type { Job } from '../model/jobs.ts';
@@ -17,7 +17,7 @@ import { CommentRenderPool, type CommentPoolOptions } from './comment-pool.ts';
 import { assertRenderableShape } from '../comments/parse-document.ts';
 import { commentsOnSitePages } from '../model/comment-views.ts';
 import { feedComments } from '../model/feeds.ts';
-import { commentHtmlKey, plainTextHtml, storedHtml } from './comment-rendering.ts';
+import { assertShowsText, commentHtmlKey, plainTextHtml, storedHtml } from './comment-rendering.ts';
 import { isTextStripped } from '../model/comment-identity.ts';
 
 /** A comment rendered during a build: `html` under `key`, to be stored with it. */
@@ -51,6 +51,20 @@ export function showsComments(jobs: readonly Job[]): boolean {
   return jobs.some((j) => SHOWS_TEXT.has(j.kind));
 }
 
+/**
+ * Why a stored comment's new rendering would show a reader nothing (a body edited in
+ * `data/` to raw HTML only, an image), or null: such a comment is shown as escaped
+ * text, as POST would have refused the body, never as an empty card.
+ */
+function showsNothing(html: string): string | null {
+  try {
+    assertShowsText(html);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 export class CommentHtml {
   /** Escaped-text HTML of comments that cannot be rendered, by id (never stored: a renderer upgrade may manage). */
   private readonly plain = new Map<string, string>();
@@ -68,12 +82,13 @@ export class CommentHtml {
     const outcomes = await this.pool.render(missing.map((c) => [c.id, c.body] as const));
     for (const comment of missing) {
       const outcome = outcomes.get(comment.id) ?? { error: 'no rendering came back' };
-      if ('html' in outcome) {
+      const refused = 'html' in outcome ? showsNothing(outcome.html) : outcome.error;
+      if ('html' in outcome && refused === null) {
         const key = commentHtmlKey(comment.body);
         comment.html = outcome.html;
         comment.html_key = key;
         this.options.onRendered?.(comment, outcome.html, key);
-      } else this.showPlain(comment, outcome.error);
+      } else this.showPlain(comment, refused ?? 'no rendering came back');
     }
   }
 

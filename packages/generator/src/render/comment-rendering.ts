@@ -53,8 +53,9 @@ export function plainTextHtml(body: string): string {
 }
 
 /**
- * Judge a new comment's sanitized HTML by what a reader gets, before it is stored (never
- * a stored one). Markdown decodes character references (`&#x202E;`, `&ZeroWidthSpace;`)
+ * Judge a new comment's sanitized HTML by what a reader gets, before it is stored (a
+ * stored comment's new rendering is judged too, but only to show it as escaped text or
+ * keep its old HTML: never to hide it). Markdown decodes character references (`&#x202E;`, `&ZeroWidthSpace;`)
  * that the body's rules never saw as characters, so the body's character rules apply
  * again to the HTML (its markup is plain ASCII; what rendering escapes, it writes as
  * references): `body-unsafe-reference`. Then the `body-shows-nothing` rule when it

@@ -5,9 +5,9 @@
  * comment (batched), so no later start renders it again. After a renderer upgrade the
  * comments whose stored HTML is from an older renderer are re-rendered in the
  * background, one at a time behind every client's new comments; the old HTML stays
- * where the new render fails. Nothing here ever hides a comment.
+ * where the new render fails or shows nothing. Nothing here ever hides a comment.
  */
-import { commentHtmlKey, isOlderRendererKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
+import { assertShowsText, commentHtmlKey, isOlderRendererKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import type { CommentRenderingUpdate, Store } from '../store/types.ts';
 import type { CommentRenderer } from '../comments/comment-renderer.ts';
@@ -79,6 +79,9 @@ export class RenderingKeeper {
           if (!release || !isOutdatedRendering(comment)) continue;
           const { body } = comment;
           const { html } = await renderer.render(BACKGROUND, body);
+          // A new rendering that shows nothing (the new renderer drops what the old one
+          // showed) is a failed one: the old HTML stays.
+          assertShowsText(html);
           // Handed to the store, not written into the shown comment: the republish reads
           // the post back, so its page, cards and job keys all follow the stored HTML.
           this.rendered(comment, html, commentHtmlKey(body), body);
