@@ -6,18 +6,18 @@
  * every cache is in the build state (`state.ts`).
  */
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
 import type { Comment, Post, SiteModel } from '../types.ts';
 import { listPostFiles, sourceName } from '../load/posts.ts';
 import { checkChanges, readChanges, readValidContent } from '../content.ts';
-import { ContentError, sortMessages } from '../messages.ts';
+import { ContentError, sortMessages, type Message } from '../messages.ts';
 import { SiteChecks } from '../validate/site.ts';
 import { ParseCache } from '../parse-cache.ts';
 import { TokenCache } from '../emit/token-cache.ts';
 import { RenderCache } from '../render/cache.ts';
 import { POOL_THRESHOLD, RenderPool } from '../render/pool.ts';
-import { buildSiteModel, compareComments, postsByModel, updateSiteModel } from '../model/site.ts';
+import { buildSiteModel, commentsWithoutPost, compareComments, postsByModel, updateSiteModel } from '../model/site.ts';
 import { postsByTag } from '../model/tags.ts';
 import { withKeyStatus, type MissingKeys } from '../catalog/key-status.ts';
 import { listJobsOf, type Job } from '../model/jobs.ts';
@@ -30,6 +30,23 @@ import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexSta
 import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
 
 export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
+
+/**
+ * One warning per post that has stored comments but no content file now, placed where
+ * the post's file would be: the comments stay in the store, shown nowhere until a post
+ * with that slug exists again.
+ */
+function withoutPostMessages(config: AgoraConfig, counts: ReadonlyMap<string, number>): Message[] {
+  return [...counts].map(([slug, n]) => ({
+    file: relative(config.root, join(config.contentDir, 'posts', `${slug}.md`)),
+    line: 1,
+    column: 1,
+    severity: 'warning' as const,
+    ruleId: 'comments-without-post',
+    message: `${n} stored comment${n === 1 ? '' : 's'} belong${n === 1 ? 's' : ''} to the post \`${slug}\`, which no file under content/posts/ has now: kept in the store, shown nowhere`,
+    fix: `if the post was renamed, give it its old file name back (a post's slug is its file name); if it was removed on purpose, hide or delete its comments (agora comments list --slug ${slug})`,
+  }));
+}
 
 export class SiteBuild {
   /** Posts whose comments or views changed since the last `flushAggregates`. */
@@ -95,6 +112,7 @@ export class SiteBuild {
     try {
       const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
+      messages.push(...withoutPostMessages(config, commentsWithoutPost(options.store?.comments ?? [], site.bySlug)));
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });
       const built = new SiteBuild(config, state, options.missingKeys);
       const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });

@@ -47,6 +47,17 @@ export function buildSiteModel(input: SiteInput): SiteModel {
   return { config: input.config, posts, bySlug, comments, views, catalog: input.catalog, memo: new Map() };
 }
 
+/**
+ * Visible stored comments whose post no content file has now (a post renamed or
+ * removed), counted by slug: the model leaves them out, so a build says so instead of
+ * letting them vanish from the site without a word.
+ */
+export function commentsWithoutPost(comments: Iterable<Comment>, bySlug: ReadonlyMap<string, unknown>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const c of comments) if (!c.hidden && !bySlug.has(c.slug)) counts.set(c.slug, (counts.get(c.slug) ?? 0) + 1);
+  return counts;
+}
+
 /** A stored view count as the model holds it (anything but a positive safe integer is 0). */
 function viewCount(n: number | undefined): number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
