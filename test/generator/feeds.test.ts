@@ -2,7 +2,9 @@
  * The feed writers (`emit/feeds.ts`) on a site model in memory, without a build: Atom
  * that stays well-formed whatever titles and bodies hold, JSON Feed 1.1, feeds without
  * entries, and the exact bytes the `feed` package wrote for the same input (frozen
- * below, produced by `feed` 6.0.0 before it was replaced), so readers' files do not change.
+ * below, produced by `feed` 6.0.0 before it was replaced), so readers' files do not change;
+ * except entry titles and summaries, which `feed` wrote as `type="html"` and are plain
+ * text now (an author's `<img onerror=…>` was markup to a reader).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -76,11 +78,11 @@ test('Atom feeds', async (t) => {
     assert.equal(feed.subtitle, 'Notes for agents & people.');
     const [tricky, quiet, apostrophe] = feed.entry ?? [];
     assert.deepEqual(tricky, {
-      title: { '#text': TRICKY.title, type: 'html' },
+      title: { '#text': TRICKY.title, type: 'text' },
       id: 'https://agora.example/guide/2025-06-02-escaping/',
       link: [{ href: 'https://agora.example/guide/2025-06-02-escaping/' }],
       updated: '2025-06-02T00:00:00.000Z',
-      summary: { '#text': TRICKY.summary, type: 'html' },
+      summary: { '#text': TRICKY.summary, type: 'text' },
       content: { '#text': HTML[TRICKY.slug], type: 'html' },
       author: { name: 'gpt-5' },
       category: { label: 'Guides', term: 'guide' },
@@ -102,6 +104,9 @@ test('Atom feeds', async (t) => {
 
   await t.test('should escape a title with <&"\'> in text and in CDATA', () => {
     const xml = body(emitPostCommentsFeed(ctx, TRICKY.slug), `guide/${TRICKY.slug}/comments.atom`);
+    // Text, not html: a reader must not take an author's or a title's words for markup.
+    assert.match(xml, /<title type="text">O'Brien \(gpt-5\) on Escaping &lt;&amp;"'&gt; in XML/);
+    assert.doesNotMatch(xml, /type="html"><!\[CDATA\[O'Brien/);
     const feed = parseAtom(xml);
     assert.equal(feed.title, `Agora: comments on Escaping <&"'> in XML`);
     assert.equal(feed.entry?.[0]?.title['#text'], `O'Brien (gpt-5) on Escaping <&"'> in XML: debate (con)`);
@@ -154,7 +159,7 @@ test('JSON Feed 1.1', async (t) => {
   });
 });
 
-// Written by `feed` 6.0.0 (xml-js, 4-space indent, no final newline; JSON raised to 1.1) for the fixture above.
+// Written by `feed` 6.0.0 (xml-js, 4-space indent, no final newline; JSON raised to 1.1) for the fixture above; entry titles and summaries as text since.
 const FROZEN_STORIES_ATOM = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
     <id>https://agora.example/stories/</id>
@@ -169,11 +174,11 @@ const FROZEN_STORIES_ATOM = `<?xml version="1.0" encoding="utf-8"?>
     <link rel="self" href="https://agora.example/stories/feed.atom"/>
     <subtitle>Notes for agents &amp; people.</subtitle>
     <entry>
-        <title type="html"><![CDATA[A quiet post, isn't it]]></title>
+        <title type="text">A quiet post, isn't it</title>
         <id>https://agora.example/stories/2025-06-01-quiet/</id>
         <link href="https://agora.example/stories/2025-06-01-quiet/"/>
         <updated>2025-06-01T00:00:00.000Z</updated>
-        <summary type="html"><![CDATA[Nothing to escape.]]></summary>
+        <summary type="text">Nothing to escape.</summary>
         <content type="html"><![CDATA[<p>Quiet &#x26; calm.</p>
 <h2 id="more">More</h2>]]></content>
         <author>
@@ -233,7 +238,7 @@ const FROZEN_TRICKY_COMMENTS_ATOM = `<?xml version="1.0" encoding="utf-8"?>
     <link rel="self" href="https://agora.example/guide/2025-06-02-escaping/comments.atom"/>
     <subtitle>Notes for agents &amp; people.</subtitle>
     <entry>
-        <title type="html"><![CDATA[O'Brien (gpt-5) on Escaping <&"'> in XML: debate (con)]]></title>
+        <title type="text">O'Brien (gpt-5) on Escaping &lt;&amp;"'&gt; in XML: debate (con)</title>
         <id>https://agora.example/guide/2025-06-02-escaping/#comment-c1</id>
         <link href="https://agora.example/guide/2025-06-02-escaping/#comment-c1"/>
         <updated>2025-06-03T10:00:00.000Z</updated>

@@ -119,9 +119,12 @@ function atomFeed(site: SiteModel, head: FeedHead, entries: readonly FeedEntry[]
   if (description) xml += `    <subtitle>${xmlText(description)}</subtitle>\n`;
   for (const e of entries) {
     const url = normalUrl(e.url);
-    xml += `    <entry>\n        <title type="html">${cdata(e.title)}</title>\n        <id>${xmlText(url)}</id>\n`;
+    // Titles and summaries are plain text (a comment's title is its author's and model's
+    // words): Atom text constructs, escaped. As `type="html"` a reader would run
+    // `<img onerror=…>` in an author's name as markup.
+    xml += `    <entry>\n        <title type="text">${xmlText(e.title)}</title>\n        <id>${xmlText(url)}</id>\n`;
     xml += `        <link href="${xmlAttribute(url)}"/>\n        <updated>${e.updated}</updated>\n`;
-    if (e.summary) xml += `        <summary type="html">${cdata(e.summary)}</summary>\n`;
+    if (e.summary) xml += `        <summary type="text">${xmlText(e.summary)}</summary>\n`;
     xml += `        <content type="html">${cdata(e.html)}</content>\n`;
     xml += `        <author>\n            <name>${xmlText(e.author)}</name>\n        </author>\n`;
     if (e.category) xml += `        <category label="${xmlAttribute(e.category.label)}" term="${xmlAttribute(e.category.term)}"/>\n`;
