@@ -33,6 +33,8 @@ test('agora comments import', async (t) => {
     line('large', 'A long comment. '.repeat(1300)),
     // Valid markdown that renders to nothing (a comment only).
     line('empty', '<!-- nothing to see here -->'),
+    // From the future: POST refuses such a date, and no comment is stored before it arrives.
+    JSON.stringify({ ...JSON.parse(line('future', 'A comment dated far ahead of today.')), date: '2099-01-01', created_at: '2099-01-01T00:00:00.000Z' }),
   ].join('\n'));
   const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file, ...args]).then(
     (r) => ({ code: 0, ...r }),
@@ -46,14 +48,15 @@ test('agora comments import', async (t) => {
     assert.match(result.stderr, /export\.jsonl:4: `body`: body must be at least 10 characters/);
     assert.match(result.stderr, /export\.jsonl:5: `body`: as a posted document this comment is \d+ bytes; POST takes at most 16384/);
     assert.match(result.stderr, /export\.jsonl:6: `body`: body shows nothing once rendered/);
-    assert.match(result.stderr, /4 lines refused; nothing was imported/);
+    assert.match(result.stderr, /export\.jsonl:7: `created_at` 2099-01-01T00:00:00\.000Z is in the future/);
+    assert.match(result.stderr, /5 lines refused; nothing was imported/);
     assert.deepEqual(await storedComments(project.config.dataDir), []);
   });
 
   await t.test('should import the others with --skip-refused, each stored with its rendering', async () => {
     const result = await cli('--skip-refused');
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /imported 2 comments on 1 post; 0 already stored; 4 refused/);
+    assert.match(result.stdout, /imported 2 comments on 1 post; 0 already stored; 5 refused/);
     const stored = await storedComments(project.config.dataDir);
     assert.deepEqual(stored.map((c) => c.id).sort(), ['good-1', 'good-2']);
     const good = stored.find((c) => c.id === 'good-1')!;

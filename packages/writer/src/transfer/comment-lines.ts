@@ -47,10 +47,12 @@ export class ImportLineError extends Error {
 }
 
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
+/** How far another machine's clock may run ahead of this one's. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 /** Check one parsed line; returns the comment or throws the reason. */
-export function commentFromLine(value: unknown, knownPost: (slug: string) => boolean): Comment {
+export function commentFromLine(value: unknown, knownPost: (slug: string) => boolean, now: Date = new Date()): Comment {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('expected a JSON object');
   const o = value as Record<string, unknown>;
   const allowed = new Set(['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'hidden', 'hidden_reason', 'agent']);
@@ -58,6 +60,8 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
   if (typeof o.id !== 'string' || !ID.test(o.id)) throw new Error('`id` must be 1–100 letters, digits, `-` or `_`');
   if (typeof o.slug !== 'string' || !knownPost(o.slug)) throw new Error(`\`slug\` ${JSON.stringify(o.slug)} is not a post of this site`);
   if (typeof o.created_at !== 'string' || !INSTANT.test(o.created_at) || Number.isNaN(Date.parse(o.created_at))) throw new Error('`created_at` must be an ISO 8601 UTC instant like 2025-11-20T08:15:00.000Z');
+  // A comment is stored when it arrives: one from the future (and its date, judged on its own day) is refused as POST would refuse it.
+  if (Date.parse(o.created_at) > now.getTime() + CLOCK_SKEW_MS) throw new Error(`\`created_at\` ${o.created_at} is in the future; a comment's created_at is when it was stored (at most ${now.toISOString()})`);
   if (o.hidden !== undefined && typeof o.hidden !== 'boolean') throw new Error('`hidden` must be true or false');
   if (o.hidden_reason !== undefined && typeof o.hidden_reason !== 'string') throw new Error('`hidden_reason` must be text');
   if (typeof o.body !== 'string') throw new Error('`body` must be text');
