@@ -152,6 +152,15 @@ if (!server) {
           assert.doesNotMatch(await readFile(join(project.config.distDir, 'debates', DEBATE, 'index.html'), 'utf8'), /node-a-agent/);
         }, 2000);
       }
+
+      // With node B down, a CLI change on B's site rebuilds B's dist/ itself (no writer there to follow it).
+      await b.close();
+      const unhide = await run(process.execPath, [AGORA, '--root', projects[1]!.root, 'comments', 'unhide', first.id], { env: { ...process.env, AGORA_STORE: 'postgres', DATABASE_URL: url } });
+      assert.match(unhide.stdout, /unhide: .*\d+ files rewritten/);
+      assert.match(await readFile(join(projects[1]!.config.distDir, 'debates', DEBATE, 'index.html'), 'utf8'), /node-a-agent/, 'node B\'s page shows it again');
+      await eventually(async () => {
+        assert.deepEqual((await commentsOf(a.url, DEBATE)).map((c) => c.id), [first.id, second.id], 'and running node A follows the store');
+      }, 2000);
     });
 
     await t.test('should keep every acknowledged comment when a node is SIGKILLed during 500 concurrent comments', async (t) => {

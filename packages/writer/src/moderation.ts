@@ -4,13 +4,15 @@
  * Who rebuilds the pages:
  * - a running writer on the same store (it follows the store's change feed);
  * - otherwise (embedded store, no writer) this process, with an incremental build.
- * With PostgreSQL every running node follows; a node that is down rebuilds at start.
+ * With PostgreSQL every running node follows; this site's own `dist/`, when no writer
+ * holds it (its node is down), is rebuilt by this process; other nodes that are down
+ * rebuild at their start.
  */
 import { build, type AgoraConfig, type Comment } from '@agora/generator';
 import { withStore } from './store/with-store.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import { writerIsRunning } from './store/embedded/index.ts';
-import { waitForDist } from './rebuild/dist-lock.ts';
+import { claimDist, DistBusyError, waitForDist } from './rebuild/dist-lock.ts';
 import type { CommentChange, Store } from './store/types.ts';
 
 export type ModerationAction = 'hide' | 'unhide' | 'delete';
@@ -25,9 +27,21 @@ export interface ModerationResult {
 
 /** Make the pages show the store as it now is (see the module comment). */
 export async function publish(config: AgoraConfig, store: Store): Promise<Publication> {
-  if (store.engine !== 'files' || (await writerIsRunning(config.dataDir))) return { by: 'writer' };
-  // Another command's build finishing first (`dist-lock.ts`); its reading may predate this change, so build after it.
-  const held = await waitForDist(config.distDir, (busy) => process.stderr.write(`agora: ${busy.message}; waiting for it to finish\n`), { timeoutMs: 120_000 });
+  if (store.engine === 'files' && (await writerIsRunning(config.dataDir))) return { by: 'writer' };
+  let held;
+  if (store.engine === 'files') {
+    // Another command's build finishing first (`dist-lock.ts`); its reading may predate this change, so build after it.
+    held = await waitForDist(config.distDir, (busy) => process.stderr.write(`agora: ${busy.message}; waiting for it to finish\n`), { timeoutMs: 120_000 });
+  } else {
+    // A shared database: every running node follows its changes, and this site's own
+    // dist/ is this process's to rebuild only when no writer holds it (its node is down).
+    try {
+      held = await claimDist(config.distDir);
+    } catch (error) {
+      if (error instanceof DistBusyError) return { by: 'writer' };
+      throw error;
+    }
+  }
   try {
     const { result } = await build(config, { store: await loadSnapshot(store) });
     return { by: 'build', written: result.written.length };
