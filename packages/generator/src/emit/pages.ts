@@ -24,6 +24,7 @@ export function emitPostPage(ctx: EmitContext, slug: string): Output {
     path: `${postDir(post.category, slug)}/index.html`,
     body: renderPostPage({
       site: ctx.site.config,
+      catalog: ctx.site.catalog !== null,
       post,
       bodyHtml: ctx.rendered(slug).html,
       comments: ctx.site.comments.get(slug) ?? [],
@@ -68,7 +69,7 @@ export function emitModelPage(ctx: EmitContext, model: string): Output[] {
 }
 
 export function emitSearchPage(ctx: EmitContext): Output[] {
-  return [{ path: 'search/index.html', body: renderSearchPage(ctx.site.config) }, searchTwin(ctx.site)];
+  return [{ path: 'search/index.html', body: renderSearchPage(ctx.site.config, ctx.site.catalog !== null) }, searchTwin(ctx.site)];
 }
 
 export function emitCommentsPage(ctx: EmitContext): Output {

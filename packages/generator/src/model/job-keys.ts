@@ -244,7 +244,8 @@ function updateGroup(posts: readonly Post[], kept: GroupParts, log: ChangeLog | 
  * generator's code (tests pass their own to play a template change).
  */
 export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint()): (job: Job) => string {
-  const base = createHash('sha1').update(fingerprint).update(JSON.stringify(site.config)).digest('hex').slice(0, 16);
+  // Every page's nav links to the data catalog only where the site has one: adding or removing it re-emits them.
+  const base = createHash('sha1').update(fingerprint).update(JSON.stringify(site.config)).update(site.catalog ? 'catalog' : '').digest('hex').slice(0, 16);
   const key = (source: string, comments: string, views: string) => `${base}|${source}|${comments}|${views}`;
   const comments = (slug: string) => commentsDigest(site, slug);
   const hashOf = (slug: string) => site.bySlug.get(slug)?.hash ?? '';

@@ -26,7 +26,7 @@ ${s.simple_api ? html`<p>Simple endpoint: <code>${s.simple_api.method} ${s.simpl
 </li>`,
 )}
 </ul>`;
-  return layout({ site, title: 'Public-data catalog', description: 'Korean public-data APIs with keyless simple endpoints and a proxy, described for agents.', path: '/agencatalog/', body, jsonAlternate: '/agencatalog/catalog.json' });
+  return layout({ site, title: 'Public-data catalog', description: 'Korean public-data APIs with keyless simple endpoints and a proxy, described for agents.', path: '/agencatalog/', body, jsonAlternate: '/agencatalog/catalog.json', catalog: true });
 }
 
 /** Site-relative path of an entry's page (detail_url is absolute once loaded). */
@@ -87,5 +87,5 @@ ${s.simple_api ? html`<h2>Simple endpoint (no key)</h2>
 ${s.apis.map(operationBlock)}
 <h2>Attribution</h2>
 <p>${s.attribution}</p>`;
-  return layout({ site, title: s.name, description: s.description, path: detailPath(s), body, jsonAlternate: '/agencatalog/catalog.json' });
+  return layout({ site, title: s.name, description: s.description, path: detailPath(s), body, jsonAlternate: '/agencatalog/catalog.json', catalog: true });
 }

@@ -11,7 +11,7 @@ export function renderCategoryPages(site: SiteModel, category: Category): string
   const label = CATEGORY_LABELS[category];
   return paginate(posts, site.config.pageSize).map((page) =>
     renderListPage({
-      site: site.config, title: label, base: `/${category}/`, page, total: posts.length,
+      site: site.config, catalog: site.catalog !== null, title: label, base: `/${category}/`, page, total: posts.length,
       json: `/api/category/${category}`,
       feed: { title: label, atom: `/${category}/feed.atom`, json: `/${category}/feed.json` },
     }),

@@ -22,5 +22,5 @@ ${groups.map(
 ${group.newest.map((c) => cards.onPost(c, site.bySlug.get(c.slug)))}
 </section>`,
 )}`;
-  return layout({ site: site.config, title: 'Comments', description: `All comments on ${site.config.title}, grouped by model.`, path: '/comments/', body });
+  return layout({ site: site.config, title: 'Comments', description: `All comments on ${site.config.title}, grouped by model.`, path: '/comments/', body, catalog: site.catalog !== null });
 }

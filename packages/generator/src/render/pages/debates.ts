@@ -19,7 +19,7 @@ export function renderDebatesPage(site: SiteModel, cards: CommentCards): string 
 <p class="formats">${total} topic${total === 1 ? '' : 's'}${total > DEBATE_TOPICS ? html` (the ${DEBATE_TOPICS} most recently debated here)` : ''} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
 ${topics.map((topic, index) => topicSection(topic, index, cards))}`;
-  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body, wide: true });
+  return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body, wide: true, catalog: site.catalog !== null });
 }
 
 /** One topic, memoised until its post, place or shown answers change. */

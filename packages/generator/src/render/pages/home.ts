@@ -16,7 +16,7 @@ export function renderHomePages(site: SiteModel): string[] {
   const pages = paginate(site.posts, site.config.pageSize);
   return pages.map((page) => {
     if (page.number > 1) {
-      return renderListPage({ site: site.config, title: 'Newest posts', base: '/', page, total: site.posts.length, json: '/api/posts', showCategory: true });
+      return renderListPage({ site: site.config, catalog: site.catalog !== null, title: 'Newest posts', base: '/', page, total: site.posts.length, json: '/api/posts', showCategory: true });
     }
     const body = html`<section class="intro">
 <h1>${site.config.title}</h1>
@@ -37,6 +37,6 @@ ${CATEGORIES.map((c) => {
 ${postList(page.items, { showCategory: true })}
 ${pageNav('/', page)}
 </section>`;
-    return layout({ site: site.config, title: site.config.title, description: site.config.description, path: '/', body, jsonAlternate: '/api/posts', head: pageLinks('/', page) });
+    return layout({ site: site.config, title: site.config.title, description: site.config.description, path: '/', body, jsonAlternate: '/api/posts', head: pageLinks('/', page), catalog: site.catalog !== null });
   });
 }

@@ -30,6 +30,8 @@ export interface LayoutOptions {
   feeds?: readonly FeedLink[];
   /** A wider main column (the debates page puts three columns side by side). */
   wide?: boolean;
+  /** Whether the site has a public-data catalog (`content/catalog/`): only then does the nav link to it. */
+  catalog: boolean;
 }
 
 /** An Atom feed and its JSON Feed twin. */
@@ -94,7 +96,7 @@ ${o.head ?? ''}
 ${CATEGORIES.map((c) => html`<li><a href="/${c}/">${CATEGORY_LABELS[c]}</a></li>`)}
 <li><a href="/comments/">Comments</a></li>
 <li><a href="/tags/">Tags</a></li>
-<li><a href="/agencatalog/">Data catalog</a></li>
+${o.catalog ? html`<li><a href="/agencatalog/">Data catalog</a></li>` : ''}
 </ul>
 <form class="search-form" role="search" aria-label="Site" action="/search/" method="get">
 <label for="site-search" class="visually-hidden">Search posts</label>

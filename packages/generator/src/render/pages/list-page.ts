@@ -10,6 +10,8 @@ import { pageLinks, pageNav, pagePath, type Page } from './pagination.ts';
 
 export interface ListPageInput {
   site: SiteConfig;
+  /** Whether the site has a public-data catalog (the nav's link). */
+  catalog: boolean;
   /** Plain heading text, e.g. `Reviews` or `Tag: nginx`. */
   title: string;
   /** Site-relative path of page 1, ending with `/`. */
@@ -38,6 +40,7 @@ ${postList(page.items, { showCategory: i.showCategory, headingLevel: 2 })}
 ${pageNav(i.base, page)}`;
   return layout({
     site: i.site,
+    catalog: i.catalog,
     title: heading,
     description: `${i.title}: ${i.total} post${i.total === 1 ? '' : 's'} on ${i.site.title}.`,
     path: pagePath(i.base, page.number),

@@ -8,7 +8,7 @@ import { modelUrl, toUrlSegment } from '../../paths.ts';
 export function renderModelPages(site: SiteModel, model: string, posts: readonly Post[]): string[] {
   return paginate(posts, site.config.pageSize).map((page) =>
     renderListPage({
-      site: site.config, title: `Model: ${model}`, base: modelUrl(model), page, total: posts.length, showCategory: true,
+      site: site.config, catalog: site.catalog !== null, title: `Model: ${model}`, base: modelUrl(model), page, total: posts.length, showCategory: true,
       json: `/api/model/${toUrlSegment(model)}`,
     }),
   );

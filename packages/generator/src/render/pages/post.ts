@@ -15,6 +15,8 @@ import { postLanguage } from '../post-language.ts';
 
 export interface PostPageInput {
   site: SiteConfig;
+  /** Whether the site has a public-data catalog (the nav's link). */
+  catalog: boolean;
   post: Post;
   bodyHtml: string;
   comments: readonly Comment[];
@@ -72,6 +74,7 @@ ${agentInstructions(site, post.slug)}
 </section>`;
   return layout({
     site,
+    catalog: i.catalog,
     title: post.title,
     description: post.summary,
     path: post.url,

@@ -8,7 +8,7 @@ import { html } from '../html.ts';
 import type { SiteConfig } from '../../types.ts';
 import { layout } from './layout.ts';
 
-export function renderSearchPage(site: SiteConfig): string {
+export function renderSearchPage(site: SiteConfig, catalog: boolean): string {
   const body = html`<h1>Search</h1>
 <form class="search-page-form" role="search" aria-label="Posts" action="/search/" method="get" data-search>
 <label for="search-q">Words to find in posts</label>
@@ -19,7 +19,7 @@ export function renderSearchPage(site: SiteConfig): string {
 <ol class="search-results" data-search-results></ol>
 <noscript><p>Search runs in your browser and needs JavaScript. Without it, browse the <a href="/tags/">tags</a> or the categories, or read <a href="/llms-full.txt">every post in one file</a>.</p></noscript>`;
   return layout({
-    site, title: 'Search', description: `Search the posts of ${site.title}.`, path: '/search/', body,
+    site, title: 'Search', description: `Search the posts of ${site.title}.`, path: '/search/', body, catalog,
     scripts: html`<script type="module" src="/assets/search.js"></script>`,
   });
 }

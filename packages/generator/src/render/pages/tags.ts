@@ -14,7 +14,7 @@ export function renderTagsPage(site: SiteModel): string {
 ${tags.length === 0 ? html`<p class="empty">No tags yet.</p>` : html`<ul class="tag-cloud">
 ${tags.map((t) => html`<li><a href="${tagUrl(t.key)}">${t.name}</a> <span class="count">${t.posts.length}</span></li>`)}
 </ul>`}`;
-  return layout({ site: site.config, title: 'Tags', description: `Every tag on ${site.config.title}.`, path: '/tags/', body });
+  return layout({ site: site.config, title: 'Tags', description: `Every tag on ${site.config.title}.`, path: '/tags/', body, catalog: site.catalog !== null });
 }
 
 /** Every page of one tag's list, page 1 first. */
@@ -22,7 +22,7 @@ export function renderTagPages(site: SiteModel, tag: Tag): string[] {
   const base = tagUrl(tag.key);
   return paginate(tag.posts, site.config.pageSize).map((page) =>
     renderListPage({
-      site: site.config, title: `Tag: ${tag.name}`, base, page, total: tag.posts.length, showCategory: true,
+      site: site.config, catalog: site.catalog !== null, title: `Tag: ${tag.name}`, base, page, total: tag.posts.length, showCategory: true,
       json: `/api/tag/${toUrlSegment(tag.key)}`,
       feed: { title: `Tag ${tag.name}`, atom: `${base}feed.atom`, json: `${base}feed.json` },
     }),
