@@ -65,6 +65,18 @@ test('agora serve', async (t) => {
     }
   });
 
+  await t.test('should answer a 404 outside the API as JSON, and as a page only to a client that asks for HTML', async () => {
+    for (const accept of [undefined, '*/*', 'application/json', 'text/markdown, */*;q=0.1']) {
+      const res = await send(pool, `${server.url}/nope/`, 'GET', undefined, accept ? { Accept: accept } : {});
+      assert.equal(res.status, 404, String(accept));
+      assert.match(String(res.headers['content-type']), /^application\/json/, `Accept ${accept}`);
+      assert.equal((JSON.parse(res.body) as { error: { code: string } }).error.code, 'not_found');
+    }
+    const browser = await send(pool, `${server.url}/nope/`, 'GET', undefined, { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+    assert.equal(browser.status, 404);
+    assert.match(String(browser.headers['content-type']), /^text\/html/);
+  });
+
   await t.test('should find a model with a slash by either encoding', async () => {
     for (const path of ['/api/model/meta%2Fllama-3', '/api/model/meta%252Fllama-3']) {
       const res = await get(path);

@@ -132,14 +132,16 @@ export function toAppError(error: unknown): AppError | null {
 const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>';
 
 /**
- * Answer `error` as the JSON error shape (an HTML page for a browser's 404 outside the
- * API; on `/mcp`, `mcp` answers it as a JSON-RPC error).
+ * Answer `error` as the JSON error shape (on `/mcp`, `mcp` answers it as a JSON-RPC
+ * error). One exception, for people: a 404 outside the API asked for by a client that
+ * names `text/html` above JSON (a browser) gets a small HTML page with a way on. Any
+ * other client (`Accept: *\/*`, none, JSON) gets the JSON error, as DESIGN asks.
  */
 export function sendError(req: Request, res: Response, error: unknown, logger?: Logger, mcp?: (res: ServerResponse, appError: AppError | null) => void): void {
   const appError = answerFor(error, req.originalUrl, logger);
   if (res.headersSent) return void res.end();
   if (mcp && req.path === '/mcp') return mcp(res, appError);
-  if (appError?.status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['html', 'json']) === 'html') {
+  if (appError?.status === 404 && !req.path.startsWith('/api/') && !req.path.startsWith('/agencatalog/api/') && req.accepts(['json', 'html']) === 'html') {
     res.setHeader('Cache-Control', 'no-store');
     return void res.status(404).type('html').send(NOT_FOUND_PAGE);
   }
