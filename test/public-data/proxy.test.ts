@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
 import { activeCatalog, dig, startHarness, type Harness } from './harness.ts';
@@ -135,6 +136,21 @@ test('proxy call refusals', async (t) => {
     assert.deepEqual([bad.status, bad.error.field], [400, 'body']);
     const response = await fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': 'text/plain' }, body: 'hello' });
     assert.equal(response.status, 415);
+    // JSON that is not an object is said as such, and a missing body is not a wrong type.
+    const nil = await call(harness, token, 'null');
+    assert.deepEqual([nil.status, nil.error.field], [400, 'body']);
+    assert.match(nil.error.message, /must be a JSON object/);
+    // As `curl -X POST -H 'Content-Type: application/json'` sends it: no Content-Length, no chunks.
+    const { hostname, port } = new URL(harness.base);
+    const empty = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.write(`POST /agencatalog/api/call HTTP/1.1\r\nHost: ${hostname}\r\nX-Agent-Token: ${token}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`));
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString()));
+      socket.on('end', () => resolve(answer));
+      socket.on('error', reject);
+    });
+    assert.match(empty, /^HTTP\/1\.1 400 /, empty);
+    assert.match(empty, /body is required/);
   });
 
   await t.test('should answer 405 with Allow for GET', async () => {

@@ -48,5 +48,11 @@ test('static files while they are replaced', async (t) => {
     const folder = await fetch(`${server.url}/tags`, { redirect: 'manual' });
     assert.equal(folder.status, 301);
     assert.equal(folder.headers.get('location'), '/tags/');
+    // A folder with no page of its own is a 404 as it is, not a redirect to another 404.
+    for (const path of ['/api/post', '/api/comments']) {
+      const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });
+      assert.equal(res.status, 404, path);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found');
+    }
   });
 });

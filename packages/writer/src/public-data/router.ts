@@ -53,15 +53,29 @@ export interface PublicDataRouter {
   close(): Promise<void>;
 }
 
+/** Whether `text` is JSON at all. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** JSON body parser whose failures are `AppError`s. */
 function jsonBody(): RequestHandler {
   const parse = express.json({ limit: '16kb', strict: true, type: () => true });
-  const translate: ErrorRequestHandler = (error: { type?: string }, _req, _res, next) => {
+  const translate: ErrorRequestHandler = (error: { type?: string; body?: string }, _req, _res, next) => {
     if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
+    // JSON, but not an object (`null`, `42`, `"x"`): said as such, not as JSON that does not parse.
+    if (error.type === 'entity.parse.failed' && isJson(error.body ?? '')) return next(new AppError('validation', `body must be a JSON object {"service", "operation", "params"}, not ${JSON.stringify(error.body).slice(0, 40)}`, { field: 'body' }));
     // The rest as every route words it: JSON that does not parse, an unknown or mismatched Content-Encoding (naming that header), a charset.
     next(toAppError(error) ?? new AppError('validation', 'body could not be read', { field: 'body' }));
   };
   return (req, res, next) => {
+    // No body at all (no Content-Length, no chunks): `req.is` knows no type for it.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return next(new AppError('validation', 'body is required: a JSON object {"service", "operation", "params"}', { field: 'body' }));
     if (!req.is('application/json')) return next(new AppError('unsupported_media_type', 'header/Content-Type must be application/json', { field: 'Content-Type' }));
     parse(req, res, (error?: unknown) => (error ? translate(error, req, res, next) : next()));
   };

@@ -95,6 +95,9 @@ export function staticRoutes(distDir: string): Router {
     if (req.method !== 'GET' && req.method !== 'HEAD') return wrongMethod(req.method, req.path.endsWith('/') ? join(path, 'index.html') : path, res, next);
     const outcome = await sendWholeFile(req, res, req.path.endsWith('/') ? join(path, 'index.html') : path, setHeaders);
     if (outcome !== 'directory') return outcome === 'sent' ? undefined : next();
+    // A folder with no page of its own (`/api/post`, which holds one file per post): no
+    // redirect to a slash that is a 404 too.
+    if (!(await stat(join(path, 'index.html')).catch(() => null))?.isFile()) return next();
     // A folder named without its slash: redirect, as static servers do (relative links then resolve).
     const query = req.originalUrl.slice(req.originalUrl.indexOf('?') >= 0 ? req.originalUrl.indexOf('?') : req.originalUrl.length);
     res.redirect(301, `${req.baseUrl}${req.path}/${query}`);
