@@ -77,3 +77,38 @@ test('a comment that arrives while the calm release waits for the build lock kee
   assert.deepEqual(shrinks, [false, true]);
   await publisher.close(100);
 });
+
+test('on a small site a post\'s next rebuild runs while the site-wide flush its last comment waits for is under way', async () => {
+  // A flush that holds until released: the comments answered before it ends wait for it.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const rebuilt: string[][] = [];
+  let flushes = 0;
+  const published = new Map<string, readonly Comment[]>();
+  const state = {
+    site: { comments: published, posts: [{ slug: 'p' }] },
+    updateComments: async (lists: ReadonlyMap<string, readonly Comment[]>) => {
+      for (const [slug, list] of lists) published.set(slug, list);
+      rebuilt.push([...lists.values()].flat().map((c) => c.id));
+      return { written: [], unchanged: 0, removed: [] };
+    },
+    flushAggregates: async () => {
+      flushes++;
+      await held;
+      return { written: [], unchanged: 0, removed: [] };
+    },
+    aggregatesPending: false,
+  } as unknown as SiteBuild;
+  const publisher = new Publisher({ state, store: {} as Store, health: new HealthState(), logger: pino({ level: 'silent' }), aggregateInlinePosts: 500, releaseAfterMs: 0 });
+  const first = publisher.commentAdded(comment('c1'));
+  while (flushes === 0) await new Promise((r) => setTimeout(r, 5));
+  // The first comment's page is rebuilt and its flush runs: the next comment on the same post is rebuilt now, not after the flush.
+  const second = publisher.commentAdded(comment('c22'));
+  const deadline = Date.now() + 2000;
+  while (rebuilt.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  assert.deepEqual(rebuilt, [['c1'], ['c1', 'c22']], 'the second rebuild ran while the flush was held');
+  release();
+  assert.deepEqual([await first, await second], [true, true]);
+  assert.equal(flushes, 2, 'the second comment waited for a flush that began after it');
+  await publisher.close(2000);
+});

@@ -112,11 +112,7 @@ export class Publisher {
           throw error;
         });
         const write = await state.updateComments(new Map(lists));
-        // By the site's size, not a timed rewrite: under concurrent comments a small site's
-        // rewrite took over any time bound and switched the wait off for seconds.
-        const inline = state.site.posts.length <= (options.aggregateInlinePosts ?? 500) && (await this.aggregates.flushSoon());
-        if (!inline) this.aggregates.touch();
-        logger.info({ slugs: slugs.size, written: write.written.length, aggregates: inline ? 'written' : 'scheduled', ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
+        logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
       },
       onError: (error, attempt) => {
         health.set('rebuild', `post pages failed to rebuild (attempt ${attempt}): ${message(error)}`);
@@ -139,7 +135,7 @@ export class Publisher {
     this.restartCalmTimer();
     const list = [...slugs];
     for (const slug of list) this.reread.add(slug);
-    return this.rebuild.schedule(list);
+    return this.published(this.rebuild.schedule(list));
   }
 
   /**
@@ -152,7 +148,23 @@ export class Publisher {
     const added = this.added.get(comment.slug);
     if (added) added.push(comment);
     else this.added.set(comment.slug, [comment]);
-    return this.rebuild.schedule([comment.slug]);
+    return this.published(this.rebuild.schedule([comment.slug]));
+  }
+
+  /**
+   * After a post's own outputs were rebuilt: the site-wide outputs before the answer on a
+   * small site (by its size, not a timed rewrite: under concurrent comments a small
+   * site's rewrite took over any time bound and switched the wait off for seconds),
+   * else within the delay. Awaited outside the rebuild queue, so the post's next
+   * rebuild need not wait for this flush (it runs between the flush's jobs), and
+   * comments waiting together share the next flush. Resolves with whether the post's
+   * own outputs were rebuilt; a failed flush is retried by the scheduler.
+   */
+  private async published(rebuilt: Promise<boolean>): Promise<boolean> {
+    if (!(await rebuilt)) return false;
+    const inline = this.state.site.posts.length <= (this.options.aggregateInlinePosts ?? 500) && (await this.aggregates.flushSoon());
+    if (!inline) this.aggregates.touch();
+    return true;
   }
 
   /**
