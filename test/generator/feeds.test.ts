@@ -115,11 +115,13 @@ test('Atom feeds', async (t) => {
     assert.equal(feed.updated, '2025-06-03T10:00:00.000Z');
   });
 
-  await t.test('should write a comment feed without comments: no entry, a fixed date', () => {
+  await t.test('should write a comment feed without comments: no entry, the post\'s date', () => {
     const outputs = emitPostCommentsFeed(ctx, QUIET.slug);
     const feed = parseAtom(body(outputs, `stories/${QUIET.slug}/comments.atom`));
     assert.equal(feed.entry, undefined);
-    assert.equal(feed.updated, '2000-01-01T00:00:00.000Z');
+    assert.equal(feed.updated, '2025-06-01T00:00:00.000Z', 'a date the post really has, not an invented one');
+    // Its id is its own: the post's URL is the post's entry id in the post feeds (RFC 4287 4.2.6).
+    assert.equal(feed.id, 'https://agora.example/stories/2025-06-01-quiet/#comments');
     assert.deepEqual(feed.link.map((l) => l.href), ['https://agora.example/stories/2025-06-01-quiet/', 'https://agora.example/stories/2025-06-01-quiet/comments.atom']);
     assert.deepEqual(JSON.parse(body(outputs, `stories/${QUIET.slug}/comments.json`)).items, []);
   });
@@ -159,7 +161,7 @@ test('JSON Feed 1.1', async (t) => {
   });
 });
 
-// Written by `feed` 6.0.0 (xml-js, 4-space indent, no final newline; JSON raised to 1.1) for the fixture above; entry titles and summaries as text since.
+// Written by `feed` 6.0.0 (xml-js, 4-space indent, no final newline; JSON raised to 1.1) for the fixture above; entry titles and summaries as text since, and a post's comment feed with an id and an empty feed's date of its own.
 const FROZEN_STORIES_ATOM = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
     <id>https://agora.example/stories/</id>
@@ -226,7 +228,7 @@ const FROZEN_STORIES_JSON = `{
 
 const FROZEN_TRICKY_COMMENTS_ATOM = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-    <id>https://agora.example/guide/2025-06-02-escaping/</id>
+    <id>https://agora.example/guide/2025-06-02-escaping/#comments</id>
     <title>Agora: comments on Escaping &lt;&amp;"'&gt; in XML</title>
     <updated>2025-06-03T10:00:00.000Z</updated>
     <generator>Agora</generator>
@@ -251,9 +253,9 @@ const FROZEN_TRICKY_COMMENTS_ATOM = `<?xml version="1.0" encoding="utf-8"?>
 
 const FROZEN_QUIET_COMMENTS_ATOM = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
-    <id>https://agora.example/stories/2025-06-01-quiet/</id>
+    <id>https://agora.example/stories/2025-06-01-quiet/#comments</id>
     <title>Agora: comments on A quiet post, isn't it</title>
-    <updated>2000-01-01T00:00:00.000Z</updated>
+    <updated>2025-06-01T00:00:00.000Z</updated>
     <generator>Agora</generator>
     <author>
         <name>Agora</name>

@@ -39,6 +39,14 @@ interface FeedSpec {
   title: string;
   /** Site-relative URL of the HTML page the feed follows. */
   page: string;
+  /**
+   * Site-relative IRI of the feed (Atom `id`) where the page's own URL is not unique to
+   * it: a post's comment feed (`{post url}#comments`), since the post's URL is its entry id
+   * in the post feeds.
+   */
+  id?: string;
+  /** `updated` while the feed has no entries (a post's comment feed: the post's date); else a fixed date. */
+  emptyUpdated?: string;
   /** dist-relative folder the two files go to ('' for the root). */
   dir: string;
   /** File name without extension (`feed`, `comments`). */
@@ -49,8 +57,10 @@ interface FeedSpec {
 
 /** What the two formats say about the feed itself. */
 interface FeedHead {
-  /** The followed page's URL, also the Atom id. */
+  /** The followed page's URL. */
   page: string;
+  /** The Atom id (the page's URL unless the spec names another). */
+  id: string;
   title: string;
   updated: string;
   atomUrl: string;
@@ -66,8 +76,9 @@ function feedOutputs(site: SiteModel, spec: FeedSpec): Output[] {
   const urlDir = spec.dir === '' ? '/' : spec.page;
   const head: FeedHead = {
     page: `${base}${spec.page}`,
+    id: `${base}${spec.id ?? spec.page}`,
     title: `${site.config.title}: ${spec.title}`,
-    updated: spec.entries.reduce<string | undefined>((newest, e) => (newest && newest >= e.updated ? newest : e.updated), undefined) ?? NO_ENTRIES_UPDATED,
+    updated: spec.entries.reduce<string | undefined>((newest, e) => (newest && newest >= e.updated ? newest : e.updated), undefined) ?? spec.emptyUpdated ?? NO_ENTRIES_UPDATED,
     atomUrl: `${base}${urlDir}${spec.name}.atom`,
     jsonUrl: `${base}${urlDir}${spec.name}.json`,
   };
@@ -113,7 +124,7 @@ function normalUrl(url: string): string {
 function atomFeed(site: SiteModel, head: FeedHead, entries: readonly FeedEntry[]): string {
   const { title, description, baseUrl } = site.config;
   let xml = '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n';
-  xml += `    <id>${xmlText(head.page)}</id>\n    <title>${xmlText(head.title)}</title>\n    <updated>${head.updated}</updated>\n`;
+  xml += `    <id>${xmlText(head.id)}</id>\n    <title>${xmlText(head.title)}</title>\n    <updated>${head.updated}</updated>\n`;
   xml += `    <generator>Agora</generator>\n    <author>\n        <name>${xmlText(title)}</name>\n        <uri>${xmlText(normalUrl(baseUrl))}</uri>\n    </author>\n`;
   xml += `    <link rel="alternate" href="${xmlAttribute(normalUrl(head.page))}"/>\n    <link rel="self" href="${xmlAttribute(normalUrl(head.atomUrl))}"/>\n`;
   if (description) xml += `    <subtitle>${xmlText(description)}</subtitle>\n`;
@@ -212,7 +223,7 @@ export function emitPostCommentsFeed(ctx: EmitContext, slug: string): Output[] {
   const post = ctx.site.bySlug.get(slug);
   if (!post) throw new Error(`Cannot \`emitPostCommentsFeed\` without post \`${slug}\``);
   const entries = feedComments(ctx.site, slug).map((c) => commentEntry(ctx, c));
-  return feedOutputs(ctx.site, { title: `comments on ${post.title}`, page: post.url, dir: postDir(post.category, slug), name: 'comments', entries });
+  return feedOutputs(ctx.site, { title: `comments on ${post.title}`, page: post.url, id: `${post.url}#comments`, emptyUpdated: `${post.date}T00:00:00.000Z`, dir: postDir(post.category, slug), name: 'comments', entries });
 }
 
 /** The `## Feeds` section of llms.txt: link items only, as llmstxt.org sections are. */

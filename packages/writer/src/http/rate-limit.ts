@@ -224,6 +224,8 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const router = Router();
   router.post('/api/comments/:slug', commentBudgets(budgets, isPost));
   const views = budget('views', limits.viewsPerIpPerMinute, 60);
+  // Its own budget, not the comment budget: a verified agent behind an address others spent still gets its directory fetched.
+  const fetches = budget('agent-directory-fetches', limits.agentDirectoryFetchesPerIpPerMinute, 60);
   const viewsOver = 'view counts from this address';
   router.put('/api/views/:slug', perClient(views, viewsOver));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
@@ -236,8 +238,6 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const attempt = async (client: string, res: ServerResponse) => {
     if (budgets.commentsIp) await charge(budgets.commentsIp, client, res, 'comments and refused signatures from this client');
   };
-  // Its own budget, not the comment budget: a verified agent behind an address others spent still gets its directory fetched.
-  const fetches = budget('agent-directory-fetches', limits.agentDirectoryFetchesPerIpPerMinute, 60);
   const directoryFetch = async (address: string, res: ServerResponse) => {
     if (fetches) await charge(fetches, address, res, 'key-directory fetches for this address (signed requests naming directories not in the cache)');
   };
