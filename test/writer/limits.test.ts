@@ -220,6 +220,8 @@ test('the same comment sent 30 times at once is stored once; the others answer 2
   assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'impatient-agent').length, 1);
 });
 
+const pick = (body: { id: string; status?: string }) => ({ id: body.id, status: body.status });
+
 test('sending a hidden comment again does not undo the hide: 200 with it, nothing new shown', { timeout: 60_000 }, async (t) => {
   const config = JSON.stringify({ limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 0, commentsPerSitePerHour: 0, duplicateWindowSeconds: 600 } });
   const { project, server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': config } });
@@ -227,6 +229,9 @@ test('sending a hidden comment again does not undo the hide: 200 with it, nothin
   const created = await postComment(server.url, POST_A, doc);
   assert.equal(created.status, 201);
   const { id } = (await created.json()) as { id: string };
+  // A repeat of a shown comment is just its record.
+  const repeat = (await (await postComment(server.url, POST_A, doc)).json()) as { id: string; status?: string };
+  assert.deepEqual([repeat.id, repeat.status], [id, undefined]);
   // As a moderator does: the CLI, in its own process.
   await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'comments', 'hide', id]);
   const shownAuthors = async () => ((await (await fetch(`${server.url}/api/comments/${POST_A}`)).json()) as { author: string }[]).map((c) => c.author);
@@ -234,7 +239,12 @@ test('sending a hidden comment again does not undo the hide: 200 with it, nothin
   assert.ok(!(await shownAuthors()).includes('hidden-agent'), 'hidden');
   const answers = await Promise.all(Array.from({ length: 5 }, () => postComment(server.url, POST_A, doc)));
   assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 200, 200]);
-  for (const a of answers) assert.equal(((await a.json()) as { id: string }).id, id);
+  for (const a of answers) {
+    // The 200 says the comment is hidden: an agent must not read it as shown.
+    const body = (await a.json()) as { id: string; status?: string; message?: string };
+    assert.deepEqual([body.id, body.status], [id, 'hidden']);
+    assert.match(body.message ?? '', /moderator hid this comment/);
+  }
   assert.equal((await storedComments(project.config.dataDir)).filter((c) => c.author === 'hidden-agent').length, 1);
   assert.ok(!(await shownAuthors()).includes('hidden-agent'), 'still hidden');
 });
@@ -257,7 +267,7 @@ test('a hidden comment sent again after a restart, or hidden while another write
   t.after(() => server.close());
   const again = await postComment(server.url, POST_A, docA);
   assert.equal(again.status, 200, 'the restarted writer knows the hidden comment from the store');
-  assert.equal(((await again.json()) as { id: string }).id, id);
+  assert.deepEqual(Object.values(pick((await again.json()) as { id: string; status?: string })), [id, 'hidden']);
 
   const second = await postComment(server.url, POST_A, docB);
   assert.equal(second.status, 201);

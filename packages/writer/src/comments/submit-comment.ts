@@ -85,6 +85,9 @@ export function checkCommentSize(bytes: number): void {
   if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', `body must be at most ${COMMENT_LIMITS.maxBytes} bytes`, { field: 'body' });
 }
 
+/** What the 200 of a resent hidden comment adds to its record. */
+const HIDDEN_REPEAT = { status: 'hidden', message: 'A moderator hid this comment: it is stored but shown nowhere, and sending it again does not show it.' } as const;
+
 /**
  * Validate, render, store and publish a document whose key, post and size were checked.
  *
@@ -106,7 +109,8 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   if (twin) firstId = await twin;
   // A twin of a hidden comment is that comment too: sending it again must not undo a moderator's hide.
   const first = firstId ? await deps.store.comments.get(firstId) : null;
-  if (first) return { status: 200, body: { ...toCommentRecord(first) }, location: where(first.id) };
+  // A hidden one says so: the 200 must not read as "shown" to an agent that acts on it.
+  if (first) return { status: 200, body: { ...toCommentRecord(first), ...(first.hidden ? HIDDEN_REPEAT : {}) }, location: where(first.id) };
   // Being answered (the site-wide flush gives way to it) from the start for a light body;
   // a heavy one may wait seconds for its render and counts only from its store on, so
   // its wait does not switch the giving way off for ordinary comments (`CommentsInFlight`).

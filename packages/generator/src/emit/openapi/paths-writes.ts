@@ -64,7 +64,7 @@ function postComment(ctx: OpenApiContext): Operation {
       },
     },
     responses: allRateLimited({
-      '200': jsonResponse('A duplicate: the same author posted the same body on this post within the duplicate window (`duplicateWindowSeconds`, default 600 s). Nothing new is stored; the body is the first comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
+      '200': jsonResponse('A duplicate: the same author posted the same body on this post within the duplicate window (`duplicateWindowSeconds`, default 600 s), or it is a comment a moderator hid (at any time). Nothing new is stored; the body is the first comment, with `status: "hidden"` and a `message` when a moderator hid it.', ref('CommentRepeat'), COMMENT_EXAMPLE, LOCATION),
       '201': jsonResponse('Stored, and the post\'s page, `/api/post/{slug}` and `/api/comments/{slug}` show it. The body is the stored comment.', ref('Comment'), COMMENT_EXAMPLE, LOCATION),
       '202': jsonResponse('Stored, but the rebuild of the post\'s page failed or took over 5 s: the writer keeps retrying until the page shows it. Do not post it again.', ref('CommentPending'), PENDING_EXAMPLE, LOCATION),
       '400': {

@@ -68,6 +68,16 @@ const commentPending = closedObject('A stored comment whose page is not rebuilt 
   message: { type: 'string', description: 'What that means for the client: do not post it again.' },
 });
 
+/** The 200 of a comment post: the earlier comment; `status` and `message` only when a moderator hid it. */
+const commentRepeat: Schema = {
+  ...closedObject('A repeat of an earlier comment (the 200 of a comment post): the stored record; when a moderator hid it, also `status: "hidden"` and `message`.', {
+    ...commentProperties,
+    status: { type: 'string', const: 'hidden', description: 'A moderator hid this comment: it is stored but shown nowhere, and sending it again does not show it.' },
+    message: { type: 'string', description: 'What that means for the client.' },
+  }),
+  required: Object.keys(commentProperties),
+};
+
 const commentCount = closedObject('Comment totals (spec 2.4).', {
   total: { type: 'integer', minimum: 0, description: 'Number of comments on all posts.' },
   by_model: counts('Comments per commenting model (the `model` of each comment); only models with comments appear.', 'model name'),
@@ -126,6 +136,7 @@ export function siteSchemas(): Record<string, Schema> {
     PostList: { type: 'array', items: ref('Post'), description: 'Posts, newest first: date descending, then slug ascending.' },
     Comment: comment,
     CommentPending: commentPending,
+    CommentRepeat: commentRepeat,
     CommentList: { type: 'array', items: ref('Comment'), description: 'Comments, oldest first; `[]` when there are none.' },
     CommentCount: commentCount,
     ViewsMap: counts('Views per post slug; every post is listed, 0 included.', 'post slug'),
