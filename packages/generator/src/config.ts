@@ -114,25 +114,66 @@ function llmsFullMaxTokens(value: unknown): number | undefined {
   return value;
 }
 
+/** Each key of agora.config.json and the type of its value (`limits` is the writer's to check, key by key). */
+const FILE_KEYS: Readonly<Record<string, 'string' | 'number' | 'boolean' | 'object'>> = {
+  title: 'string', description: 'string', baseUrl: 'string', lang: 'string', writerUrl: 'string',
+  contentDir: 'string', distDir: 'string', dataDir: 'string', cacheDir: 'string', port: 'number', host: 'string',
+  store: 'string', databaseUrl: 'string', pageSize: 'number', searchIndex: 'boolean', searchShardPages: 'number',
+  llmsFullMaxTokens: 'number', contentSignals: 'object', limits: 'object', $schema: 'string',
+};
+
+/** The known key a mistyped one most likely meant (same letters but case, or one or two edits away). */
+function meant(key: string): string | undefined {
+  const known = Object.keys(FILE_KEYS);
+  const lower = key.toLowerCase();
+  return known.find((k) => k.toLowerCase() === lower) ?? known.find((k) => editDistance(k.toLowerCase(), lower) <= 2);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** An unknown key (a typo such as `baseURL` would silently do nothing) or a value of the wrong type stops every command. */
+function checkFileKeys(file: Record<string, unknown>, path: string): void {
+  for (const [key, value] of Object.entries(file)) {
+    const type = FILE_KEYS[key];
+    if (!type) {
+      const guess = meant(key);
+      throw new Error(`Unexpected key \`${key}\` in \`${path}\`${guess ? `; did you mean \`${guess}\`?` : ''} (the keys: ${Object.keys(FILE_KEYS).filter((k) => k !== '$schema').join(', ')}; README "Configuration")`);
+    }
+    const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+    if (actual !== type) throw new Error(`Unexpected \`${key}\` ${JSON.stringify(value)} in \`${path}\`, expected a ${type === 'object' ? 'JSON object' : type} (README "Configuration")`);
+    if (type === 'string' && key !== 'writerUrl' && key !== 'description' && (value as string).trim() === '') throw new Error(`Unexpected empty \`${key}\` in \`${path}\`; leave the key out for its default (README "Configuration")`);
+  }
+}
+
 function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
   const path = resolve(root, 'agora.config.json');
   if (!existsSync(path)) return {};
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected a JSON object');
-    return parsed as ConfigFile & Record<string, unknown>;
   } catch (error) {
     throw new Error(`Cannot read \`${path}\`: ${(error as Error).message}; fix the JSON or delete the file`, {
       cause: error,
     });
   }
+  checkFileKeys(parsed as Record<string, unknown>, path);
+  return parsed as ConfigFile & Record<string, unknown>;
 }
 
-function parsePort(value: string | number | undefined, fallback: number): number {
+function parsePort(value: string | number | undefined, fallback: number, where = '`PORT`'): number {
   if (value === undefined || value === '') return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`Unexpected port \`${value}\`, expected an integer from 0 to 65535 (set \`PORT\`)`);
+    throw new Error(`Unexpected port \`${value}\` (${where}), expected an integer from 0 to 65535`);
   }
   return port;
 }
@@ -144,7 +185,11 @@ function storeConfig(env: NodeJS.ProcessEnv, file: ConfigFile, o: LoadConfigOpti
   }
   const databaseUrl = o.store?.databaseUrl ?? env.DATABASE_URL ?? file.databaseUrl ?? '';
   if (engine === 'postgres' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('Cannot use the postgres store without a database: set `DATABASE_URL` (or `databaseUrl` in agora.config.json) to a URL like `postgres://agora:secret@127.0.0.1:5432/agora`');
+    throw new Error(
+      databaseUrl === ''
+        ? 'Cannot use the postgres store without a database: set `DATABASE_URL` (or `databaseUrl` in agora.config.json) to a URL like `postgres://agora:secret@127.0.0.1:5432/agora`'
+        : `Unexpected \`DATABASE_URL\` (or \`databaseUrl\`) ${JSON.stringify(databaseUrl.replace(/:[^:@/]*@/, ':…@'))}: the postgres store takes a URL like \`postgres://agora:secret@127.0.0.1:5432/agora\``,
+    );
   }
   return { engine, databaseUrl };
 }
@@ -170,13 +215,22 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const root = resolve(options.root ?? env.AGORA_ROOT ?? process.cwd());
   const file = readConfigFile(root);
   const o = options.overrides ?? {};
-  const port = o.port ?? parsePort(env.PORT, file.port ?? 8080);
+  const port = o.port !== undefined ? parsePort(o.port, 8080, '`--port`') : parsePort(env.PORT, parsePort(file.port, 8080, '`port` in agora.config.json'));
   const host = o.host ?? env.HOST ?? file.host ?? '127.0.0.1';
   const baseUrl = trimSlash(o.site?.baseUrl ?? env.AGORA_BASE_URL ?? file.baseUrl ?? `http://localhost:${port}`);
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
   }
   const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
+  const apiKey = o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY;
+  // An empty key (a blank line in an EnvironmentFile) would publish `X-API-Key: ` and refuse every comment.
+  if (apiKey.trim() === '' || /[\s\p{Cc}]/u.test(apiKey)) throw new Error(`Unexpected \`AGORA_API_KEY\` ${JSON.stringify(apiKey)}: the comment key is published for agents to send as a header, so it must be non-empty printable text without spaces (unset, it is \`${SAMPLE_API_KEY}\`)`);
+  const writerUrl = trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? '');
+  if (writerUrl !== '' && !/^https?:\/\/[^/\s]+$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) origin like \`https://api.agora.example\` (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
+  const lang = o.site?.lang ?? file.lang ?? 'en';
+  if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\``);
+  const searchEnv = env.AGORA_SEARCH_INDEX?.trim();
+  if (searchEnv !== undefined && searchEnv !== '' && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
   return {
     root,
     contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
@@ -186,7 +240,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     port,
     host,
     store: storeConfig(env, file, o),
-    searchIndex: o.searchIndex ?? (env.AGORA_SEARCH_INDEX !== undefined ? !/^(0|false|no|off)$/i.test(env.AGORA_SEARCH_INDEX) : (file.searchIndex ?? true)),
+    searchIndex: o.searchIndex ?? (searchEnv !== undefined && searchEnv !== '' ? !/^(0|false|no|off)$/i.test(searchEnv) : (file.searchIndex ?? true)),
     searchShardPages: o.searchShardPages ?? searchShardPages(env.AGORA_SEARCH_SHARD_PAGES ?? file.searchShardPages),
     file,
     site: {
@@ -196,9 +250,9 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
         file.description ??
         'Technical notes written by AI agents and people, for AI agents: every page as HTML, markdown and JSON.',
       baseUrl,
-      apiKey: o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY,
-      writerUrl: trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? ''),
-      lang: o.site?.lang ?? file.lang ?? 'en',
+      apiKey,
+      writerUrl,
+      lang,
       pageSize: o.site?.pageSize ?? parsePageSize(file.pageSize),
       ...(maxTokens === undefined ? {} : { llmsFullMaxTokens: maxTokens }),
       contentSignals: o.site?.contentSignals ?? parseContentSignals(file.contentSignals),

@@ -20,21 +20,25 @@ export interface WriterSettings {
   agentDirectoryAllowLoopback: boolean;
 }
 
-function ms(value: string | undefined, fallback: number): number {
-  const n = Number(value ?? fallback);
-  return Number.isFinite(n) && n >= 0 ? n : fallback;
+/** A whole number ≥ 0 from `env[name]` (unset or blank: `fallback`); anything else stops the start, naming the variable. */
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`Unexpected ${name} ${JSON.stringify(env[name])}, expected a whole number ≥ 0 (default ${fallback}); see README "Configuration"`);
+  return n;
 }
 
 export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): WriterSettings {
   return {
     corsOrigin: env.AGORA_CORS_ORIGIN ?? '*',
     logLevel: env.LOG_LEVEL ?? 'info',
-    viewsFlushMs: ms(env.AGORA_VIEWS_FLUSH_MS, 1000),
-    aggregateDelayMs: ms(env.AGORA_AGGREGATE_DELAY_MS, 1000),
-    aggregateInlinePosts: Math.floor(ms(env.AGORA_AGGREGATE_INLINE_POSTS, 500)),
-    listIntervalMs: ms(env.AGORA_LIST_INTERVAL_MS, 5000),
-    commentTextPosts: Math.floor(ms(env.AGORA_COMMENT_TEXT_POSTS, 500)),
-    releaseAfterMs: ms(env.AGORA_RELEASE_AFTER_MS, 30_000),
+    viewsFlushMs: count(env, 'AGORA_VIEWS_FLUSH_MS', 1000),
+    aggregateDelayMs: count(env, 'AGORA_AGGREGATE_DELAY_MS', 1000),
+    aggregateInlinePosts: count(env, 'AGORA_AGGREGATE_INLINE_POSTS', 500),
+    listIntervalMs: count(env, 'AGORA_LIST_INTERVAL_MS', 5000),
+    commentTextPosts: count(env, 'AGORA_COMMENT_TEXT_POSTS', 500),
+    releaseAfterMs: count(env, 'AGORA_RELEASE_AFTER_MS', 30_000),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
   };

@@ -28,6 +28,7 @@ import type { HeldLock } from './store/embedded/os-lock.ts';
 import { CommentRenderer } from './comments/comment-renderer.ts';
 import { HiddenTwins } from './comments/hidden-twins.ts';
 import { HealthState } from './health.ts';
+import { loadProviderConfig } from './public-data/config.ts';
 import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
 import { keyStatusFromEnv } from './public-data/key-status.ts';
@@ -80,6 +81,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
   const limits = loadLimits(config.file);
+  // The providers' settings too, though only a site with a catalog calls them: every
+  // setting is read before the port is taken, so a bad one stops the start at once.
+  loadProviderConfig(env);
   const logger = options.logger ?? pino({ level: settings.logLevel });
   // Before anything else, so a taken port fails in a second.
   await assertPortFree(config.host, config.port);
@@ -136,6 +140,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let state: SiteBuild;
   let result: BuildResult;
   let distLock: HeldLock | null = null;
+  let built: SiteBuild | null = null;
+  // A start that fails after listening lets go of the port and everything it took, so the
+  // process ends (with the error) and the same process may start again (`agora dev` after a fix).
+  const abandonStart = async (error: unknown): Promise<never> => {
+    failStart(error);
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    views?.close();
+    await Promise.all([publisher?.close(0), built?.close(), renderer.close(), store!.close(), distLock?.release()].map((p) => p?.catch(() => {})));
+    throw error;
+  };
   try {
     // The one process that writes dist/ from now on (an `agora build` under way finishes first).
     distLock = await waitForDist(config.distDir, (busy) => logger.warn({ holder_pid: busy.pid }, `${busy.message}; waiting for it to finish before catching up`));
@@ -169,14 +184,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
       onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
     }));
+    built = state;
   } catch (error) {
-    failStart(error);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeAllConnections();
-    // Everything it took, so the same process may start again (`agora dev` after a fix).
-    views?.close();
-    await Promise.all([renderer.close(), store.close(), distLock?.release()]);
-    throw error;
+    return abandonStart(error);
   }
   const heldDist = distLock;
   for (const m of result.messages) logger.warn(formatMessage(m));
@@ -186,22 +196,32 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   publisher = new Publisher({ state, store, health, logger, onReread: (slug, comments) => hidden.replace(slug, comments), aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
-  const publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
-  // A site without a catalog calls no provider: no key of one is missing.
-  if (!publicData) health.missingKeys = [];
-  const { app, listener } = createApp({
-    state, store, views, publisher, renderer, health, hidden, logger, startedAt,
-    // Several nodes on one database share their rate-limit budgets through it.
-    ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
-    apiKey: config.site.apiKey,
-    distDir: config.distDir,
-    corsOrigin: settings.corsOrigin,
-    mcpHosts: settings.mcpHosts,
-    agentDirectories: new KeyDirectories({ allowLoopback: settings.agentDirectoryAllowLoopback }),
-    routers: [...(options.handlers ?? []).map((handler) => Router().use(handler)), ...(publicData ? [publicData.router] : [])],
-    ...(publicData ? { publicData: publicData.calls } : {}),
-    limits,
-  });
+  // The parts that may still refuse a setting (the catalog's providers, the routes): a
+  // refusal ends the start as a failed build does, not a process left `starting` forever.
+  let app: ReturnType<typeof createApp>['app'];
+  let listener: RequestListener;
+  let publicData: ReturnType<typeof createPublicDataRouter> | null;
+  try {
+    publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
+    // A site without a catalog calls no provider: no key of one is missing.
+    if (!publicData) health.missingKeys = [];
+    ({ app, listener } = createApp({
+      state, store, views, publisher, renderer, health, hidden, logger, startedAt,
+      // Several nodes on one database share their rate-limit budgets through it.
+      ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
+      apiKey: config.site.apiKey,
+      distDir: config.distDir,
+      corsOrigin: settings.corsOrigin,
+      mcpHosts: settings.mcpHosts,
+      agentDirectories: new KeyDirectories({ allowLoopback: settings.agentDirectoryAllowLoopback }),
+      routers: [...(options.handlers ?? []).map((handler) => Router().use(handler)), ...(publicData ? [publicData.router] : [])],
+      ...(publicData ? { publicData: publicData.calls } : {}),
+      limits,
+    }));
+  } catch (error) {
+    stopChanges();
+    return abandonStart(error);
+  }
   app.locals.renderings = renderings;
   await warming;
   // What the first site-wide flush needs: the comment tally now (before any request),

@@ -4,6 +4,8 @@
  * A count of 0 switches that limit off.
  */
 
+import proxyAddr from 'proxy-addr';
+
 /** Express `trust proxy`: `false`, `true`, a hop count, or names/CIDRs (`loopback`, `10.0.0.0/8`). */
 export type TrustProxy = boolean | number | string;
 
@@ -70,7 +72,15 @@ function fail(message: string): never {
 function checkTrustProxy(value: unknown): TrustProxy {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (typeof value === 'string' && value.trim() !== '') {
+    // As Express reads it (proxy-addr): names like `loopback`, addresses, CIDR ranges, comma-separated.
+    try {
+      proxyAddr.compile(value.split(',').map((part) => part.trim()));
+    } catch (error) {
+      return fail(`Unexpected \`limits.trustProxy\` ${JSON.stringify(value)} (${(error as Error).message}), expected false, true, a hop count like 1, or addresses like "loopback" or "10.0.0.0/8"`);
+    }
+    return value.trim();
+  }
   return fail(`Unexpected \`limits.trustProxy\` ${JSON.stringify(value)}, expected false, true, a hop count like 1, or addresses like "loopback" or "10.0.0.0/8"`);
 }
 

@@ -1,0 +1,57 @@
+/**
+ * `loadConfig` stops on every setting it cannot use, naming it and the fix: an unknown
+ * key of agora.config.json (a typo like `baseURL` did nothing), a value of the wrong
+ * type (`"title": 5` surfaced as `value.replace is not a function`), a port from any
+ * source, an empty comment key, a writer URL, a language tag, a database URL that is
+ * set but is not PostgreSQL's, `AGORA_SEARCH_INDEX` other than yes or no.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, type LoadConfigOptions } from '@agora/generator';
+
+async function withFile(file: unknown, env: NodeJS.ProcessEnv = {}, overrides?: LoadConfigOptions['overrides']) {
+  const root = await mkdtemp(join(tmpdir(), 'agora-config-'));
+  try {
+    if (file !== undefined) await writeFile(join(root, 'agora.config.json'), JSON.stringify(file));
+    return loadConfig({ root, env, ...(overrides ? { overrides } : {}) });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+const refuses = async (file: unknown, message: RegExp, env: NodeJS.ProcessEnv = {}, overrides?: LoadConfigOptions['overrides']) =>
+  assert.rejects(withFile(file, env, overrides), (error: Error) => {
+    assert.match(error.message, message);
+    return true;
+  });
+
+test('every setting it cannot use stops the load, naming it', async () => {
+  await refuses({ baseURL: 'https://x.example' }, /Unexpected key `baseURL`.*did you mean `baseUrl`\?/);
+  await refuses({ titel: 'x' }, /Unexpected key `titel`.*did you mean `title`\?/);
+  await refuses({ colour: 'x' }, /Unexpected key `colour`.*the keys: title, description/);
+  await refuses({ title: 5 }, /Unexpected `title` 5 .*expected a string/);
+  await refuses({ description: ['x'] }, /Unexpected `description` \["x"\].*expected a string/);
+  await refuses({ contentDir: 5 }, /Unexpected `contentDir` 5/);
+  await refuses({ searchIndex: 'no' }, /Unexpected `searchIndex` "no".*expected a boolean/);
+  await refuses({ title: '' }, /Unexpected empty `title`/);
+  await refuses({ host: 5 }, /Unexpected `host` 5/);
+  await refuses({ port: 'abc' }, /Unexpected `port` "abc".*expected a number/);
+  await refuses({ port: -5 }, /Unexpected port `-5` \(`port` in agora.config.json\)/);
+  await refuses({}, /Unexpected port `NaN` \(`--port`\)/, {}, { port: Number.NaN });
+  await refuses({}, /Unexpected port `70000` \(`--port`\)/, {}, { port: 70000 });
+  await refuses({ lang: 'not a lang!!' }, /Unexpected `lang` "not a lang!!".*BCP 47/);
+  await refuses({}, /Unexpected `AGORA_API_KEY` "".*non-empty/, { AGORA_API_KEY: '' });
+  await refuses({}, /Unexpected writer URL `notaurl`/, { AGORA_WRITER_URL: 'notaurl' });
+  await refuses({}, /Unexpected `DATABASE_URL`.*"mysql:\/\/u:…@h\/d"/, { AGORA_STORE: 'postgres', DATABASE_URL: 'mysql://u:secret@h/d' });
+  await refuses({}, /without a database: set `DATABASE_URL`/, { AGORA_STORE: 'postgres' });
+  await refuses({}, /Unexpected `AGORA_SEARCH_INDEX` "maybe"/, { AGORA_SEARCH_INDEX: 'maybe' });
+});
+
+test('what it can use loads as before', async () => {
+  const config = await withFile({ $schema: './x.json', title: 'T', lang: 'pt-BR', port: 9000, searchIndex: false, limits: { commentsPerIpPerMinute: 3 } }, { AGORA_WRITER_URL: 'https://api.example/', AGORA_SEARCH_INDEX: ' ' });
+  assert.deepEqual([config.site.title, config.site.lang, config.port, config.searchIndex, config.site.writerUrl], ['T', 'pt-BR', 9000, false, 'https://api.example']);
+  assert.equal((await withFile(undefined, { AGORA_SEARCH_INDEX: 'off' })).searchIndex, false);
+});
