@@ -72,6 +72,16 @@ function siteConfig(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
   return cfg;
 }
 
+/**
+ * The configuration of a writer command (comments, token, agents, store, db, mcp). With
+ * the files store its data lives in the site's `data/`, so the folder must be a site:
+ * run elsewhere, a command made a second, empty store there that no writer reads.
+ */
+function storeConfig(): AgoraConfig {
+  const cfg = config();
+  return cfg.store.engine === 'files' ? siteConfig() : cfg;
+}
+
 /** `-p/--port` and `-H/--host` as configuration overrides. */
 function listenOverrides(opts: { port?: string; host?: string }): Partial<AgoraConfig> {
   return { ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) };
@@ -266,7 +276,7 @@ program
   );
 
 // The writer's commands (comments, token, db, store, mcp) load the writer only when run, like serve.
-addWriterCommands(program, () => config());
+addWriterCommands(program, storeConfig);
 
 // Errors of subcommands defined in the packages are reported here, the same way. Not a
 // top-level await: the compiled bundle is CommonJS (bin/compile.mjs).

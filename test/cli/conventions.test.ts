@@ -54,6 +54,15 @@ test('commands that need a site, in a folder without one', async (t) => {
       assert.deepEqual(await readdir(empty), [], 'no dist/, data/ or .cache/');
     });
   }
+  // The store's commands too: with the files store, run elsewhere they made a second, empty store nobody reads.
+  for (const args of [['comments', 'list'], ['comments', 'export'], ['token', 'create', '--label', 'x'], ['agents', 'block', 'https://x.example']]) {
+    await t.test(`should stop \`${args.join(' ')}\` in a folder that is no site, creating nothing`, async () => {
+      const run = await agora(args, empty);
+      assert.equal(run.code, 1, run.stdout);
+      assert.match(run.stderr, /Cannot find an Agora site in `.*`/);
+      assert.deepEqual(await readdir(empty), [], 'no data/');
+    });
+  }
   await t.test('should name the posts folder when only the config exists', async () => {
     const dir = await tempDir(t);
     await writeFile(join(dir, 'agora.config.json'), '{"contentDir": "notes"}');

@@ -65,6 +65,29 @@ test('agora comments import', async (t) => {
   });
 });
 
+test('export and import say why a file cannot be used, in words', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const agora = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'comments', ...args]).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+  );
+  const taken = join(project.root, 'backup.jsonl');
+  await writeFile(taken, 'an earlier backup\n');
+  const cases: [string[], RegExp][] = [
+    [['export', '--out', taken], /Cannot write the export to `.*backup\.jsonl`: it exists already .*nothing was written/],
+    [['export', '--out', join(project.root, 'no-such-folder', 'x.jsonl')], /its folder `.*no-such-folder` does not exist/],
+    [['import', join(project.root, 'missing.jsonl')], /Cannot import `.*missing\.jsonl`: no such file; nothing was imported/],
+    [['import', project.root], /Cannot import `.*`: it is a folder, not an export/],
+  ];
+  for (const [args, message] of cases) {
+    const result = await agora(...args);
+    assert.equal(result.code, 1, args.join(' '));
+    assert.match(result.stderr, message);
+    assert.doesNotMatch(result.stderr, /\n\s+at |Unhandled 'error' event/, 'no stack trace');
+  }
+});
+
 test('agora comments list piped into a reader that stops early ends quietly', { timeout: 120_000 }, async (t) => {
   const project = await makeProject({ samplePosts: true });
   t.after(() => project.remove());

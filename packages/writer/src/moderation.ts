@@ -8,7 +8,7 @@
  * holds it (its node is down), is rebuilt by this process; other nodes that are down
  * rebuild at their start.
  */
-import { build, type AgoraConfig, type Comment } from '@agora/generator';
+import { build, missingSite, type AgoraConfig, type Comment } from '@agora/generator';
 import { withStore } from './store/with-store.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import { writerIsRunning } from './store/embedded/index.ts';
@@ -34,7 +34,9 @@ export async function publish(config: AgoraConfig, store: Store): Promise<Public
     held = await waitForDist(config.distDir, (busy) => process.stderr.write(`agora: ${busy.message}; waiting for it to finish\n`), { timeoutMs: 120_000 });
   } else {
     // A shared database: every running node follows its changes, and this site's own
-    // dist/ is this process's to rebuild only when no writer holds it (its node is down).
+    // dist/ is this process's to rebuild only when no writer holds it (its node is down)
+    // and this folder is a site at all (an operator's shell elsewhere has none to rebuild).
+    if (missingSite(config)) return { by: 'writer' };
     try {
       held = await claimDist(config.distDir);
     } catch (error) {

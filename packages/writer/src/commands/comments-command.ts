@@ -3,7 +3,9 @@
  * stored comments, on the store the server uses (same configuration). Thin: parses,
  * calls `moderation.ts` and `transfer/comment-lines.ts`, prints, sets the exit code.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
@@ -66,7 +68,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .description('write every comment (hidden ones marked) as JSON Lines: the backup format')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (opts: { out?: string }) => {
-      const out = opts.out ? createWriteStream(opts.out, { flags: 'wx' }) : process.stdout;
+      const out = opts.out ? await openNewFile(opts.out) : process.stdout;
       const write = async (chunk: string) => {
         if (!out.write(chunk)) await once(out, 'drain');
       };
@@ -85,6 +87,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .option('--skip-refused', 'import the lines that pass and list the refused ones (default: import nothing if any line is refused)')
     .action(async (file: string, opts: { skipRefused?: boolean }) => {
       const config = loadConfig();
+      await assertReadableFile(file);
       const slugs = await postSlugs(config);
       const checked = await readCommentLines(file, (slug) => slugs.has(slug));
       const refused = [...checked.refused, ...(await renderImported(file, checked))].sort((a, b) => a.line - b.line);
@@ -106,4 +109,29 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     });
 
   return comments;
+}
+
+/**
+ * A new file for the export: never over an existing one (a backup is not overwritten by
+ * the next), and the reason said in words when it cannot be made.
+ */
+async function openNewFile(path: string): Promise<WriteStream> {
+  const out = createWriteStream(path, { flags: 'wx' });
+  // `once` rejects with the stream's error: that is the failure to say in words.
+  const failed = await once(out, 'open').then(() => null, (error: NodeJS.ErrnoException) => error);
+  if (!failed) return out;
+  const why =
+    failed.code === 'EEXIST' ? 'it exists already (an export never writes over a file: choose another name, or remove that one)'
+    : failed.code === 'ENOENT' ? `its folder \`${dirname(path)}\` does not exist (create it first)`
+    : failed.code === 'EACCES' || failed.code === 'EPERM' ? 'this user may not write there'
+    : failed.code === 'EISDIR' ? 'it is a folder (name a file in it)'
+    : failed.message;
+  throw new Error(`Cannot write the export to \`${path}\`: ${why}; nothing was written`);
+}
+
+/** The import's file, or an error saying why it cannot be read (not a bare ENOENT). */
+async function assertReadableFile(path: string): Promise<void> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+  if (info instanceof Error) throw new Error(`Cannot import \`${path}\`: ${info.code === 'ENOENT' ? 'no such file' : info.message}; nothing was imported`);
+  if (!info.isFile()) throw new Error(`Cannot import \`${path}\`: it is ${info.isDirectory() ? 'a folder' : 'not a regular file'}, not an export (a .jsonl file written by \`agora comments export\`); nothing was imported`);
 }
