@@ -184,3 +184,18 @@ test('npm start gives the writer glibc\'s fixed mmap threshold (README, "Deploym
     assert.equal((await child).stdout, String(child.child.pid));
   });
 });
+
+test('.env.example lists every variable the code reads (README, "Configuration")', async () => {
+  const example = await readFile(join(REPO_ROOT, '.env.example'), 'utf8');
+  const read = new Set<string>();
+  for (const dir of ['packages/generator/src', 'packages/writer/src', 'bin']) {
+    for (const name of await readdir(join(REPO_ROOT, dir), { recursive: true })) {
+      if (!/\.(ts|mts|mjs)$/.test(name) || name.includes('lib/')) continue;
+      const text = await readFile(join(REPO_ROOT, dir, name), 'utf8');
+      for (const m of text.matchAll(/env\.(AGORA_[A-Z0-9_]+|PORT|HOST|DATABASE_URL|LOG_LEVEL)\b|'(AGORA_[A-Z0-9_]+)'/g)) read.add((m[1] ?? m[2])!);
+    }
+  }
+  assert.ok(read.size > 20, `found ${read.size}`);
+  const missing = [...read].filter((name) => !new RegExp(`\\b${name}=`).test(example));
+  assert.deepEqual(missing, [], 'variables the code reads that .env.example does not list');
+});
