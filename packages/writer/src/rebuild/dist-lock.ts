@@ -33,7 +33,9 @@ export async function claimDist(distDir: string): Promise<HeldLock> {
   const path = distLockPath(distDir);
   await mkdir(dirname(path), { recursive: true });
   try {
-    return await claimExclusive(path, `\`${distDir}\``);
+    // Named as what must be writable: the lock file beside dist/, not dist/ itself (a
+    // sandbox that allows only dist/, as systemd's ReadWritePaths may, refuses it).
+    return await claimExclusive(path, `the lock file of \`${distDir}\` (beside it; under systemd's ProtectSystem list it in ReadWritePaths)`);
   } catch (error) {
     if ((error as { code?: string }).code !== 'locked') throw error;
     throw new DistBusyError(distDir, (await readHolder(path)).pid);
