@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -487,6 +488,24 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
       assert.equal(result['cacheScope'], undefined);
       assert.equal((result['_meta'] as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/serverInfo'], undefined);
     }
+  });
+
+  await t.test('should answer every request written before the end of input (printf … | agora mcp)', async () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'piped-agent' }, 'Sent through a pipe that closes at once.'), api_key: API_KEY } } },
+    ].map((m) => JSON.stringify(m)).join('\n') + '\n';
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'mcp', '--writer', server.url], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stdin.end(lines);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    assert.equal(code, 0);
+    const answers = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { status: number } } });
+    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3], out);
+    assert.equal(answers.find((a) => a.id === 3)?.result?.structuredContent?.status, 201);
   });
 
   await t.test('should say how to name the writer when it does not answer where configured', async () => {
