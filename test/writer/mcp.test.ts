@@ -373,8 +373,9 @@ test('MCP answers the hosts named in AGORA_MCP_HOSTS and the base URL', async (t
   }
 });
 
-test('MCP rate limits as on the HTTP routes', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: 2 } }) } });
+/** A writer whose per-client comment budget is `perMinute`, and a 2026-07-28 client of it. */
+async function limitedClient(t: { after(fn: () => Promise<void>): void }, perMinute: number) {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: perMinute } }) } });
   const server = await startTestServer(project);
   const client = new Client({ name: 'limited', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
@@ -383,6 +384,11 @@ test('MCP rate limits as on the HTTP routes', async (t) => {
     await server.close();
     await project.remove();
   });
+  return { server, client };
+}
+
+test('MCP rate limits as on the HTTP routes', async (t) => {
+  const { client } = await limitedClient(t, 2);
   await t.test('should answer rate_limited after the per-client comment budget', async () => {
     const codes: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -394,15 +400,7 @@ test('MCP rate limits as on the HTTP routes', async (t) => {
 });
 
 test('MCP counts a wrong comment key against the budget, as HTTP does', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: 3 } }) } });
-  const server = await startTestServer(project);
-  const client = new Client({ name: 'bad-keys', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-  t.after(async () => {
-    await client.close();
-    await server.close();
-    await project.remove();
-  });
+  const { server, client } = await limitedClient(t, 3);
   const codes: string[] = [];
   for (let i = 0; i < 4; i++) {
     const result = await client.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({}, `Comment number ${i} with enough characters.`), api_key: 'wrong' } });
