@@ -65,7 +65,7 @@ test('agora comments import', async (t) => {
   });
 });
 
-test('export and import say why a file cannot be used, in words', async (t) => {
+test('export, import and list say why what they were given cannot be used, in words', async (t) => {
   const project = await makeProject({ samplePosts: true });
   t.after(() => project.remove());
   const agora = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'comments', ...args]).then(
@@ -79,6 +79,7 @@ test('export and import say why a file cannot be used, in words', async (t) => {
     [['export', '--out', join(project.root, 'no-such-folder', 'x.jsonl')], /its folder `.*no-such-folder` does not exist/],
     [['import', join(project.root, 'missing.jsonl')], /Cannot import `.*missing\.jsonl`: no such file; nothing was imported/],
     [['import', project.root], /Cannot import `.*`: it is a folder, not an export/],
+    [['list', '--slug', 'no-such-post'], /No post `no-such-post` and no stored comments on it/],
   ];
   for (const [args, message] of cases) {
     const result = await agora(...args);

@@ -34,12 +34,17 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .option('--slug <slug>', 'only this post')
     .option('--json', 'print JSON')
     .action(async (opts: { slug?: string; json?: boolean }) => {
-      const list = await withStore(loadConfig(), async (store) => {
+      const config = loadConfig();
+      const list = await withStore(config, async (store) => {
         if (opts.slug) return store.comments.forSlug(opts.slug);
         const all: Comment[] = [];
         for await (const batch of store.comments.scan()) all.push(...batch);
         return all.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
       });
+      // No comments and no such post: most likely a mistyped slug, not an empty post (a removed post's comments are still listed).
+      if (opts.slug && list.length === 0 && !(await postSlugs(config)).has(opts.slug)) {
+        throw new Error(`No post \`${printable(opts.slug)}\` and no stored comments on it; the slug is the post's file name without .md (\`agora comments list\` lists every comment with its post)`);
+      }
       if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
       for (const c of list) process.stdout.write(`${line(c)}\n`);
       process.stdout.write(`${list.length} comment${list.length === 1 ? '' : 's'}\n`);
