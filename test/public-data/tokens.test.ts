@@ -45,6 +45,12 @@ test('agent tokens', async (t) => {
     assert.equal(answer.source.operation, 'getCorpOutline_V2');
   });
 
+  await t.test('should refuse a label that is not one line of printable text', async () => {
+    for (const label of ['', '  ', 'two\nlines', 'a\tb', 'bell\u0007']) {
+      await assert.rejects(createToken(harness.store.tokens, label), /Unexpected token label/, JSON.stringify(label));
+    }
+  });
+
   await t.test('should list tokens without hashes', async () => {
     const tokens = await listTokens(harness.store.tokens);
     assert.equal(tokens.length, 1);

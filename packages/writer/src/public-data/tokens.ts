@@ -19,6 +19,8 @@ const hashToken = (token: string): string => createHash('sha256').update(token, 
  * @example const { id, token } = await createToken(store.tokens, 'research agent');
  */
 export async function createToken(tokens: TokenStore, label: string): Promise<{ id: string; token: string }> {
+  // One line of printable text: `token list` prints a row per token, tab-separated.
+  if (label.trim() === '' || /[\p{Cc}\p{Zl}\p{Zp}]/u.test(label)) throw new Error(`Unexpected token label ${JSON.stringify(label)}: one line of printable text, not empty (no tabs or line breaks)`);
   const token = `agt_${randomBytes(24).toString('base64url')}`;
   const id = `tok_${randomBytes(4).toString('hex')}`;
   await tokens.insert({ id, label: label.trim().slice(0, 200), hash: hashToken(token), created_at: new Date().toISOString(), revoked_at: null });
