@@ -48,6 +48,7 @@ test('every setting it cannot use stops the load, naming it', async () => {
   await refuses({}, /Unexpected `DATABASE_URL`.*"mysql:\/\/u:…@h\/d"/, { AGORA_STORE: 'postgres', DATABASE_URL: 'mysql://u:secret@h/d' });
   await refuses({}, /without a database: set `DATABASE_URL`/, { AGORA_STORE: 'postgres' });
   await refuses({}, /Unexpected `AGORA_SEARCH_INDEX` "maybe"/, { AGORA_SEARCH_INDEX: 'maybe' });
+  await refuses({}, /Unexpected `dataDir` `.*agora\.config\.json`: it is a file, not a folder \(set `AGORA_DATA_DIR`/, { AGORA_DATA_DIR: 'agora.config.json' });
 });
 
 test('what it can use loads as before', async () => {

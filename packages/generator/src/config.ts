@@ -2,7 +2,7 @@
  * Configuration: `agora.config.json` in the project root, then environment variables,
  * then explicit overrides. Defaults live here and only here.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ContentSignals, SiteConfig } from './types.ts';
 
@@ -231,12 +231,19 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\``);
   const searchEnv = env.AGORA_SEARCH_INDEX?.trim();
   if (searchEnv !== undefined && searchEnv !== '' && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
-  return {
-    root,
+  const folders = {
     contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
     distDir: resolve(root, o.distDir ?? env.AGORA_DIST_DIR ?? file.distDir ?? 'dist'),
     dataDir: resolve(root, o.dataDir ?? env.AGORA_DATA_DIR ?? file.dataDir ?? 'data'),
     cacheDir: resolve(root, o.cacheDir ?? env.AGORA_CACHE_DIR ?? file.cacheDir ?? '.cache'),
+  };
+  // A folder setting that names a file: said so, not an EEXIST from a mkdir later on.
+  for (const [key, dir] of Object.entries(folders)) {
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`Unexpected \`${key}\` \`${dir}\`: it is a file, not a folder (set \`AGORA_${key.slice(0, -3).toUpperCase()}_DIR\` or \`${key}\` in agora.config.json to a folder)`);
+  }
+  return {
+    root,
+    ...folders,
     port,
     host,
     store: storeConfig(env, file, o),
