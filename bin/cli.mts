@@ -29,7 +29,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
-  .option('-C, --root <dir>', 'project root (where agora.config.json lives)', process.cwd())
+  .option('-C, --root <dir>', 'project root (where agora.config.json lives; default: AGORA_ROOT, else the current folder)')
   .option('-v, --version', 'print the version of agora and exit')
   .showHelpAfterError();
 
@@ -60,8 +60,13 @@ function agoraVersion(): string {
   }
 }
 
+/** `-C <dir>`, else `AGORA_ROOT`, else the current folder. */
+function projectRoot(): string {
+  return resolve((program.opts().root as string | undefined) ?? process.env.AGORA_ROOT ?? process.cwd());
+}
+
 function config(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
-  return loadConfig({ root: resolve(program.opts().root as string), overrides });
+  return loadConfig({ root: projectRoot(), overrides });
 }
 
 /** The configuration of a folder that must hold a site (build, dev, serve, start); else stop with what is missing and the fix. */
@@ -250,7 +255,7 @@ program
   .action(
     guarded(async (dir: string | undefined) => {
       const { initSite } = await generator();
-      const site = await initSite({ dir: resolve(program.opts().root as string, dir ?? '.') });
+      const site = await initSite({ dir: resolve(projectRoot(), dir ?? '.') });
       console.log(`created a site in ${site.root}: ${site.files.join(', ')}`);
       const cd = dir ? `cd ${dir} && ` : '';
       console.log(`next: ${cd}agora dev   (serves it and rebuilds on every edit)`);

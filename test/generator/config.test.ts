@@ -43,6 +43,8 @@ test('every setting it cannot use stops the load, naming it', async () => {
   await refuses({}, /Unexpected port `NaN` \(`--port`\)/, {}, { port: Number.NaN });
   await refuses({}, /Unexpected port `70000` \(`--port`\)/, {}, { port: 70000 });
   await refuses({ lang: 'not a lang!!' }, /Unexpected `lang` "not a lang!!".*BCP 47/);
+  await refuses({ lang: 'en_US' }, /with a hyphen: `en-US`/);
+  await refuses({ trustProxy: 'loopback' }, /Unexpected key `trustProxy`.*go under `limits`: \{"limits": \{"trustProxy": …\}\}/);
   await refuses({}, /Unexpected `AGORA_API_KEY` "".*non-empty/, { AGORA_API_KEY: '' });
   await refuses({}, /Unexpected writer URL `notaurl`/, { AGORA_WRITER_URL: 'notaurl' });
   await refuses({}, /Unexpected `DATABASE_URL`.*"mysql:\/\/u:…@h\/d"/, { AGORA_STORE: 'postgres', DATABASE_URL: 'mysql://u:secret@h/d' });
@@ -54,5 +56,8 @@ test('every setting it cannot use stops the load, naming it', async () => {
 test('what it can use loads as before', async () => {
   const config = await withFile({ $schema: './x.json', title: 'T', lang: 'pt-BR', port: 9000, searchIndex: false, limits: { commentsPerIpPerMinute: 3 } }, { AGORA_WRITER_URL: 'https://api.example/', AGORA_SEARCH_INDEX: ' ' });
   assert.deepEqual([config.site.title, config.site.lang, config.port, config.searchIndex, config.site.writerUrl], ['T', 'pt-BR', 9000, false, 'https://api.example']);
+  // What worked before the checks still does: a port as a string of digits, a writer behind a path, a key with a space inside.
+  const lenient = await withFile({ port: '8081', searchShardPages: '500' }, { AGORA_WRITER_URL: 'https://x.example/agora/', AGORA_API_KEY: 'two words' });
+  assert.deepEqual([lenient.port, lenient.searchShardPages, lenient.site.writerUrl, lenient.site.apiKey], [8081, 500, 'https://x.example/agora', 'two words']);
   assert.equal((await withFile(undefined, { AGORA_SEARCH_INDEX: 'off' })).searchIndex, false);
 });

@@ -68,6 +68,10 @@ test('connection limits on a real server', async (t) => {
       [`GET /api/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
       ['NONSENSE\r\n\r\n', 400, 'validation'],
       ['POST /api/comments/x HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400, 'validation'],
+      // The request line alone past the limit: the URI is too long (RFC 9110 15.5.15).
+      [`GET /api/post/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414, 'uri_too_long'],
+      // No Host on HTTP/1.1: Node's own 400 had no body and none of the headers.
+      ['GET /api/posts HTTP/1.1\r\nConnection: close\r\n\r\n', 400, 'validation'],
     ];
     for (const [request, status, code] of cases) {
       const raw = await open(server.url);
@@ -75,6 +79,8 @@ test('connection limits on a real server', async (t) => {
       await raw.closed;
       assert.match(raw.received(), new RegExp(`^HTTP/1\\.1 ${status} `), request.slice(0, 30));
       assert.match(raw.received(), /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+      // Every answer carries the security headers, these too.
+      assert.match(raw.received(), /\r\nx-content-type-options: nosniff\r\n/i, request.slice(0, 30));
       assert.equal(jsonError(raw.received()).code, code, request.slice(0, 30));
     }
   });

@@ -87,6 +87,12 @@ test('export, import and list say why what they were given cannot be used, in wo
     assert.match(result.stderr, message);
     assert.doesNotMatch(result.stderr, /\n\s+at |Unhandled 'error' event/, 'no stack trace');
   }
+  // A pipe is a file to import from: `agora comments export | agora -C other comments import /dev/stdin`.
+  // Through a shell's pipe (Node's own child stdio is a socket, which /dev/stdin cannot open).
+  const piped = join(project.root, 'piped.jsonl');
+  await writeFile(piped, `${line('piped-1', 'A comment that came through a pipe.')}\n`);
+  const { stdout } = await run('sh', ['-c', 'cat "$1" | "$2" "$3" --root "$4" comments import /dev/stdin', 'sh', piped, process.execPath, AGORA, project.root]);
+  assert.match(stdout, /imported 1 comment on 1 post/);
 });
 
 test('agora comments list piped into a reader that stops early ends quietly', { timeout: 120_000 }, async (t) => {

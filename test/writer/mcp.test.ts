@@ -422,6 +422,22 @@ async function pageHas(root: string, slug: string, text: string): Promise<boolea
   return (await readFile(join(root, 'dist', 'troubleshooting', slug, 'index.html'), 'utf8')).includes(text);
 }
 
+test('agora mcp on its own answers every request piped in before the end of input, a long last answer whole', async (t) => {
+  // One post with a long body: its resources/read answer is ~900 KB, more than a pipe holds at once.
+  const long = postSource({ title: 'A long post' }) + '\nA sentence of the long post, repeated. '.repeat(22_000) + '\n';
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG, 'content/posts/2025-01-01-long.md': long } });
+  t.after(() => project.remove());
+  const answers = await pipeInto(project.root, [], [
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'piped-alone' }, 'Sent through a pipe with no writer running.'), api_key: API_KEY } } },
+    { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'agora://post/2025-01-01-long' } },
+  ]);
+  assert.deepEqual(answers.map((a) => a.id), [1, 2, 3]);
+  assert.equal(answers[1]!.result?.structuredContent?.status, 201, 'the stored comment\'s 201 arrives');
+  assert.ok((answers[2]!.result?.contents?.[0]?.text.length ?? 0) > 800_000, 'the long answer whole');
+});
+
 test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
   const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': STDIO_CONFIG } });
   const { modern, legacy } = clients('stdio');
@@ -448,6 +464,17 @@ test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
     await sharedChecks(tt, legacy, STDIO_BASE);
   });
 });
+
+/** Pipe JSON-RPC lines into `agora mcp` and close its input at once, as `printf … | agora mcp` does: every answer, by id. */
+async function pipeInto(root: string, extra: string[], messages: unknown[]): Promise<{ id: number; result?: { structuredContent?: { status: number }; contents?: { text: string }[] }; error?: { code: number } }[]> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', root, 'mcp', ...extra], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdin.end(messages.map((m) => JSON.stringify(m)).join('\n') + '\n');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).sort((a, b) => a.id - b.id);
+}
 
 test('MCP over stdio beside a running writer on the same data folder', async (t) => {
   const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': STDIO_CONFIG } });
@@ -488,22 +515,26 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
     }
   });
 
-  await t.test('should answer every request written before the end of input (printf … | agora mcp)', async () => {
+  await t.test('should check params before passing them on: -32602, not the validator\'s -32603', async () => {
     const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'resources/read', params: {} },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 5 } },
+    ];
+    const answers = await pipeInto(project.root, ['--writer', server.url], lines);
+    assert.deepEqual(answers.filter((a) => a.id !== 1).map((a) => a.error?.code), [-32602, -32602], JSON.stringify(answers));
+  });
+
+  await t.test('should answer every request written before the end of input (printf … | agora mcp)', async () => {
+    const answers = await pipeInto(project.root, ['--writer', server.url], [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'piped-agent' }, 'Sent through a pipe that closes at once.'), api_key: API_KEY } } },
-    ].map((m) => JSON.stringify(m)).join('\n') + '\n';
-    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'mcp', '--writer', server.url], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stdin.end(lines);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    assert.equal(code, 0);
-    const answers = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { status: number } } });
-    assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3], out);
-    assert.equal(answers.find((a) => a.id === 3)?.result?.structuredContent?.status, 201);
+    ]);
+    assert.deepEqual(answers.map((a) => a.id), [1, 2, 3]);
+    assert.equal(answers[2]!.result?.structuredContent?.status, 201);
   });
 
   await t.test('should say how to name the writer when it does not answer where configured', async () => {

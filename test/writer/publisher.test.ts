@@ -112,3 +112,29 @@ test('on a small site a post\'s next rebuild runs while the site-wide flush its 
   assert.equal(flushes, 2, 'the second comment waited for a flush that began after it');
   await publisher.close(2000);
 });
+
+test('the site-wide outputs follow a rebuild that succeeded only on its retry', async () => {
+  let updates = 0;
+  let flushes = 0;
+  const state = {
+    site: { comments: new Map(), posts: Array.from({ length: 600 }, (_, i) => ({ slug: `p${i}` })) },
+    updateComments: async () => {
+      // A store or disk hiccup: the first rebuild fails, the queue retries it.
+      if (++updates === 1) throw new Error('disk hiccup');
+      return { written: [], unchanged: 0, removed: [] };
+    },
+    flushAggregates: async () => {
+      flushes++;
+      return { written: [], unchanged: 0, removed: [] };
+    },
+    aggregatesPending: false,
+  } as unknown as SiteBuild;
+  const publisher = new Publisher({ state, store: {} as Store, health: new HealthState(), logger: pino({ level: 'silent' }), aggregateDelayMs: 20, releaseAfterMs: 0 });
+  assert.equal(await publisher.commentAdded(comment('c1')), false, 'its caller is told of the failure');
+  const deadline = Date.now() + 5000;
+  while ((updates < 2 || flushes === 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(updates, 2, 'retried');
+  assert.ok(flushes >= 1, 'the counts, feeds and lists follow the retried rebuild');
+  await publisher.close(2000);
+});
+

@@ -122,6 +122,9 @@ const FILE_KEYS: Readonly<Record<string, 'string' | 'number' | 'boolean' | 'obje
   llmsFullMaxTokens: 'number', contentSignals: 'object', limits: 'object', $schema: 'string',
 };
 
+/** Keys of the writer's `limits` object (checked there), named so a misplaced one gets the fix. */
+const LIMIT_KEY = /^(trustProxy|comments?Per\w+|viewsPer\w+|publicDataPer\w+|proxyPer\w+|agentDirectoryFetchesPer\w+|duplicateWindowSeconds|\w+TimeoutMs|maxConnections|maxRequestsPerSocket)$/;
+
 /** The known key a mistyped one most likely meant (same letters but case, or one or two edits away). */
 function meant(key: string): string | undefined {
   const known = Object.keys(FILE_KEYS);
@@ -145,8 +148,12 @@ function checkFileKeys(file: Record<string, unknown>, path: string): void {
     const type = FILE_KEYS[key];
     if (!type) {
       const guess = meant(key);
-      throw new Error(`Unexpected key \`${key}\` in \`${path}\`${guess ? `; did you mean \`${guess}\`?` : ''} (the keys: ${Object.keys(FILE_KEYS).filter((k) => k !== '$schema').join(', ')}; README "Configuration")`);
+      // The writer's limits are one object: `trustProxy` at the top does nothing.
+      const limit = LIMIT_KEY.test(key) ? `; the writer's limits go under \`limits\`: {"limits": {${JSON.stringify(key)}: …}} (README "Security and limits")` : '';
+      throw new Error(`Unexpected key \`${key}\` in \`${path}\`${guess ? `; did you mean \`${guess}\`?` : limit} (the keys: ${Object.keys(FILE_KEYS).filter((k) => k !== '$schema').join(', ')}; README "Configuration")`);
     }
+    // A number written as a string of digits (`"port": "8080"`) is taken as it always was.
+    if (type === 'number' && typeof value === 'string' && /^\d+$/.test(value)) continue;
     const actual = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
     if (actual !== type) throw new Error(`Unexpected \`${key}\` ${JSON.stringify(value)} in \`${path}\`, expected a ${type === 'object' ? 'JSON object' : type} (README "Configuration")`);
     if (type === 'string' && key !== 'writerUrl' && key !== 'description' && (value as string).trim() === '') throw new Error(`Unexpected empty \`${key}\` in \`${path}\`; leave the key out for its default (README "Configuration")`);
@@ -224,11 +231,11 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   const apiKey = o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY;
   // An empty key (a blank line in an EnvironmentFile) would publish `X-API-Key: ` and refuse every comment.
-  if (apiKey.trim() === '' || /[\s\p{Cc}]/u.test(apiKey)) throw new Error(`Unexpected \`AGORA_API_KEY\` ${JSON.stringify(apiKey)}: the comment key is published for agents to send as a header, so it must be non-empty printable text without spaces (unset, it is \`${SAMPLE_API_KEY}\`)`);
+  if (apiKey.trim() === '' || apiKey !== apiKey.trim() || /\p{Cc}/u.test(apiKey)) throw new Error(`Unexpected \`AGORA_API_KEY\` ${JSON.stringify(apiKey)}: the comment key is published for agents to send as a header, so it must be non-empty printable text, not starting or ending with a space (unset, it is \`${SAMPLE_API_KEY}\`)`);
   const writerUrl = trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? '');
-  if (writerUrl !== '' && !/^https?:\/\/[^/\s]+$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) origin like \`https://api.agora.example\` (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
+  if (writerUrl !== '' && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) URL like \`https://api.agora.example\` (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
   const lang = o.site?.lang ?? file.lang ?? 'en';
-  if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\``);
+  if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\`${lang.includes('_') ? ` (with a hyphen: \`${lang.replaceAll('_', '-')}\`)` : ''}`);
   const searchEnv = env.AGORA_SEARCH_INDEX?.trim();
   if (searchEnv !== undefined && searchEnv !== '' && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
   const folders = {

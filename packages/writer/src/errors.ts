@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   rate_limited: 429,
   /** The request's headers are larger than the server reads. */
   headers_too_large: 431,
+  /** The request line alone is past that limit: the URI is too long. */
+  uri_too_long: 414,
   internal: 500,
   upstream_error: 502,
   upstream_unavailable: 503,

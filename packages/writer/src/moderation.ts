@@ -13,7 +13,7 @@ import { withStore } from './store/with-store.ts';
 import { loadSnapshot } from './store/snapshot.ts';
 import { writerIsRunning } from './store/embedded/index.ts';
 import { claimDist, DistBusyError, waitForDist } from './rebuild/dist-lock.ts';
-import type { CommentChange, Store } from './store/types.ts';
+import { StoreError, type CommentChange, type Store } from './store/types.ts';
 
 export type ModerationAction = 'hide' | 'unhide' | 'delete';
 
@@ -40,7 +40,8 @@ export async function publish(config: AgoraConfig, store: Store): Promise<Public
     try {
       held = await claimDist(config.distDir);
     } catch (error) {
-      if (error instanceof DistBusyError) return { by: 'writer' };
+      // Held by a writer, or not this user's to open (an operator's shell, a unit's own files): the writer's to rebuild.
+      if (error instanceof DistBusyError || (error instanceof StoreError && error.code === 'unavailable')) return { by: 'writer' };
       throw error;
     }
   }

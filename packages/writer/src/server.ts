@@ -34,6 +34,8 @@ import { createPublicDataRouter } from './public-data/router.ts';
 import { keyStatusFromEnv } from './public-data/key-status.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
+import { securityHeaderList, setHeaders } from './http/security-headers.ts';
+import { AppError, writeError } from './errors.ts';
 import { assertPortFree } from './http/port-check.ts';
 import { createStartingApp } from './http/starting-app.ts';
 
@@ -106,8 +108,17 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   ready.catch(() => {});
   const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: config.store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
   let handler: RequestListener = starting;
-  const server = createServer((req, res) => handler(req, res));
-  applyConnectionLimits(server, limits);
+  const security = securityHeaderList(config.site);
+  // Host is checked here, not by Node (whose 400 has no body): a JSON error like every other.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+      setHeaders(res, security);
+      res.setHeader('Connection', 'close');
+      return void writeError(res, new AppError('validation', 'An HTTP/1.1 request must name the host it is for: send a `Host` header', { field: 'Host' }));
+    }
+    handler(req, res);
+  });
+  applyConnectionLimits(server, limits, security);
   let url: string;
   try {
     url = await listen(server, config.port, config.host);
@@ -145,8 +156,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // process ends (with the error) and the same process may start again (`agora dev` after a fix).
   const abandonStart = async (error: unknown): Promise<never> => {
     failStart(error);
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Every connection first: an answer still being sent (a big file of the old dist/) must not hold the exit.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    await closed;
     views?.close();
     await Promise.all([publisher?.close(0), built?.close(), renderer.close(), store!.close(), distLock?.release()].map((p) => p?.catch(() => {})));
     throw error;

@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { once } from 'node:events';
 import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
-import { postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
+import { missingSite, postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
 import { moderate, publish, type Publication } from '../moderation.ts';
 import { withStore } from '../store/with-store.ts';
 import { exportComments, readCommentLines, renderImported } from '../transfer/comment-lines.ts';
@@ -41,8 +41,9 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
         for await (const batch of store.comments.scan()) all.push(...batch);
         return all.sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
       });
-      // No comments and no such post: most likely a mistyped slug, not an empty post (a removed post's comments are still listed).
-      if (opts.slug && list.length === 0 && !(await postSlugs(config)).has(opts.slug)) {
+      // No comments and no such post: most likely a mistyped slug, not an empty post (a removed
+      // post's comments are still listed). Only in a site's folder: PostgreSQL may be moderated from anywhere.
+      if (opts.slug && list.length === 0 && !missingSite(config) && !(await postSlugs(config)).has(opts.slug)) {
         throw new Error(`No post \`${printable(opts.slug)}\` and no stored comments on it; the slug is the post's file name without .md (\`agora comments list\` lists every comment with its post)`);
       }
       if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
@@ -138,5 +139,6 @@ async function openNewFile(path: string): Promise<WriteStream> {
 async function assertReadableFile(path: string): Promise<void> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
   if (info instanceof Error) throw new Error(`Cannot import \`${path}\`: ${info.code === 'ENOENT' ? 'no such file' : info.message}; nothing was imported`);
-  if (!info.isFile()) throw new Error(`Cannot import \`${path}\`: it is ${info.isDirectory() ? 'a folder' : 'not a regular file'}, not an export (a .jsonl file written by \`agora comments export\`); nothing was imported`);
+  // A pipe (`agora comments export | agora -C other comments import /dev/stdin`) is fine.
+  if (info.isDirectory()) throw new Error(`Cannot import \`${path}\`: it is a folder, not an export (a .jsonl file written by \`agora comments export\`); nothing was imported`);
 }

@@ -19,12 +19,12 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { pino } from 'pino';
 import type { AgoraConfig } from '@agora/generator';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { PassThrough } from 'node:stream';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { startServer } from '../server.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { writerUrl } from '../mcp/http.ts';
-import { bridgeServer, connectWriter, Forwarding } from '../mcp/bridge.ts';
+import { bridgeServer, connectWriter } from '../mcp/bridge.ts';
+import { openStdioSession } from '../mcp/stdio-session.ts';
 import { runningWriter } from '../store/embedded/index.ts';
 
 /** The running writer's address and where it came from (said in the error when it does not answer). */
@@ -56,20 +56,16 @@ export function mcpCommand(loadConfig: () => AgoraConfig): Command {
           throw new Error(`A writer${writer.pid !== null ? ` (pid ${writer.pid})` : ''} holds the data folder \`${config.dataDir}\` but its MCP endpoint ${endpoint.href} (${address.from}) does not answer (${(error as Error).message}); pass its address with \`agora mcp --writer http://host:port\``);
         });
         logger.info({ writer: endpoint.href }, 'a writer runs on this data folder: serving its MCP endpoint over stdio');
-        const forwarding = new Forwarding();
-        // The SDK's stdio transport drops the requests in flight at the end of input. Here
-        // they are the writer's to answer, over the network: the transport reads a copy of
-        // stdin that ends only once every request read has its answer.
-        const input = new PassThrough();
-        process.stdin.on('data', (chunk: Buffer) => input.write(chunk));
-        process.stdin.once('end', () => void forwarding.settled().then(() => input.end()));
-        const handle = serveStdio(() => bridgeServer(client, forwarding), { transport: new StdioServerTransport(input, process.stdout) });
-        input.once('end', () => void handle.close().then(() => client.close()).then(() => process.exit(0)));
+        // Every request read is answered before the session ends (stdio-session.ts).
+        const session = openStdioSession();
+        const handle = serveStdio(() => bridgeServer(client), { transport: session.transport });
+        void session.finished.then(() => handle.close()).then(() => client.close()).then(() => process.exit(0));
         return;
       }
       const running = await startServer({ config: { ...config, port: 0, host: '127.0.0.1' }, logger, handleSignals: true });
-      const handle = serveStdio(() => createMcpServer(running.agents, { client: 'stdio' }));
-      // The client closing stdin ends the session: stop like SIGTERM does.
-      process.stdin.once('end', () => void handle.close().then(() => running.close()).then(() => process.exit(0)));
+      const session = openStdioSession();
+      const handle = serveStdio(() => createMcpServer(running.agents, { client: 'stdio' }), { transport: session.transport });
+      // The client closing stdin ends the session once its requests are answered: stop like SIGTERM does.
+      void session.finished.then(() => handle.close()).then(() => running.close()).then(() => process.exit(0));
     });
 }

@@ -18,6 +18,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors.ts';
 import type { Limits } from './limits-config.ts';
+import type { HeaderList } from './security-headers.ts';
 
 type ConnectionLimits = Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'socketIdleTimeoutMs' | 'maxConnections' | 'maxRequestsPerSocket'>;
 
@@ -33,7 +34,7 @@ type ConnectionLimits = Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | '
  * const server = app.listen(port, host);
  * applyConnectionLimits(server, limits);
  */
-export function applyConnectionLimits(server: Server, limits: ConnectionLimits): void {
+export function applyConnectionLimits(server: Server, limits: ConnectionLimits, headers: HeaderList = []): void {
   if (server.listening) {
     throw new Error('Cannot `applyConnectionLimits` on a server that is already listening; call it right after `listen()`');
   }
@@ -47,16 +48,18 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits):
   server.timeout = limits.socketIdleTimeoutMs;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
-  answerClientErrors(server);
+  answerClientErrors(server, headers);
 }
 
 /** The answer to an error Node's HTTP parser or its deadlines raise, as Node picks its status. */
-function clientErrorAnswer(error: NodeJS.ErrnoException): AppError {
+function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): AppError {
   const answer = (code: ErrorCode, message: string, field?: string) => new AppError(code, message, field === undefined ? {} : { field });
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return answer('request_timeout', 'The request\'s headers and body did not arrive in time; send them at once');
     case 'HPE_HEADER_OVERFLOW':
+      // A request line over half the limit: the URI is what is too long (RFC 9110 15.5.15: 414).
+      if (error.rawPacket && !(error.rawPacket.indexOf('\n') >= 0 && error.rawPacket.indexOf('\n') <= 8 * 1024)) return answer('uri_too_long', 'The request\'s URI is too long (16 KiB at most, with the headers)', 'path');
       return answer('headers_too_large', 'The request\'s headers are too large (16 KiB at most)', 'headers');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return answer('payload_too_large', 'The request\'s chunk extensions are too large', 'body');
@@ -70,13 +73,15 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): AppError {
  * has no body), then close the connection as Node does. A socket that already got
  * bytes of an answer, or cannot be written, is only closed.
  */
-function answerClientErrors(server: Server): void {
+function answerClientErrors(server: Server, headers: HeaderList): void {
+  // The headers every answer carries (helmet's list), these too.
+  const common = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
       const answer = clientErrorAnswer(error);
       const body = JSON.stringify(answer.toBody());
       socket.write(
-        `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${common}Content-Type: application/json; charset=utf-8\r\n` +
           `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
     }

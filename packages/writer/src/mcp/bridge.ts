@@ -7,6 +7,7 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
+import { invalidParamsAnswered } from './server.ts';
 
 /** Drop the caller's per-request `_meta` envelope: the forwarding client stamps its own. */
 function own<T extends { _meta?: unknown }>(params: T | undefined): Omit<T, '_meta'> | undefined {
@@ -39,48 +40,22 @@ export async function connectWriter(endpoint: URL): Promise<Client> {
 }
 
 /**
- * The requests being passed to the writer. A client that writes its requests and closes
- * stdin at once (`printf … | agora mcp`) must still get every answer: the session ends
- * once these are answered, not at the end of input (a comment was stored and its 201 lost).
- */
-export class Forwarding {
-  private readonly pending = new Set<Promise<unknown>>();
-
-  /** Count `answer` as in flight until it settles. */
-  track<T>(answer: Promise<T>): Promise<T> {
-    this.pending.add(answer);
-    void answer.finally(() => this.pending.delete(answer)).catch(() => {});
-    return answer;
-  }
-
-  /** Resolves once nothing is in flight (requests read by now included) and their answers are written. */
-  async settled(): Promise<void> {
-    // A turn for requests read just before the end of input to be dispatched.
-    await new Promise((r) => setImmediate(r));
-    while (this.pending.size > 0) {
-      await Promise.allSettled([...this.pending]);
-      // And one for the server to write the answers out.
-      await new Promise((r) => setImmediate(r));
-    }
-  }
-}
-
-/**
  * A server that answers with what `client`'s server answers: the same identity,
  * capabilities, instructions, tools and resources.
  *
  * @param client Connected to the running writer (`connectWriter`).
- * @param forwarding Where the requests under way are counted (`Forwarding.settled` before closing).
  */
-export function bridgeServer(client: Client, forwarding = new Forwarding()): Server {
+export function bridgeServer(client: Client): Server {
   const identity = client.getServerVersion() ?? { name: 'agora', version: '1.0.0' };
   const instructions = client.getInstructions();
   const server = new Server(identity, { capabilities: client.getServerCapabilities() ?? {}, ...(instructions ? { instructions } : {}) });
-  const pass = <T extends object>(answer: Promise<T>) => forwarding.track(answer).then(asOwn);
+  const pass = <T extends object>(answer: Promise<T>) => answer.then(asOwn);
   server.setRequestHandler('tools/list', (request) => pass(client.listTools(own(request.params))));
   server.setRequestHandler('tools/call', (request) => pass(client.callTool(own(request.params)!)));
   server.setRequestHandler('resources/list', (request) => pass(client.listResources(own(request.params))));
   server.setRequestHandler('resources/templates/list', (request) => pass(client.listResourceTemplates(own(request.params))));
   server.setRequestHandler('resources/read', (request) => pass(client.readResource(own(request.params)!)));
+  // Its params are checked here, before they are passed on, as the writer's own server does.
+  invalidParamsAnswered(server);
   return server;
 }

@@ -9,7 +9,7 @@
  * `list_changed` notification is ever sent (stateless HTTP, and the stdio server does
  * not watch content), so `listChanged` is false for tools and resources.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, specTypeSchemas, type CallToolResult } from '@modelcontextprotocol/server';
+import { McpServer, ProtocolError, type Server, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, specTypeSchemas, type CallToolResult } from '@modelcontextprotocol/server';
 import { registerTools, paginate, resolveSlug } from './tools.ts';
 import type { AgentDeps, Caller } from './deps.ts';
 import { isAppError } from '../errors.ts';
@@ -61,10 +61,10 @@ type RequestHandler = (request: { method: string; params?: unknown }, ctx: unkno
  * numeric `cursor`) is JSON-RPC's invalid params (-32602), naming the param. The SDK
  * (2.4) throws a plain Error for it, which it answers as an internal error (-32603) with
  * the validator's dump. Every handler registered by now is wrapped: the SDK keeps them
- * in one map, its only seam for this.
+ * in one map, its only seam for this. Used by the stdio bridge's server too (bridge.ts).
  */
-function invalidParamsAnswered(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+export function invalidParamsAnswered(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
   if (!(handlers instanceof Map)) throw new Error('the MCP SDK no longer keeps _requestHandlers: update invalidParamsAnswered (mcp/server.ts)');
   for (const [method, handler] of handlers) {
     const schema = REQUEST_SCHEMAS.get(method);
@@ -134,6 +134,6 @@ export function createMcpServer(deps: AgentDeps, caller: Caller): McpServer {
       throw error;
     }
   });
-  invalidParamsAnswered(server);
+  invalidParamsAnswered(server.server);
   return server;
 }

@@ -112,6 +112,9 @@ export class Publisher {
           throw error;
         });
         const write = await state.updateComments(new Map(lists));
+        // The site-wide outputs follow every rebuild, a retried one too (its callers were
+        // told of the failure and wait for nothing): `published` makes it inline where it may.
+        this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
       },
       onError: (error, attempt) => {
