@@ -56,6 +56,12 @@ test('security headers', async (t) => {
     }
   });
 
+  await t.test('should let a browser send what a signed comment carries (Content-Digest and the signature headers)', async () => {
+    const res = await fetch(`${server.url}/api/comments/${SLUG}`, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-digest, x-api-key, signature' } });
+    const allowed = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+    for (const name of ['content-type', 'content-digest', 'x-api-key', 'signature', 'signature-input', 'signature-agent']) assert.ok(allowed.includes(name), `Allow-Headers lacks ${name}: ${allowed.join(', ')}`);
+  });
+
   await t.test('should give pages a strict CSP: scripts and styles from files only, no framing', async () => {
     const csp = (await fetch(`${server.url}/setups/${SLUG}/`)).headers.get('content-security-policy') ?? '';
     // 'wasm-unsafe-eval' lets Pagefind compile its WebAssembly; JavaScript eval stays off.

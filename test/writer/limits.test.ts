@@ -4,6 +4,7 @@ import { makeProject, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer, serveProject, postComment, commentDoc, API_KEY } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEFAULT_LIMITS, loadLimits } from '../../packages/writer/src/http/limits-config.ts';
@@ -281,4 +282,25 @@ test('a hidden comment sent again after a restart, or hidden while another write
   const stored = await storedComments(project.config.dataDir);
   assert.equal(stored.filter((c) => c.author.startsWith('hidden-')).length, 2);
   assert.deepEqual((await shown()).filter((c) => c === id || c === secondId), []);
+});
+
+test('a comment POST whose body never all arrived gives back its per-post and per-site points', { timeout: 60_000 }, async (t) => {
+  const config = JSON.stringify({ limits: { commentsPerIpPerMinute: 0, commentsPerPostPerHour: 2, commentsPerSitePerHour: 2 } });
+  const { server } = await serveProject(t, { samplePosts: true, files: { 'agora.config.json': config } });
+  const { hostname, port } = new URL(server.url);
+  // Three clients that announce a body, send five bytes of it and hang up.
+  for (let i = 0; i < 3; i++) {
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(`POST /api/comments/${POST_A} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${API_KEY}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 100\r\n\r\n---\nau`);
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  // Nothing was stored: the post's budget of two is whole.
+  for (let i = 0; i < 2; i++) assert.equal((await postComment(server.url, POST_A, commentDoc({}, `A whole comment number ${i}, after the abandoned ones.`))).status, 201);
+  assert.equal((await postComment(server.url, POST_A, commentDoc({}, 'A third one is over the budget of two.'))).status, 429);
 });

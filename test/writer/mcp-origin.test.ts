@@ -11,7 +11,7 @@ import { createPool, send } from '../helpers/http.ts';
 
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const TOOLS_LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-const ALLOW_HEADERS = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'x-api-key', 'authorization', 'signature', 'signature-input', 'signature-agent'];
+const ALLOW_HEADERS = ['content-type', 'accept', 'mcp-session-id', 'mcp-protocol-version', 'x-api-key', 'authorization', 'signature', 'signature-input', 'signature-agent', 'content-digest'];
 
 /** A writer on a loopback port for one test, with a connection pool to it. */
 async function mcpWriter(t: TestContext, options: { baseUrl?: string; env?: Record<string, string> } = {}) {

@@ -48,6 +48,12 @@ test('static files while they are replaced', async (t) => {
     const folder = await fetch(`${server.url}/tags`, { redirect: 'manual' });
     assert.equal(folder.status, 301);
     assert.equal(folder.headers.get('location'), '/tags/');
+    // Both feed formats: their charset, and readable from other sites' scripts like the JSON Feed.
+    for (const path of ['/feed.atom', '/comments/feed.atom', '/feed.json']) {
+      const res = await fetch(`${server.url}${path}`);
+      assert.match(res.headers.get('content-type') ?? '', /charset=utf-8/, path);
+      assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
+    }
     // A folder with no page of its own is a 404 as it is, not a redirect to another 404.
     for (const path of ['/api/post', '/api/comments']) {
       const res = await fetch(`${server.url}${path}`, { redirect: 'manual' });

@@ -171,9 +171,11 @@ function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boole
     const slug = req.params.slug as string;
     const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), resolvePostSlug(isPost, slug, 'path') ?? slug);
     if (over) throw tooMany(res, states, over);
-    // Refund only a definite non-201 answer: a client that hangs up may have been stored.
-    // A refund that fails (database away) is lost: the budget is only a little lower until its window ends.
-    if (taken.length > 0) res.once('close', () => void (res.writableFinished && !STORED.has(res.statusCode) && refund(taken).catch(() => {})));
+    // Refund a definite non-201 answer, and a request whose body never all arrived (hung up or
+    // timed out mid-body: nothing can have been stored); a client that hangs up after sending
+    // it all may have been stored. A refund that fails (database away) is lost: the budget is
+    // only a little lower until its window ends.
+    if (taken.length > 0) res.once('close', () => void ((res.writableFinished ? !STORED.has(res.statusCode) : !req.complete) && refund(taken).catch(() => {})));
     setRateLimitHeaders(res, states);
     next();
   };

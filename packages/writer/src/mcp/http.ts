@@ -29,7 +29,7 @@ import type { AgentDeps, Caller } from './deps.ts';
 const BODY_LIMIT = '64kb';
 
 /** Headers a browser client may send: MCP's own, the comment key, and Web Bot Auth's signature. */
-const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'X-API-Key', 'X-Agent-Token', 'Authorization', 'Signature', 'Signature-Input', 'Signature-Agent'].join(', ');
+const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Content-Digest', 'X-API-Key', 'X-Agent-Token', 'Authorization', 'Signature', 'Signature-Input', 'Signature-Agent'].join(', ');
 
 /**
  * Host names `/mcp` answers for. A web page that rebinds its own DNS name to this

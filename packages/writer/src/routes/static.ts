@@ -21,6 +21,8 @@ function contentType(path: string): string | null {
   if (p.endsWith('.md')) return CONTENT_TYPES.markdown;
   if (p.endsWith('.txt')) return CONTENT_TYPES.text;
   if (p.endsWith('.xml')) return 'application/xml; charset=utf-8';
+  // Feeds carry their charset as every other text does (the Atom files are UTF-8).
+  if (p.endsWith('.atom')) return 'application/atom+xml; charset=utf-8';
   if (p.endsWith('.html')) return 'text/html; charset=utf-8';
   if (p.endsWith('.css')) return 'text/css; charset=utf-8';
   if (p.endsWith('.js')) return 'text/javascript; charset=utf-8';
@@ -33,7 +35,8 @@ function setHeaders(res: Response, path: string): void {
   const type = contentType(path);
   if (type) res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=3600' : 'public, max-age=0, must-revalidate');
-  if (/\/api\/|\.md$|\.txt$|\.json$/.test(path.replace(/\\/g, '/'))) res.setHeader('Access-Control-Allow-Origin', '*');
+  // What agents and other sites' scripts read: the mirrors, markdown, text and both feed formats.
+  if (/\/api\/|\.md$|\.txt$|\.json$|\.atom$/.test(path.replace(/\\/g, '/'))) res.setHeader('Access-Control-Allow-Origin', '*');
 }
 
 const NAMED = ['post', 'model', 'comments', 'tag'] as const;
