@@ -236,8 +236,9 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (writerUrl !== '' && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) URL like \`https://api.agora.example\` (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
   const lang = o.site?.lang ?? file.lang ?? 'en';
   if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\`${lang.includes('_') ? ` (with a hyphen: \`${lang.replaceAll('_', '-')}\`)` : ''}`);
-  const searchEnv = env.AGORA_SEARCH_INDEX?.trim();
-  if (searchEnv !== undefined && searchEnv !== '' && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
+  // Blank is unset.
+  const searchEnv = env.AGORA_SEARCH_INDEX?.trim() || undefined;
+  if (searchEnv !== undefined && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
   const folders = {
     contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
     distDir: resolve(root, o.distDir ?? env.AGORA_DIST_DIR ?? file.distDir ?? 'dist'),
@@ -254,7 +255,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     port,
     host,
     store: storeConfig(env, file, o),
-    searchIndex: o.searchIndex ?? (searchEnv !== undefined && searchEnv !== '' ? !/^(0|false|no|off)$/i.test(searchEnv) : (file.searchIndex ?? true)),
+    searchIndex: o.searchIndex ?? (searchEnv !== undefined ? !/^(0|false|no|off)$/i.test(searchEnv) : (file.searchIndex ?? true)),
     searchShardPages: o.searchShardPages ?? searchShardPages(env.AGORA_SEARCH_SHARD_PAGES ?? file.searchShardPages),
     file,
     site: {

@@ -38,6 +38,8 @@ import { KeyDirectories } from './agents/key-directory.ts';
 import { agentIdentity } from './agents/identity.ts';
 
 export interface AppDeps {
+  /** Helmet's header list for this site (`securityHeaderList`), when the caller made it already. */
+  securityHeaders?: HeaderList;
   state: SiteBuild;
   store: Store;
   views: ViewCounter;
@@ -106,7 +108,7 @@ export function createApp(deps: AppDeps): Writer {
   app.set('query parser', 'simple');
   const limits = deps.limits ?? loadLimits(deps.state.config.file);
   app.set('trust proxy', limits.trustProxy);
-  const security = securityHeaderList(deps.state.config.site);
+  const security = deps.securityHeaders ?? securityHeaderList(deps.state.config.site);
   const log = requestLog(deps.logger);
   app.use(withHeaders(security));
   app.use(requestLogMiddleware(log));

@@ -104,6 +104,20 @@ export function storeFailure(error: unknown): AppError | null {
   return null;
 }
 
+/**
+ * Whether a JSON body parser's failure is a body that is JSON all the same (`null`, `42`,
+ * `"x"`: strict parsing takes objects and arrays only), not text that does not parse.
+ */
+export function isJsonRefused(error: { type?: string; body?: string } | null | undefined): boolean {
+  if (error?.type !== 'entity.parse.failed') return false;
+  try {
+    JSON.parse(error.body ?? '');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Map what the store, body parsers and `send` throw to an `AppError`, or null for a bug. */
 export function toAppError(error: unknown): AppError | null {
   if (isAppError(error)) return error;

@@ -219,7 +219,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     // A site without a catalog calls no provider: no key of one is missing.
     if (!publicData) health.missingKeys = [];
     ({ app, listener } = createApp({
-      state, store, views, publisher, renderer, health, hidden, logger, startedAt,
+      state, store, views, publisher, renderer, health, hidden, logger, startedAt, securityHeaders: security,
       // Several nodes on one database share their rate-limit budgets through it.
       ...(isPostgresStore(store) ? { rateLimitStore: { postgresPool: store.pool } } : {}),
       apiKey: config.site.apiKey,

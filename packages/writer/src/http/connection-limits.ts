@@ -57,10 +57,12 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return answer('request_timeout', 'The request\'s headers and body did not arrive in time; send them at once');
-    case 'HPE_HEADER_OVERFLOW':
+    case 'HPE_HEADER_OVERFLOW': {
       // A request line over half the limit: the URI is what is too long (RFC 9110 15.5.15: 414).
-      if (error.rawPacket && !(error.rawPacket.indexOf('\n') >= 0 && error.rawPacket.indexOf('\n') <= 8 * 1024)) return answer('uri_too_long', 'The request\'s URI is too long (16 KiB at most, with the headers)', 'path');
+      const lineEnd = error.rawPacket?.indexOf('\n') ?? 0;
+      if (lineEnd < 0 || lineEnd > 8 * 1024) return answer('uri_too_long', 'The request\'s URI is too long (16 KiB at most, with the headers)', 'path');
       return answer('headers_too_large', 'The request\'s headers are too large (16 KiB at most)', 'headers');
+    }
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return answer('payload_too_large', 'The request\'s chunk extensions are too large', 'body');
     default:

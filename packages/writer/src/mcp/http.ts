@@ -19,7 +19,7 @@ import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@m
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
-import { writeError, type AppError } from '../errors.ts';
+import { isJsonRefused, writeError, type AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { createMcpServer } from './server.ts';
@@ -118,14 +118,7 @@ const parseError: ErrorRequestHandler = (error: { type?: string; message?: strin
     return;
   }
   if (error?.type !== 'entity.parse.failed') return next(error);
-  let json = false;
-  try {
-    JSON.parse(error.body ?? '');
-    json = true;
-  } catch {
-    // Not JSON at all.
-  }
-  if (json) res.status(400).json(jsonRpcError(-32600, `Invalid Request: the body is JSON but not a JSON-RPC message (${JSON.stringify(error.body).slice(0, 60)}); send an object {"jsonrpc": "2.0", "method", …} or a batch of them`));
+  if (isJsonRefused(error)) res.status(400).json(jsonRpcError(-32600, `Invalid Request: the body is JSON but not a JSON-RPC message (${JSON.stringify(error.body).slice(0, 60)}); send an object {"jsonrpc": "2.0", "method", …} or a batch of them`));
   else res.status(400).json(jsonRpcError(-32700, `Parse error: the body is not JSON (${error.message}); send one JSON-RPC message or a batch as application/json`));
 };
 

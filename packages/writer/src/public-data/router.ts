@@ -5,7 +5,7 @@
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Catalog } from '@agora/generator';
-import { AppError, toAppError } from '../errors.ts';
+import { AppError, isJsonRefused, toAppError } from '../errors.ts';
 import { createOperationTables } from '../upstream/index.ts';
 import { loadProviderConfig } from './config.ts';
 import { createQuota } from './quota.ts';
@@ -53,23 +53,13 @@ export interface PublicDataRouter {
   close(): Promise<void>;
 }
 
-/** Whether `text` is JSON at all. */
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** JSON body parser whose failures are `AppError`s. */
 function jsonBody(): RequestHandler {
   const parse = express.json({ limit: '16kb', strict: true, type: () => true });
   const translate: ErrorRequestHandler = (error: { type?: string; body?: string }, _req, _res, next) => {
     if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
     // JSON, but not an object (`null`, `42`, `"x"`): said as such, not as JSON that does not parse.
-    if (error.type === 'entity.parse.failed' && isJson(error.body ?? '')) return next(new AppError('validation', `body must be a JSON object {"service", "operation", "params"}, not ${JSON.stringify(error.body).slice(0, 40)}`, { field: 'body' }));
+    if (isJsonRefused(error)) return next(new AppError('validation', `body must be a JSON object {"service", "operation", "params"}, not ${JSON.stringify(error.body).slice(0, 40)}`, { field: 'body' }));
     // The rest as every route words it: JSON that does not parse, an unknown or mismatched Content-Encoding (naming that header), a charset.
     next(toAppError(error) ?? new AppError('validation', 'body could not be read', { field: 'body' }));
   };

@@ -155,18 +155,18 @@ export class Publisher {
   }
 
   /**
-   * After a post's own outputs were rebuilt: the site-wide outputs before the answer on a
-   * small site (by its size, not a timed rewrite: under concurrent comments a small
-   * site's rewrite took over any time bound and switched the wait off for seconds),
-   * else within the delay. Awaited outside the rebuild queue, so the post's next
-   * rebuild need not wait for this flush (it runs between the flush's jobs), and
-   * comments waiting together share the next flush. Resolves with whether the post's
-   * own outputs were rebuilt; a failed flush is retried by the scheduler.
+   * After a post's own outputs were rebuilt: on a small site the answer waits for the
+   * site-wide outputs (by its size, not a timed rewrite: under concurrent comments a
+   * small site's rewrite took over any time bound and switched the wait off for
+   * seconds); elsewhere they follow within the delay (the rebuild queue's run scheduled
+   * them). Awaited outside the rebuild queue, so the post's next rebuild need not wait
+   * for this flush (it runs between the flush's jobs), and comments waiting together
+   * share the next flush. Resolves with whether the post's own outputs were rebuilt; a
+   * failed flush is retried by the scheduler.
    */
   private async published(rebuilt: Promise<boolean>): Promise<boolean> {
     if (!(await rebuilt)) return false;
-    const inline = this.state.site.posts.length <= (this.options.aggregateInlinePosts ?? 500) && (await this.aggregates.flushSoon());
-    if (!inline) this.aggregates.touch();
+    if (this.state.site.posts.length <= (this.options.aggregateInlinePosts ?? 500)) await this.aggregates.flushSoon();
     return true;
   }
 
