@@ -454,12 +454,14 @@ export class SiteBuild {
    * start; see `BuildState.warm`), giving way between steps as `flushAggregates` does.
    */
   warm(giveWay?: () => Promise<void>): Promise<void> {
+    // The write thread loads now, not under the first comment's rebuild.
+    this.state.writeThread?.start();
     return this.state.warm(giveWay);
   }
 
   /** Persist pending state (the manifest) before the process exits; stop indexing. */
   close(): Promise<void> {
-    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close()]).then(() => {}));
+    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close(), this.state.writeThread?.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

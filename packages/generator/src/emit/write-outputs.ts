@@ -13,6 +13,7 @@ import { chunksLength, type Output } from './output.ts';
 import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.ts';
 import { createHash } from 'node:crypto';
 import { Manifest, UNHASHED, type WriteClaim } from './manifest.ts';
+import type { WriteThread } from './write-thread.ts';
 
 export { Manifest, UNHASHED };
 
@@ -52,7 +53,24 @@ export interface SinkOptions {
    * than the write).
    */
   syncBelow?: number;
+  /**
+   * Hand the files `syncBelow` selects to this thread in batches instead (a long-lived
+   * process: its main thread answers requests meanwhile).
+   */
+  writeThread?: WriteThread;
 }
+
+/** A small file waiting for the write thread. */
+interface Queued {
+  path: string;
+  bytes: Uint8Array;
+  hash: string;
+  claim: WriteClaim;
+}
+
+/** A batch for the write thread is sent once it holds this many files or bytes (or at the next turn of the event loop). */
+const BATCH_FILES = 64;
+const BATCH_BYTES = 1 << 20;
 
 /**
  * Longest run of synchronous writes between yields, in ms. Counted in time, not files:
@@ -85,6 +103,10 @@ export class OutputSink {
   private failure: unknown = null;
   /** When the current run of synchronous writes began (0: none under way). */
   private runStarted = 0;
+  /** Small files for the write thread, not sent yet. */
+  private queued: Queued[] = [];
+  private queuedBytes = 0;
+  private sendScheduled = false;
 
   constructor(
     private readonly manifest: Manifest,
@@ -143,6 +165,7 @@ export class OutputSink {
       return;
     }
     const small = this.options.syncBelow !== undefined && chunksLength(bytes) < this.options.syncBelow;
+    if (small && this.options.writeThread && !this.options.durable) return this.queue(output.path, bytes, hash, claim);
     if ((this.options.sync || small) && !this.options.durable) {
       // A synchronous write is far cheaper per file; yield now and then so worker
       // messages (rendered pages) and requests are handled.
@@ -180,6 +203,72 @@ export class OutputSink {
     this.inflight.add(write);
   }
 
+  /**
+   * Queue a small file for the write thread. Its claim is released once the thread has
+   * written it, so a later rebuild's write of the same path still lands after it.
+   */
+  private async queue(path: string, chunks: readonly Uint8Array[], hash: string, claim: WriteClaim): Promise<void> {
+    // (The claim of a file not queued is released by `emit`.)
+    if (this.failure) throw this.failure;
+    // One buffer of its own per file, handed over to the thread (a chunk may be a view of a bigger buffer that stays here).
+    const bytes = new Uint8Array(chunksLength(chunks));
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.length;
+    }
+    this.queued.push({ path, bytes, hash, claim });
+    this.queuedBytes += bytes.length;
+    if (this.queued.length >= BATCH_FILES || this.queuedBytes >= BATCH_BYTES) this.send();
+    else if (!this.sendScheduled) {
+      this.sendScheduled = true;
+      setImmediate(() => {
+        this.sendScheduled = false;
+        this.send();
+      });
+    }
+    // A run of many jobs (a views flush: thousands of records) still gives requests a turn now and then.
+    if (this.runStarted === 0) this.runStarted = performance.now();
+    if (performance.now() - this.runStarted >= SYNC_RUN_MS) {
+      this.runStarted = 0;
+      this.send();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Send the queued files to the write thread as one batch. */
+  private send(): void {
+    const batch = this.queued;
+    if (batch.length === 0) return;
+    this.queued = [];
+    this.queuedBytes = 0;
+    const distDir = this.manifest.distDir;
+    const write = this.options
+      .writeThread!.write(batch.map((f) => ({ path: join(distDir, f.path), bytes: f.bytes })))
+      .then((failures) => {
+        batch.forEach((f, i) => {
+          const failure = failures[i];
+          if (!failure) {
+            this.manifest.outputs.set(f.path, f.hash);
+            this.result.written.push(f.path);
+            return;
+          }
+          // Forget the hash: whatever is on disk now, the next build rewrites it.
+          this.manifest.outputs.delete(f.path);
+          this.failure ??= Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
+        });
+      })
+      .catch((error: unknown) => {
+        for (const f of batch) this.manifest.outputs.delete(f.path);
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inflight.delete(write);
+        for (const f of batch) f.claim.done();
+      });
+    this.inflight.add(write);
+  }
+
   /** The files of this build: emitted or kept. */
   get produced(): ReadonlySet<string> {
     return this.seen;
@@ -187,6 +276,7 @@ export class OutputSink {
 
   /** Wait for every write. */
   async finish(): Promise<void> {
+    this.send();
     await Promise.all(this.inflight);
     if (this.failure) throw this.failure;
     this.result.outputs = this.seen.size;
