@@ -30,6 +30,13 @@ export const ERROR_FORMS = {
     const key = FAKE_KEYS.dataGoKr;
     return xml({ response: { header: { resultCode: '99', resultMsg: `UNKNOWN ERROR serviceKey=${key} encoded=${encodeURIComponent(key)} decoded=${key.replace(/\+/g, ' ')} path=/x?ServiceKey=${encodeURIComponent(key)}` } } });
   },
+  /** The same with escapes a server may print in another case or as HTML references. */
+  'echo-key-escaped': () => {
+    const key = FAKE_KEYS.dataGoKr;
+    const lower = encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+    const entities = [...key].map((c) => (/[a-z0-9]/i.test(c) ? c : `&#${c.codePointAt(0)};`)).join('');
+    return xml({ response: { header: { resultCode: '99', resultMsg: `ERROR key=${lower} html=${entities}` } } });
+  },
   /** A redirect elsewhere (relative: to this fake, which counts it if followed). */
   redirect: () => ({ status: 302, contentType: 'text/plain', body: 'Moved', headers: { location: '/kapt/elsewhere?moved=1' } }),
   /** HTTP 500 with an HTML page. */
@@ -44,7 +51,9 @@ export const ERROR_FORMS = {
   'connection-reset': () => 'reset' as const,
   /** Answers after the client's timeout. */
   timeout: () => 'delay' as const,
-} satisfies Record<string, () => FakeReply | 'reset' | 'delay'>;
+  /** HTTP 200, chunked with no Content-Length, and a body that never ends (until the client hangs up). */
+  endless: () => 'endless' as const,
+} satisfies Record<string, () => FakeReply | 'reset' | 'delay' | 'endless'>;
 
 /** Name of a shared error form. */
 export type ErrorForm = keyof typeof ERROR_FORMS;

@@ -56,6 +56,7 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     if (mode && isErrorForm(mode)) {
       const form = ERROR_FORMS[mode]();
       if (form === 'reset') return void req.socket.destroy();
+      if (form === 'endless') return endless(res);
       if (form === 'delay') {
         const timer = setTimeout(() => {
           timers.delete(timer);
@@ -68,6 +69,16 @@ export async function startFakeProviders(): Promise<FakeProviders> {
     }
     const request: FakeRequest = { method: req.method ?? 'GET', path: `/${rest.join('/')}`, query: url.searchParams, body: await read(req), mode };
     send(res, await PROVIDER_HANDLERS[provider](request));
+  };
+  const endless = (res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    res.write('{"response":');
+    const more = () => {
+      while (!res.destroyed && res.write(chunk));
+      if (!res.destroyed) res.once('drain', more);
+    };
+    more();
   };
   const send = (res: ServerResponse, reply: FakeReply) => {
     if (res.destroyed) return;

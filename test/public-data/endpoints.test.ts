@@ -155,6 +155,19 @@ test('simple endpoints', async (t) => {
     assert.equal(dig(answer.data, 'items', 2, 'excerpt'), '소상공인 <경영개선> 지원');
   });
 
+  await t.test('should read the notices of an answer with an empty <header/> (the wire notes\' shape)', async () => {
+    harness.fake.setMode('mss', 'empty-header');
+    try {
+      // Not the query above: its answer is cached.
+      const answer = await harness.get('/api/biznotice?pageNo=1&numOfRows=9');
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(dig(answer.data, 'totalCount'), 3);
+      assert.equal(dig(answer.data, 'items', 0, 'itemId'), '1001');
+    } finally {
+      harness.fake.setMode('mss', null);
+    }
+  });
+
   await t.test('should filter titles of the page with q and pass dates through', async () => {
     const answer = await harness.get(`/api/biznotice${qs({ q: '스마트', startDate: '2026-11-01', endDate: '2026-11-21' })}`);
     assert.equal(answer.status, 200);

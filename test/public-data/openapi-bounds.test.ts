@@ -57,3 +57,27 @@ test('the documented bounds of the simple endpoints are the writer\'s', async (t
   }
   assert.ok(probed >= 16, `bounds probed: ${probed}`);
 });
+
+test('the documented string rules of the simple endpoints are the writer\'s', async (t) => {
+  const catalog = await realCatalog();
+  const site = { config: { title: 't', description: '', baseUrl: 'http://agora.test', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 }, catalog } as unknown as SiteModel;
+  const doc = JSON.parse(emitOpenApi(site).body) as { paths: Record<string, { get?: { parameters?: (Param & { schema: { pattern?: string; maxLength?: number; examples?: string[] } })[] } }> };
+  const param = (path: string, name: string) => doc.paths[path]?.get?.parameters?.find((p) => p.name === name)?.schema;
+  await t.test('business numbers in their printed form (docs/public-data.md) pass the documented pattern', () => {
+    const bNo = param('/api/bizinfo', 'b_no')!;
+    const pattern = new RegExp(bNo.pattern!);
+    for (const value of ['124-81-00998,2208717483', '1248100998', ...(bNo.examples ?? [])]) assert.match(value, pattern);
+    assert.doesNotMatch('12-481-00998', pattern);
+  });
+  await t.test('a corporation name over the documented maxLength is refused, one at it is not', async () => {
+    const harness = await startHarness({ catalog });
+    t.after(() => harness.stop());
+    const max = param('/api/corp', 'corpNm')!.maxLength!;
+    assert.equal(max, 100);
+    const over = await harness.get(`/api/corp${qs({ corpNm: 'a'.repeat(max + 1) })}`);
+    assert.equal(over.status, 400);
+    assert.equal(over.error.field, 'corpNm');
+    const at = await harness.get(`/api/corp${qs({ corpNm: 'a'.repeat(max) })}`);
+    assert.ok(at.status !== 400 || at.error.field !== 'corpNm', at.error?.message);
+  });
+});

@@ -30,11 +30,14 @@ const FORMS: [string, number, string, RegExp, string | null, number][] = [
   ['params-10', 400, 'validation', /Provider `kapt` rejected the parameters \(INVALID_REQUEST_PARAMETER_ERROR\)/, null, 1],
   ['app-error', 502, 'upstream_error', /Provider `kapt` answered with an error \(UNKNOWN_ERROR\)/, null, 1],
   ['echo-key', 502, 'upstream_error', /Provider `kapt` answered with an error \(UNKNOWN ERROR serviceKeyREDACTED encodedREDACTED decodedREDACTED path\/xServiceKeyREDACTED\)/, null, 1],
+  ['echo-key-escaped', 502, 'upstream_error', /Provider `kapt` answered with an error \(ERROR keyREDACTED htmlREDACTED\)/, null, 1],
   ['redirect', 502, 'upstream_error', /Provider `kapt` answered with an error \(HTTP 302\)/, null, 1],
   ['http-500', 502, 'upstream_error', /answered with an error \(HTTP 500\)/, null, 1],
   ['http-503', 503, 'upstream_unavailable', /Provider `kapt` is unavailable \(HTTP 503\)/, null, 1],
   ['malformed', 502, 'upstream_error', /could not be read \(neither JSON nor XML\)/, null, 1],
   ['garbage', 502, 'upstream_error', /could not be read/, null, 1],
+  // Stopped once past the size limit, not read until the timeout (RSS had grown by the whole body).
+  ['endless', 502, 'upstream_error', /could not be read \(response too large\)/, null, 1],
   ['connection-reset', 502, 'upstream_error', /Provider `kapt` could not be reached/, null, 2],
   ['timeout', 504, 'upstream_timeout', /Provider `kapt` did not answer in time/, null, 1],
 ];

@@ -111,7 +111,12 @@ test('a site without a catalog offers no public data, and says so consistently',
   t.after(() => server.close());
   const health = (await (await fetch(`${server.url}/api/health`)).json()) as Health;
   assert.deepEqual(health.missing_keys, [], 'no provider is called, so no key is missing');
-  assert.equal((await fetch(`${server.url}/api/weather?nx=60&ny=127`)).status, 404);
+  const weather = await fetch(`${server.url}/api/weather?nx=60&ny=127`);
+  assert.equal(weather.status, 404);
+  // Not a bare "nothing": a newcomer learns the site has no catalog and where to read how to add one.
+  assert.match(((await weather.json()) as { error: { message: string } }).error.message, /no public-data catalog \(content\/catalog\/catalog\.yaml\); docs\/public-data\.md/);
+  const proxy = await fetch(`${server.url}/agencatalog/api/call`, { method: 'POST' });
+  assert.match(((await proxy.json()) as { error: { message: string } }).error.message, /no public-data catalog/);
   const doc = JSON.parse(await readFile(join(project.config.distDir, 'openapi.json'), 'utf8')) as { paths: Record<string, unknown> };
   assert.deepEqual(Object.keys(doc.paths).filter((p) => p.startsWith('/agencatalog') || p === '/api/weather'), [], 'openapi.json documents none of it');
   // Nor does MCP offer its tools, or llms.txt speak of them.

@@ -26,7 +26,7 @@ import { searchRoutes } from './routes/search.ts';
 import { PostSearch } from './search/search-index.ts';
 import { mcpErrorAnswer, mcpGuard, mcpRoutes, mcpHostNames } from './mcp/http.ts';
 import type { AgentDeps } from './mcp/deps.ts';
-import type { PublicDataCalls } from './public-data/router.ts';
+import { PUBLIC_DATA_PATHS, type PublicDataCalls } from './public-data/router.ts';
 import { loadLimits, type Limits } from './http/limits-config.ts';
 import { createRateLimits, type RateLimitStore } from './http/rate-limit.ts';
 import { createDuplicateGuard } from './http/duplicate-guard.ts';
@@ -148,7 +148,11 @@ export function createApp(deps: AppDeps): Writer {
   app.use(negotiateRoutes(deps.state, deps.distDir));
   app.use(staticRoutes(deps.distDir));
   app.use((req, _res, next) => {
-    next(new AppError('not_found', `Nothing at ${req.method} ${req.path}`));
+    // A newcomer's `agora init` site has no catalog: its public-data paths say so, not just "nothing".
+    const why = !deps.publicData && PUBLIC_DATA_PATHS.includes(req.path.replace(/\/+$/, '').toLowerCase())
+      ? ': this site has no public-data catalog (content/catalog/catalog.yaml); docs/public-data.md says how to add one'
+      : '';
+    next(new AppError('not_found', `Nothing at ${req.method} ${req.path}${why}`));
   });
   // The one error funnel: every failure of every route becomes the JSON error shape here.
   const funnel: ErrorRequestHandler = (error, req, res, _next) => sendError(req, res, error, deps.logger, mcpErrorAnswer);

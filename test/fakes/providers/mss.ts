@@ -34,5 +34,8 @@ export function mss(req: FakeRequest): FakeReply {
   }));
   // As data.go.kr does: a page with nothing on it is code 03 with no body.
   if (item.length === 0) return xml({ response: { header: { resultCode: '03', resultMsg: 'NO_DATA' } } });
-  return xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body: { items: { item }, numOfRows, pageNo, totalCount: found.length } } });
+  const body = { items: { item }, numOfRows, pageNo, totalCount: found.length };
+  // The shape the wire notes give (header codes unconfirmed): an empty `<header/>`.
+  if (req.mode === 'empty-header') return xml({ response: { header: '', body } });
+  return xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body } });
 }

@@ -37,6 +37,9 @@ export interface PublicDataRouterOptions {
 /** The six simple endpoints by name. */
 export type SimpleEndpoint = 'weather' | 'apt' | 'tour' | 'bizinfo' | 'corp' | 'biznotice';
 
+/** The paths this router serves (a site without a catalog has none of them: its 404 says why). */
+export const PUBLIC_DATA_PATHS: readonly string[] = ['/api/weather', '/api/apt', '/api/tour', '/api/bizinfo', '/api/corp', '/api/biznotice', '/agencatalog/api/call'];
+
 /** The endpoints as functions, for callers other than HTTP (the MCP tools). */
 export interface PublicDataCalls {
   /** A simple endpoint with its query parameters (strings, as in a query string). */

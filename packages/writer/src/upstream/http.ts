@@ -4,7 +4,7 @@
  * by content, and mapping of every kind of provider trouble to `UpstreamError`.
  */
 import { parseXml } from './xml.ts';
-import { redactText, redactUrl } from './redact.ts';
+import { redactMessage, redactUrl } from './redact.ts';
 import { gatewayFailure, statusFailure } from './gateway-error.ts';
 import { UpstreamError, type UpstreamFailure } from './upstream-error.ts';
 import type { UpstreamContext } from './types.ts';
@@ -36,9 +36,30 @@ export function failure(ctx: UpstreamContext, url: URL, kind: UpstreamFailure, e
     now: ctx.now,
     ...(extra.status === undefined ? {} : { upstreamStatus: extra.status }),
     // A provider's message may repeat the request, key included.
-    ...(extra.detail === undefined ? {} : { detail: redactText(extra.detail, [ctx.key]) }),
+    ...(extra.detail === undefined ? {} : { detail: redactMessage(extra.detail, [ctx.key]) }),
     cause: extra.cause,
   });
+}
+
+/**
+ * The body, or null once it runs past `max` bytes (then the rest is not read: a chunked
+ * answer has no length to refuse it by, and read whole it took the process's memory).
+ */
+async function readAtMost(response: Response, max: number): Promise<Buffer | null> {
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, total);
+    total += value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
 }
 
 function isTimeout(error: unknown): boolean {
@@ -66,10 +87,14 @@ export async function sendUpstream(ctx: UpstreamContext, request: UpstreamReques
         headers: { accept: 'application/json, application/xml;q=0.9, */*;q=0.5', ...(request.json === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(request.json === undefined ? {} : { body: JSON.stringify(request.json) }),
       });
+      const tooLarge = () => failure(ctx, request.url, 'malformed', { status: response.status, detail: 'response too large' });
       const declared = Number(response.headers.get('content-length') ?? 0);
-      if (declared > MAX_BYTES) throw failure(ctx, request.url, 'malformed', { status: response.status, detail: 'response too large' });
-      const bytes = Buffer.from(await response.arrayBuffer());
-      if (bytes.length > MAX_BYTES) throw failure(ctx, request.url, 'malformed', { status: response.status, detail: 'response too large' });
+      if (declared > MAX_BYTES) {
+        await response.body?.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      const bytes = await readAtMost(response, MAX_BYTES);
+      if (!bytes) throw tooLarge();
       return { status: response.status, bytes };
     } catch (error) {
       if (error instanceof UpstreamError) throw error;

@@ -38,6 +38,41 @@ export function redactText(text: string, secrets: readonly string[]): string {
   return text;
 }
 
+/**
+ * A provider's message with every key value masked, however the provider encoded it:
+ * percent-escapes in either case and HTML character references are read first (the
+ * message only becomes a short detail), then `redactText` masks the key's forms. If the
+ * key's letters and digits still show in a row, the whole message goes: a message is
+ * shortened to letters, digits and a few signs, which would spell the key out.
+ *
+ * @param text A provider's message.
+ * @param secrets Key values.
+ */
+export function redactMessage(text: string, secrets: readonly string[]): string {
+  const read = text
+    .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&#x([0-9a-f]{1,6});?/gi, (m, hex: string) => fromCodePoint(parseInt(hex, 16)) ?? m)
+    .replace(/&#(\d{1,7});?/g, (m, dec: string) => fromCodePoint(Number(dec)) ?? m)
+    .replace(/&(amp|lt|gt|quot|apos|plus|equals|sol|percnt);/gi, (m, name: string) => NAMED[name.toLowerCase()] ?? m);
+  const masked = redactText(read, secrets);
+  const spelled = lettersAndDigits(masked);
+  for (const secret of secrets) {
+    const core = lettersAndDigits(decodedOrSelf(secret));
+    if (core.length >= 6 && spelled.includes(core)) return MASK;
+  }
+  return masked;
+}
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", plus: '+', equals: '=', sol: '/', percnt: '%' };
+
+function fromCodePoint(n: number): string | undefined {
+  return n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : undefined;
+}
+
+function lettersAndDigits(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]/gu, '');
+}
+
 function decodedOrSelf(value: string): string {
   try {
     return decodeURIComponent(value);

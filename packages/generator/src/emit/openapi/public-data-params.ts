@@ -46,8 +46,8 @@ export const BIZINFO_PARAMS: Parameter[] = [
   queryParam('action', '`status` (registration status of up to 10 numbers) or `validate` (authenticity of one registration).', { type: 'string', enum: ['status', 'validate'] }, true),
   queryParam(
     'b_no',
-    'Business registration numbers: 10 digits each without hyphens, separated by spaces or commas; at most 10 (one with `validate`). The check digit of each is verified.',
-    { type: 'string', pattern: '^[ ,]*[0-9]{10}([ ,]+[0-9]{10}){0,9}[ ,]*$', examples: ['1234567891, 2208162517'] },
+    'Business registration numbers: 10 digits each, with or without the hyphens of the printed form (124-81-00998), separated by spaces or commas; at most 10 (one with `validate`). The check digit of each is verified.',
+    { type: 'string', pattern: '^[ ,]*[0-9]{3}-?[0-9]{2}-?[0-9]{5}([ ,]+[0-9]{3}-?[0-9]{2}-?[0-9]{5}){0,9}[ ,]*$', examples: ['1234567891, 2208162517', '124-81-00998'] },
     true,
   ),
   queryParam('start_dt', 'Opening date, YYYYMMDD (required with `validate`).', digits(8, 'YYYYMMDD')),
@@ -55,7 +55,7 @@ export const BIZINFO_PARAMS: Parameter[] = [
 ];
 
 export const CORP_PARAMS: Parameter[] = [
-  queryParam('corpNm', 'Corporation name, partial match. Give exactly one of `corpNm`, `crno`, `bzno`.', { type: 'string', minLength: 1 }),
+  queryParam('corpNm', 'Corporation name, partial match. Give exactly one of `corpNm`, `crno`, `bzno`.', { type: 'string', minLength: 1, maxLength: 100 }),
   queryParam('crno', 'Corporate registration number, 13 digits. Give exactly one of `corpNm`, `crno`, `bzno`.', digits(13, '13 digits')),
   queryParam('bzno', 'Business registration number, 10 digits. Give exactly one of `corpNm`, `crno`, `bzno`.', digits(10, '10 digits')),
   numOfRows,

@@ -21,6 +21,13 @@ const SPEC = {
 /** Each operation's parameters: the proxy checks its calls' values by the same rules. */
 export const BIZNOTICE_PARAMS: Readonly<Record<string, QuerySpec>> = { getbizList_v2: SPEC };
 
+/** A date range that ends before it starts: the 400, or null (the route and the proxy). */
+export function dateOrderProblem(params: Readonly<Record<string, unknown>>, where: string, field: (name: string) => string): AppError | null {
+  const { startDate, endDate } = params;
+  if (typeof startDate !== 'string' || typeof endDate !== 'string' || startDate <= endDate) return null;
+  return new AppError('validation', `${where}/endDate must not be before startDate (${startDate})`, { field: field('endDate') });
+}
+
 /**
  * The support-notice route.
  *
@@ -29,9 +36,8 @@ export const BIZNOTICE_PARAMS: Readonly<Record<string, QuerySpec>> = { getbizLis
 export function biznoticeRoute(ctx: PublicDataContext): SimpleAnswer {
   return async function biznotice(req) {
     const { q, ...query } = parseQuery(req.query, SPEC);
-    if (query.startDate && query.endDate && query.startDate > query.endDate) {
-      throw new AppError('validation', `query/endDate must not be before startDate (${query.startDate})`, { field: 'endDate' });
-    }
+    const problem = dateOrderProblem(query, 'query', (name) => name);
+    if (problem) throw problem;
     const envelope = await simpleCall(ctx, 'support-notices', 'getbizList_v2', query, (upstream, p) => fetchNotices(upstream, p));
     const page = envelope.data as NoticeList;
     const needle = q?.toLowerCase();

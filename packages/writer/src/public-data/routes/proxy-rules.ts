@@ -13,7 +13,7 @@ import { compactDate, integer, oneOf, type Rule } from '../query/rules.ts';
 import type { QuerySpec } from '../query/parse-query.ts';
 import { APT_PARAMS } from './apt.ts';
 import { BIZINFO_PARAMS } from './bizinfo.ts';
-import { BIZNOTICE_PARAMS } from './biznotice.ts';
+import { BIZNOTICE_PARAMS, dateOrderProblem } from './biznotice.ts';
 import { CORP_PARAMS, corpKeyProblem } from './corp.ts';
 import { TOUR_PARAMS } from './tour.ts';
 
@@ -38,6 +38,7 @@ const PROXY_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
 /** Rules across the parameters of one operation, as its simple endpoint holds them: the 400, or null. */
 const PROXY_CROSS_RULES: Readonly<Record<string, (params: Record<string, string>) => AppError | null>> = {
   'corporate-info/getCorpOutline_V2': (params) => corpKeyProblem(params, 'body/params', (name) => `params.${name}`),
+  'support-notices/getbizList_v2': (params) => dateOrderProblem(params, 'body/params', (name) => `params.${name}`),
 };
 
 /** Check the `params` of a proxy call to `service`/`operation` (400 naming `params.<name>`); returns them normalized. */
