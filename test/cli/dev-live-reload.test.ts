@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { NEEDS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
@@ -77,6 +77,16 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
     await box.waitFor({ timeout: 15_000 });
     await writeFile(join(project.root, FILE), postSource({ title: 'Live fixed' }));
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live fixed') && !document.getElementById('agora-dev-error'), undefined, { timeout: 15_000 });
+  });
+
+  await t.test('should show a deleted post as a 404 page that comes back with the post', async () => {
+    const source = await readFile(join(project.root, FILE), 'utf8');
+    await rm(join(project.root, FILE));
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Not found', undefined, { timeout: 15_000 });
+    assert.equal((await page.request.get(pageUrl, { headers: { accept: 'text/html' } })).status(), 404);
+    assert.equal(await page.locator('meta[name="viewport"]').count(), 1);
+    await writeFile(join(project.root, FILE), source);
+    await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live fixed'), undefined, { timeout: 15_000 });
   });
 
   await t.test('should run under the CSP without a violation', async () => {

@@ -176,6 +176,6 @@ test('renderCommentMarkdown', async (t) => {
   });
 
   await t.test('should carry a new renderer version', () => {
-    assert.equal(COMMENT_RENDERER_VERSION, 'comment-4', 'comment-3 came with these rules; comment-4 shows a link the sanitizer emptied as its text');
+    assert.equal(COMMENT_RENDERER_VERSION, 'comment-5', 'comment-3 came with these rules; comment-4 shows a link the sanitizer emptied as its text; comment-5 shifts headings three levels down and keeps task-list checkboxes');
   });
 });

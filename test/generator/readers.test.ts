@@ -93,3 +93,20 @@ test('feeds, tags and pagination', async (t) => {
     assert.ok(!later.some((j) => j.kind === 'site-feed' || j.kind === 'tag-page'), 'post feeds and HTML lists show no comments');
   });
 });
+
+test('the search page asks the writer where the site names one', async (t) => {
+  const { renderSearchPage } = await import('../../packages/generator/src/render/pages/search.ts');
+  const site = { title: 'T', description: 'D', baseUrl: 'https://cdn.example', apiKey: 'k', lang: 'en', pageSize: 20 };
+  await t.test('should point the fallback at the writer\'s origin (a CDN serving dist/ has no /api/search)', () => {
+    const page = renderSearchPage({ ...site, writerUrl: 'https://writer.example' } as never, false);
+    assert.match(page, /data-search-endpoint="https:\/\/writer\.example\/api\/search"/);
+  });
+  await t.test('should ask the same origin when the writer serves the site', () => {
+    assert.match(renderSearchPage({ ...site, writerUrl: '' } as never, false), /data-search-endpoint="\/api\/search"/);
+  });
+  await t.test('should read the endpoint from the form in search.js', async () => {
+    const script = await readFile(new URL('../../packages/generator/src/emit/assets/search.js', import.meta.url), 'utf8');
+    assert.match(script, /getAttribute\('data-search-endpoint'\)/);
+    assert.doesNotMatch(script, /fetch\(`\/api\/search/);
+  });
+});

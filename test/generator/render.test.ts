@@ -31,4 +31,17 @@ test('renderCommentMarkdown', async (t) => {
     assert.doesNotMatch(html, /javascript:|onerror|<img/);
     assert.match(html, /<a href="https:\/\/example.com" rel="nofollow ugc noopener">b<\/a>/);
   });
+
+  await t.test('should put a comment\'s headings three levels down, so none starts a section of the page\'s outline', () => {
+    const html = renderCommentMarkdown('# Symptom\n\n## Cause\n\n### Fix\n\n###### Deep\n\nSetext\n=\n');
+    assert.deepEqual([...html.matchAll(/<(h[1-6])>([^<]*)</g)].map((m) => `${m[1]} ${m[2]}`), ['h4 Symptom', 'h5 Cause', 'h6 Fix', 'h6 Deep', 'h4 Setext']);
+  });
+
+  await t.test('should keep a task list\'s state as disabled checkboxes, and no other input', () => {
+    const html = renderCommentMarkdown('- [ ] open\n- [x] done\n\n<input type="text" value="x"> <input type="checkbox" onclick="alert(1)">');
+    assert.match(html, /<li class="task-list-item"><input type="checkbox" disabled> open<\/li>/);
+    assert.match(html, /<li class="task-list-item"><input type="checkbox" checked disabled> done<\/li>/);
+    assert.equal(html.match(/<input/g)?.length, 2, html);
+    assert.doesNotMatch(html, /onclick|type="text"/);
+  });
 });

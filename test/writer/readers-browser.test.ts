@@ -14,6 +14,7 @@ import { NEEDS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
 const DEBATE = '2025-07-29-sqlite-in-production-yes-or-no';
+const NGINX = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
 
 interface Violation { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }
 
@@ -32,6 +33,9 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     [{ type: 'debate', position: 'con', author: 'con-agent' }, 'Several app servers need a network database; SQLite on NFS is a trap.'],
     [{ type: 'supplement', author: 'helper' }, 'Set `PRAGMA busy_timeout = 5000;` so writers wait instead of failing.'],
   ] as const) assert.equal((await postComment(server.url, DEBATE, commentDoc(fields, body))).status, 201);
+  // Valid, and as wide as one client can make it: a 100-character name and model, a long word, link text and inline code.
+  const wide = `A ${'w'.repeat(300)} word, [${'l'.repeat(200)}](https://example.com/${'p'.repeat(100)}) and \`/etc/${'c'.repeat(150)}/override.conf\`.`;
+  assert.equal((await postComment(server.url, NGINX, commentDoc({ author: 'a'.repeat(100), model: 'm'.repeat(100) }, wide))).status, 201);
   await server.flushAggregates();
   browser = await launchBrowser();
   const korean = server.state.site.bySlug.get(KOREAN)!;
@@ -60,6 +64,11 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     // Pagefind falls back to the longest known prefix of an unknown word ("x" for "xylophone").
     for (const q of ['xylophone', 'qwertyuiopasdf', 'zzqxnotaword']) assert.deepEqual(await search(q), { status: `0 results for “${q}”`, links: 0 }, q);
     for (const q of ['nginx', 'websocket']) assert.ok((await search(q)).links > 0, q);
+    // The metadata list (Date, Model, Author, Views) is not indexed: "views" once found every post by its "Views –".
+    const views = await search('views');
+    assert.ok(views.links < server.state.site.posts.length, `"views" found ${views.links} of ${server.state.site.posts.length} posts`);
+    const excerpts = await page.locator('.search-results p').allTextContents();
+    assert.ok(!excerpts.some((e) => /Views\s*–|Author\s*(AI agent|human)/.test(e)), excerpts.join(' | '));
     await page.close();
   });
 
@@ -83,6 +92,20 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
       }
     }
     assert.deepEqual(found, []);
+  });
+
+  await t.test('should fit every page in a 360 px phone screen, a comment made as wide as one can be included', async () => {
+    const context = await browser!.newContext({ viewport: { width: 360, height: 800 } });
+    const page = await context.newPage();
+    const post = (slug: string) => server.state.site.bySlug.get(slug)!.url;
+    const wider: string[] = [];
+    for (const path of ['/', post(NGINX), post('2025-04-11-systemd-unit-hardening-checklist'), post('2025-05-20-docker-buildkit-cache-github-actions'), '/comments/', `/debates/${DEBATE}/`, '/agencatalog/', detail]) {
+      assert.equal((await page.goto(server.url + path))?.status(), 200, path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 360) wider.push(`${path}: ${width} px`);
+    }
+    assert.deepEqual(wider, []);
+    await context.close();
   });
 
   await t.test('should link pages of a paginated list with rel=prev/next and a visible navigation', async () => {

@@ -45,14 +45,28 @@ test('a taken port', async (t) => {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
   const port = (blocker.address() as { port: number }).port;
+  // The next port up is taken too (when it can be had): the message must not name it.
+  const next = createServer();
+  const nextTaken = await new Promise<boolean>((resolve) => next.once('error', () => resolve(false)).listen(port + 1, '127.0.0.1', () => resolve(true)));
   const project = await makeProject({ samplePosts: true, port });
   t.after(async () => {
     blocker.close();
+    if (nextTaken) next.close();
     await project.remove();
   });
   await t.test('should fail before building, naming PORT as the fix', async () => {
     const started = performance.now();
-    await assert.rejects(startTestServer(project), new RegExp(`Cannot listen on 127.0.0.1:${port}: the port is taken by another process\\. Choose a free port: \`-p \\d+\` \\(\`agora start\`, \`serve\`, \`dev\`\\) or \`PORT=\\d+ npm start\``));
+    const error = await startTestServer(project).then(() => null, (e: Error) => e);
+    const named = new RegExp(`Cannot listen on 127.0.0.1:${port}: the port is taken by another process\\. Port (\\d+) is free: \`-p \\1\` \\(\`agora start\`, \`serve\`, \`dev\`\\) or \`PORT=\\1 npm start\`, or stop the other process`).exec(error?.message ?? '');
+    assert.ok(named, error?.message);
+    // The port it names is free indeed (the next one up may be taken too).
+    const suggested = Number(named[1]);
+    assert.notEqual(suggested, port);
+    if (nextTaken) assert.notEqual(suggested, port + 1);
+    await new Promise<void>((resolve, reject) => {
+      const probe = createServer().once('error', reject);
+      probe.listen(suggested, '127.0.0.1', () => probe.close(() => resolve()));
+    });
     assert.ok(performance.now() - started < 1000, 'failed at once, before the build');
   });
 });

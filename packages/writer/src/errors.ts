@@ -145,7 +145,7 @@ export function toAppError(error: unknown): AppError | null {
   return null;
 }
 
-const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>Not found. Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></html>';
+const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></main></body></html>';
 
 /**
  * Answer `error` as the JSON error shape (on `/mcp`, `mcp` answers it as a JSON-RPC

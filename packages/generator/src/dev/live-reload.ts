@@ -30,6 +30,12 @@ export type DevHandler = (req: IncomingMessage, res: ServerResponse, next: (erro
 /** What the browser shows: the site is current, or the last rebuild failed with these messages. */
 type Status = { kind: 'ok' } | { kind: 'error'; messages: string[] };
 
+/** `page`'s answer for a page path with no file. */
+const MISSING = '\0missing';
+
+/** What `agora dev` shows for a missing page: the site's look, and the script that reloads it once the page is back. */
+const DEV_NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.</p></main>${LIVE_RELOAD_TAG}</body></html>`;
+
 export class LiveReload {
   private readonly clients = new Set<ServerResponse>();
   private status: Status = { kind: 'ok' };
@@ -89,8 +95,11 @@ export class LiveReload {
     if (!/text\/html/.test(req.headers.accept ?? '')) return next();
     this.page(path).then((html) => {
       if (html === null) return next();
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : html);
+      // A page that is not there (a post deleted while its page was open) is a 404 that
+      // still reloads once the page comes back.
+      const missing = html === MISSING;
+      res.writeHead(missing ? 404 : 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : missing ? DEV_NOT_FOUND_PAGE : html);
     }, next);
   };
 
@@ -116,7 +125,10 @@ export class LiveReload {
     for (const res of this.clients) res.write(chunk);
   }
 
-  /** The HTML page at a URL path with the script tag added, or null when it is not one. */
+  /**
+   * The HTML page at a URL path with the script tag added; `MISSING` for a page path
+   * outside the API with no file; null when it is no page path.
+   */
   private async page(urlPath: string): Promise<string | null> {
     let decoded: string;
     try {
@@ -129,7 +141,8 @@ export class LiveReload {
     const file = normalize(join(this.distDir, relative));
     if (!file.startsWith(this.distDir + sep)) return null;
     const info = await stat(file).catch(() => null);
-    if (!info?.isFile()) return null;
+    if (!info) return decoded.startsWith('/api/') || decoded.startsWith('/agencatalog/api/') ? null : MISSING;
+    if (!info.isFile()) return null;
     const html = await readFile(file, 'utf8');
     const at = html.lastIndexOf('</body>');
     return at === -1 ? `${html}${LIVE_RELOAD_TAG}` : `${html.slice(0, at)}${LIVE_RELOAD_TAG}${html.slice(at)}`;

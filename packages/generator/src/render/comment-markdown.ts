@@ -19,10 +19,13 @@ import type { Root as MdastRoot } from 'mdast';
 import { LANGUAGES, PLAIN_TEXT } from './languages.ts';
 
 
-/** Images are not allowed in comments (tracking pixels); only links, text and code. */
+/**
+ * Images are not allowed in comments (tracking pixels); only links, text and code, and
+ * the disabled checkboxes of task lists (GitHub's schema allows `input` only as those).
+ */
 const schema = {
   ...defaultSchema,
-  tagNames: (defaultSchema.tagNames ?? []).filter((t) => !['img', 'picture', 'source', 'input'].includes(t)),
+  tagNames: (defaultSchema.tagNames ?? []).filter((t) => !['img', 'picture', 'source'].includes(t)),
   protocols: { ...defaultSchema.protocols, href: ['http', 'https', 'mailto'] },
 };
 
@@ -41,6 +44,25 @@ function rehypeUgcLinks() {
       child.properties.rel = ['nofollow', 'ugc', 'noopener'];
       return [child];
     }) as typeof node.children;
+  };
+  return (tree: Root) => visit(tree);
+}
+
+/**
+ * A comment's headings sit three levels down (`#` is an `<h4>`, the deepest an `<h6>`):
+ * a card is under the page's `<h2>` Comments or a debate side's `<h3>`, and a comment's
+ * `# Title` must not start a new top-level section of the page's outline.
+ */
+const HEADING_SHIFT = 3;
+
+function rehypeShiftHeadings() {
+  const visit = (node: Root | Element) => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      const level = /^h([1-6])$/.exec(child.tagName)?.[1];
+      if (level) child.tagName = `h${Math.min(6, Number(level) + HEADING_SHIFT)}`;
+      visit(child);
+    }
   };
   return (tree: Root) => visit(tree);
 }
@@ -70,6 +92,7 @@ export function createCommentProcessor({ cjkFriendly = true }: { cjkFriendly?: b
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
     .use(rehypeUgcLinks)
+    .use(rehypeShiftHeadings)
     .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;

@@ -17,7 +17,7 @@ import { bodyDigest, bodyHashOf, keyDigest } from '../model/comment-identity.ts'
  * The version of the comment renderer (`comment-markdown.ts`): bump it whenever the HTML
  * a body renders to changes, so stored renderings are re-rendered in the background.
  */
-export const COMMENT_RENDERER_VERSION = 'comment-4';
+export const COMMENT_RENDERER_VERSION = 'comment-5';
 
 /** The key of HTML rendered from `body` by this renderer: `<version>:<SHA-256 of body, 16 hex>`. */
 export function commentHtmlKey(body: string): string {

@@ -37,8 +37,11 @@ async function fromPagefind(q) {
   return data.filter((d) => matchesQuery(q, d.excerpt)).map((d) => ({ url: d.url, title: d.meta?.title ?? d.url, excerpt: d.excerpt }));
 }
 
+// The writer's search (on its own origin when the site names one: the form carries it).
+const writerSearch = form?.getAttribute('data-search-endpoint') || '/api/search';
+
 async function fromWriter(q) {
-  const res = await fetch(`/api/search?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
+  const res = await fetch(`${writerSearch}?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' }, mode: 'cors' });
   if (!res.ok) throw new Error(`search answered ${res.status}`);
   const body = await res.json();
   const hits = Array.isArray(body) ? body : (body.results ?? body.hits ?? []);

@@ -2,7 +2,8 @@
  * `/search/`: a search box for people. Without JavaScript it is a plain GET form that
  * says what to use instead; `/assets/search.js` answers from the Pagefind index the
  * build writes to `/pagefind/` (any static host), or from the writer's `/api/search`
- * where no index was published.
+ * where no index was published (the writer's own origin when `writerUrl` names one: a
+ * CDN serving `dist/` has no `/api/search`).
  */
 import { html } from '../html.ts';
 import type { SiteConfig } from '../../types.ts';
@@ -10,7 +11,7 @@ import { layout } from './layout.ts';
 
 export function renderSearchPage(site: SiteConfig, catalog: boolean): string {
   const body = html`<h1>Search</h1>
-<form class="search-page-form" role="search" aria-label="Posts" action="/search/" method="get" data-search>
+<form class="search-page-form" role="search" aria-label="Posts" action="/search/" method="get" data-search data-search-endpoint="${site.writerUrl}/api/search">
 <label for="search-q">Words to find in posts</label>
 <input type="search" id="search-q" name="q" autocomplete="off">
 <button type="submit">Search</button>
