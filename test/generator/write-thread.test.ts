@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Manifest, OutputSink } from '../../packages/generator/src/emit/write-outputs.ts';
-import { WriteThread } from '../../packages/generator/src/emit/write-thread.ts';
+import { WriteThread, WriteThreads } from '../../packages/generator/src/emit/write-thread.ts';
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
@@ -83,7 +83,8 @@ test('small files go to the write thread and are recorded once written', async (
     const sink = new OutputSink(manifest, { hashLimit: 1 << 20, syncBelow: 64 * 1024, writeThread: thread });
     await sink.emit('lost', null, () => ({ path: 'lost/file', body: 'lost' }));
     // The thread stops as the batch is sent (by finish), before it can answer.
-    const dying = thread.start().terminate();
+    thread.start();
+    const dying = thread.worker!.terminate();
     await assert.rejects(sink.finish(), /write thread stopped/);
     await dying;
     assert.equal(manifest.outputs.has('lost/file'), false);
@@ -93,4 +94,80 @@ test('small files go to the write thread and are recorded once written', async (
     await again.finish();
     assert.equal(await exists(join(dist, 'again/file')), true);
   });
+});
+
+test('a flush keeps few batches in flight, and a post\'s rebuild does not wait behind them', async (t) => {
+  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
+  const threads = new WriteThreads();
+  t.after(async () => {
+    await threads.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+  const manifest = new Manifest(null, dist);
+  // Both threads loaded first (the writer starts them before it takes comments).
+  for (const lane of [threads.rebuilds, threads.flushes]) await lane.write([{ path: join(dist, 'warm'), bytes: new Uint8Array(1) }]);
+  // As the writer's flush sink: two writes in flight.
+  const flush = new OutputSink(manifest, { hashLimit: 1 << 20, syncBelow: 64 * 1024, writeThread: threads.flushes, concurrency: 2 });
+  let most = 0;
+  const probe = setInterval(() => (most = Math.max(most, threads.flushes.busy)), 1);
+  for (let i = 0; i < 3000; i++) await flush.emit(`r${i}`, null, () => ({ path: `api/post/p${i}`, body: JSON.stringify({ i, t: 'x'.repeat(1500) }) }));
+  const started = performance.now();
+  const comment = new OutputSink(manifest, { hashLimit: 1 << 20, syncBelow: 64 * 1024, writeThread: threads.rebuilds });
+  await comment.emit('c', null, () => [{ path: 'c/index.html', body: 'page' }, { path: 'api/comments/c', body: '[]' }]);
+  await comment.finish();
+  const commentMs = performance.now() - started;
+  await flush.finish();
+  clearInterval(probe);
+  // Unbounded, ~100 batches waited in the thread and a comment's two files ~1.9 s behind them.
+  assert.ok(most <= 2, `batches of the flush in flight at most: ${most}`);
+  assert.ok(commentMs < 300, `a post's two files waited ${commentMs.toFixed(0)} ms`);
+  assert.equal(await readFile(join(dist, 'api/post/p2999'), 'utf8'), JSON.stringify({ i: 2999, t: 'x'.repeat(1500) }));
+});
+
+test('a thread that crashed fails only its own batches: the next thread\'s write is not failed by the old one\'s exit', async (t) => {
+  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
+  const thread = new WriteThread();
+  t.after(async () => {
+    await thread.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+  thread.start();
+  const old = thread.worker!;
+  await new Promise((r) => old.once('message', r));
+  const keep = setInterval(() => {}, 1000);
+  t.after(() => clearInterval(keep));
+  const answer = new Promise<string>((resolve) => {
+    old.once('error', () => setImmediate(() => thread.write([{ path: join(dist, 'x'), bytes: new TextEncoder().encode('hello') }]).then(() => resolve('written'), (e: Error) => resolve(`rejected: ${e.message}`))));
+  });
+  // An uncaught error in the thread (as ERR_WORKER_OUT_OF_MEMORY would be): 'error', then 'exit'.
+  old.postMessage(null);
+  assert.equal(await answer, 'written');
+  assert.equal(await readFile(join(dist, 'x'), 'utf8'), 'hello');
+});
+
+test('a thread that cannot be made fails the rebuild; no claim is left behind and nothing throws outside it', async (t) => {
+  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
+  const thread = new WriteThread();
+  t.after(async () => {
+    await thread.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+  // As `new Worker` throws under a container's thread limit (ERR_WORKER_INIT_FAILED).
+  const calls = (thread as unknown as { calls: { ensure: () => unknown } }).calls;
+  const ensure = calls.ensure.bind(calls);
+  let broken = true;
+  calls.ensure = () => {
+    if (broken) throw Object.assign(new Error('Worker initialization failure: EAGAIN'), { code: 'ERR_WORKER_INIT_FAILED' });
+    return ensure();
+  };
+  const manifest = new Manifest(null, dist);
+  const sink = new OutputSink(manifest, { hashLimit: 1 << 20, syncBelow: 64 * 1024, writeThread: thread });
+  const failed = await sink.emit('job', null, () => Array.from({ length: 70 }, (_, i) => ({ path: `p/f${i}`, body: `v1 ${i}` }))).then(() => sink.finish()).then(() => false, () => true);
+  assert.ok(failed, 'the rebuild failed');
+  assert.equal(manifest.writesUnderWay, 0, 'no claim is left for a later write to wait on');
+  broken = false;
+  const again = new OutputSink(manifest, { hashLimit: 1 << 20, syncBelow: 64 * 1024, writeThread: thread });
+  await again.emit('job', null, () => ({ path: 'p/f0', body: 'v2' }));
+  await again.finish();
+  assert.equal(await readFile(join(dist, 'p/f0'), 'utf8'), 'v2');
 });

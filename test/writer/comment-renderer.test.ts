@@ -84,5 +84,5 @@ test('CommentRenderer: the heavy worker runs only while heavy bodies come', asyn
   assert.equal(renderer.heavyWorkerRunning, true, 'a heavy body starts it');
   await new Promise((r) => setTimeout(r, 400));
   assert.equal(renderer.heavyWorkerRunning, false, 'stopped after heavyIdleMs without a heavy body');
-  assert.match((await renderer.render('203.0.113.1', heavy)).html, /<h1>/, 'and started again for the next');
+  assert.match((await renderer.render('203.0.113.1', heavy)).html, /<h4>/, 'and started again for the next');
 });

@@ -129,7 +129,7 @@ async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Ch
   // (docs/performance.md, tenth session). A write of a path another rebuild is still
   // writing waits for it (`OutputSink`: the content made last lands last).
   const comment = change.kind === 'post-comments';
-  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024, writeThread: state.writeThread, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
+  const sink = new OutputSink(state.manifest, { hashLimit: HASH_LIMIT, syncBelow: 64 * 1024, writeThread: comment ? state.writeThreads?.rebuilds : state.writeThreads?.flushes, concurrency: comment ? undefined : FLUSH_WRITES_IN_FLIGHT });
   const emitted = await emitInOrder(state, plan, sink, slices);
   const result = await finish(sink, plan);
   // No manifest save here: at 10,000 posts it blocks the event loop for over a second.

@@ -61,22 +61,15 @@ export class SiteBuild {
   private readonly pendingFeeds = new Set<string>();
   /**
    * Updates run one at a time, so two rebuilds never interleave their writes; except
-   * comment rebuilds of different posts (disjoint files), which run side by side when
-   * nothing else is queued (`shared`), and each caller keeps one post in one rebuild.
+   * comment rebuilds of different posts (disjoint files), which run side by side with
+   * each other and with a site-wide flush (`shared`; writes of one path keep their order
+   * through `Manifest.claimWrite`), and each caller keeps one post in one rebuild.
    */
   private lock: Promise<unknown> = Promise.resolve();
-  /** Comment rebuilds running beside each other (outside the lock). */
+  /** Comment rebuilds running beside each other and the flush (outside the lock). */
   private readonly shared = new Set<Promise<unknown>>();
-  /** Updates queued or running under the lock: comment rebuilds then queue behind them. */
+  /** Updates queued or running under the lock: comment rebuilds queue behind them, but for flushes. */
   private exclusivePending = 0;
-  /**
-   * Post rebuilds that arrived while a site-wide flush was queued or running: the flush
-   * runs them between its jobs, so a post's own outputs never wait behind the site-wide
-   * ones (`/api/posts` alone is 28 MB at 10,000 posts).
-   */
-  private readonly urgent: (() => Promise<void>)[] = [];
-  /** Wakes a flush that is giving way (`flushAggregates`' `giveWay`) when a post rebuild is queued. */
-  private urgentQueued: (() => void) | null = null;
   private flushes = 0;
   /** The comment text of posts rebuilt while a site-wide flush runs, held until it ends. */
   private heldForFlush: Promise<() => void>[] | null = null;
@@ -274,21 +267,17 @@ export class SiteBuild {
         this.pendingComments.add(slug);
         slugs.push(slug);
       }
-      // Run between a flush's slices: the flush prepared the comment text its jobs show
-      // before these comments came, and its jobs that show the newest comments
-      // (`/comments/`, the site's comment feed) show them all the same. Their text stays
-      // until it ends; else, with few posts' text kept (`AGORA_COMMENT_TEXT_POSTS`) and
-      // more rebuilds at one slice's end, it was dropped and the flush failed. (A read
-      // that fails here fails the rebuild's own `prepare` too, which deals with it.)
+      // Beside a flush: the flush prepared the comment text its jobs show before these
+      // comments came, and its jobs that show the newest comments (`/comments/`, the
+      // site's comment feed) show them all the same. Their text stays until it ends; else,
+      // with few posts' text kept (`AGORA_COMMENT_TEXT_POSTS`) and many rebuilds meanwhile,
+      // it was dropped and the flush failed. (A read that fails here fails the rebuild's
+      // own `prepare` too, which deals with it.)
       this.heldForFlush?.push(this.state.texts.hold(this.state.site, slugs).catch(() => () => {}));
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
-    if (this.flushes > 0)
-      return new Promise((resolve, reject) => {
-        this.urgent.push(() => work().then(resolve, reject));
-        this.urgentQueued?.();
-      });
-    if (this.exclusivePending > 0) return this.exclusive(work);
+    // Behind an edit of the content, a views update or the close; beside a site-wide flush.
+    if (this.exclusivePending > this.flushes) return this.exclusive(work);
     // Side by side with other posts' comment rebuilds (callers never pass one post to two at once).
     const run = work();
     const tracked = run.catch(() => {});
@@ -296,14 +285,6 @@ export class SiteBuild {
     void tracked.finally(() => this.shared.delete(tracked));
     return run;
   }
-
-  /**
-   * Run the post rebuilds waiting for a site-wide flush (at its job boundaries): those
-   * queued by now, so rebuilds that keep arriving cannot hold the flush forever.
-   */
-  private readonly runUrgent = async (): Promise<void> => {
-    for (const rebuild of this.urgent.splice(0)) await rebuild();
-  };
 
   /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
   updateViews(views: ReadonlyMap<string, number>): Promise<number> {
@@ -352,7 +333,6 @@ export class SiteBuild {
   flushAggregates(options: { lists?: boolean; feeds?: number; giveWay?: () => Promise<void>; stopLists?: () => boolean; sliceMs?: number } = {}): Promise<WriteResult> {
     this.flushes++;
     return this.exclusive(async () => {
-      await this.runUrgent();
       this.heldForFlush = [];
       const comments = [...this.pendingComments];
       const views = [...this.pendingViews];
@@ -370,26 +350,10 @@ export class SiteBuild {
       for (const s of feeds) this.pendingFeeds.delete(s);
       const none = { comments: [], views: [] };
       try {
-        // Between its slices the flush runs the post rebuilds queued by then, and waits
-        // while requests it must not delay are under way (`giveWay`: comments being
-        // answered), so their steps do not each wait for a slice. A rebuild queued during
-        // that wait runs at once: it is the last step of a comment the flush waits for
-        // (left queued, each such comment waited the whole `giveWay`, 40 ms in the writer).
-        const between = options.giveWay
-          ? async () => {
-              await this.runUrgent();
-              // Until the wait is over, and no longer: rebuilds that keep coming must not hold the flush.
-              let over = false;
-              const gaveWay = options.giveWay!().then(() => void (over = true));
-              while (!over) {
-                if (this.urgent.length === 0) {
-                  await Promise.race([gaveWay, new Promise<void>((resolve) => (this.urgentQueued = resolve))]);
-                  this.urgentQueued = null;
-                }
-                await this.runUrgent();
-              }
-            }
-          : this.runUrgent;
+        // Post rebuilds run beside the flush (`updateComments`); between its slices the flush
+        // waits while requests it must not delay are under way (`giveWay`: comments being
+        // answered), and the event loop serves requests and worker messages.
+        const between = options.giveWay ?? (async () => {});
         const result = await runChange(this.state, this.prepare, { kind: 'aggregates', comments, views, lists: none, feeds }, { between, sliceMs: options.sliceMs });
         if (!withLists || this.pendingListJobs.size === 0) return result;
         for (const [id, { job }] of this.pendingListJobs) if (!this.listed(job)) this.pendingListJobs.delete(id);
@@ -407,7 +371,6 @@ export class SiteBuild {
         for (const held of this.heldForFlush ?? []) void held.then((release) => release());
         this.heldForFlush = null;
         this.flushes--;
-        await this.runUrgent();
       }
     });
   }
@@ -454,14 +417,14 @@ export class SiteBuild {
    * start; see `BuildState.warm`), giving way between steps as `flushAggregates` does.
    */
   warm(giveWay?: () => Promise<void>): Promise<void> {
-    // The write thread loads now, not under the first comment's rebuild.
-    this.state.writeThread?.start();
+    // The write threads load now, not under the first comment's rebuild.
+    this.state.writeThreads?.start();
     return this.state.warm(giveWay);
   }
 
   /** Persist pending state (the manifest) before the process exits; stop indexing. */
   close(): Promise<void> {
-    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close(), this.state.writeThread?.close()]).then(() => {}));
+    return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close(), this.state.writeThreads?.close()]).then(() => {}));
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

@@ -6,7 +6,7 @@
  * Emitters reach them through `ctx`; nothing is cached at module level, so two builds
  * in one process share nothing and a cache goes with its `SiteBuild`.
  */
-import { WriteThread } from '../emit/write-thread.ts';
+import { WriteThreads } from '../emit/write-thread.ts';
 import type { Comment, Post, RenderedPost, SiteModel } from '../types.ts';
 import type { Content } from '../content.ts';
 import type { RenderCache } from '../render/cache.ts';
@@ -67,8 +67,8 @@ export class BuildState {
    * a full build lets go of them once it has emitted the jobs that read them.
    */
   readonly longLived: boolean;
-  /** Where a long-lived state's rebuilds write their small files (`OutputSink`'s `writeThread`). */
-  readonly writeThread: WriteThread | undefined;
+  /** Where a long-lived state's rebuilds write their small files (`OutputSink`'s `writeThread`): a lane for posts' own rebuilds, one for flushes. */
+  readonly writeThreads: WriteThreads | undefined;
   /** Sanitized comment HTML: stored with each comment, rendered off the main thread where missing. */
   readonly commentHtml: CommentHtml;
   readonly cards: CommentCards;
@@ -88,7 +88,7 @@ export class BuildState {
   ) {
     this.longLived = options.longLived ?? false;
     // A long-lived process answers requests on its main thread: its rebuilds' small files are written beside it.
-    this.writeThread = this.longLived ? new WriteThread() : undefined;
+    this.writeThreads = this.longLived ? new WriteThreads() : undefined;
     this.texts = new CommentTexts(options.loadComments, options.commentTextPosts);
     for (const slug of site.comments.keys()) this.texts.touch(slug);
     this.tokens = options.tokens ?? TokenCache.memory();

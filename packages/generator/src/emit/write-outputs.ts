@@ -208,6 +208,10 @@ export class OutputSink {
    * written it, so a later rebuild's write of the same path still lands after it.
    */
   private async queue(path: string, chunks: readonly Uint8Array[], hash: string, claim: WriteClaim): Promise<void> {
+    // As many batches in flight as writes through the pool: a flush's hundreds of files
+    // never all wait in the thread's queue (nor in memory) at once. (Queued files are sent
+    // by their own setImmediate, whatever this waits for.)
+    while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);
     // (The claim of a file not queued is released by `emit`.)
     if (this.failure) throw this.failure;
     // One buffer of its own per file, handed over to the thread (a chunk may be a view of a bigger buffer that stays here).

@@ -12,17 +12,12 @@
  * the one with the least work waiting: a busy post's big file (a heavy client's, MBs)
  * holds one of them, never every other post's comment. A worker that dies fails what it
  * was doing (nothing half-written: the replacement is atomic) and the next call starts
- * another.
+ * another (`ThreadCalls`).
  */
-import { Worker } from 'node:worker_threads';
 import type { Comment } from '@agora/generator';
+import { ThreadCalls, ThreadStopped } from '@agora/generator/files';
 import { StoreError, type StoreErrorCode } from '../types.ts';
 import type { AppendReply, AppendRequest } from './file-thread-worker.ts';
-
-interface Waiting {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 /** Workers that append (each holds one post's file at a time). */
 const THREADS = 2;
@@ -49,70 +44,42 @@ export class FileThreads {
 
 /** One worker thread that appends to post files, one call after another. */
 export class FileThread {
-  private worker: Worker | null = null;
-  private readonly waiting = new Map<number, Waiting>();
-  private seq = 0;
+  private readonly calls = new ThreadCalls<Omit<AppendRequest, 'seq'>, Exclude<AppendReply, { ready: true }>>({
+    // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
+    url: new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url),
+    // It holds one post's file at a time.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    name: "The store's file thread",
+  });
 
   /** Calls sent and not answered yet. */
   get busy(): number {
-    return this.waiting.size;
+    return this.calls.busy;
+  }
+
+  /** The worker now (tests). */
+  get worker() {
+    return this.calls.worker;
   }
 
   /** Append `comments` to the post file at `path` and make it durable (under the post's lock). */
-  appendComments(path: string, slug: string, comments: readonly Comment[], fix: string): Promise<void> {
-    const worker = this.start();
-    const seq = ++this.seq;
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.set(seq, { resolve, reject });
-      // Kept alive only while it has work: a CLI process that stored comments may exit.
-      worker.ref();
-      worker.postMessage({ seq, path, slug, comments: [...comments], fix } satisfies AppendRequest);
+  async appendComments(path: string, slug: string, comments: readonly Comment[], fix: string): Promise<void> {
+    const reply = await this.calls.call({ path, slug, comments: [...comments], fix }).catch((error: unknown) => {
+      if (error instanceof ThreadStopped) throw new StoreError('unavailable', `${error.message}; nothing of these comments was stored, try again`);
+      throw new StoreError('unavailable', `The store's file thread could not be used (${(error as Error)?.message ?? String(error)}); nothing of these comments was stored, try again`);
     });
+    if (!('error' in reply)) return;
+    const { message, code, storeCode } = reply.error;
+    throw storeCode ? new StoreError(storeCode as StoreErrorCode, message) : Object.assign(new Error(message), code ? { code } : {});
   }
 
   /** Stop the thread (after the calls under way are answered). */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = null;
-    if (!worker) return;
-    while (this.waiting.size > 0) await new Promise((r) => setTimeout(r, 5));
-    await worker.terminate();
+  close(): Promise<void> {
+    return this.calls.close();
   }
 
-  /** The worker, started if it is not running. */
-  start(): Worker {
-    if (this.worker) return this.worker;
-    // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
-    const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url), {
-      // It holds one post's file at a time.
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let loaded = false;
-    worker.on('message', (reply: AppendReply) => {
-      if ('ready' in reply) {
-        loaded = true;
-        if (this.waiting.size === 0) worker.unref();
-        return;
-      }
-      const waiting = this.waiting.get(reply.seq);
-      this.waiting.delete(reply.seq);
-      if (this.waiting.size === 0 && loaded) worker.unref();
-      if (!waiting) return;
-      if (!('error' in reply)) return waiting.resolve();
-      const { message, code, storeCode } = reply.error;
-      waiting.reject(storeCode ? new StoreError(storeCode as StoreErrorCode, message) : Object.assign(new Error(message), code ? { code } : {}));
-    });
-    const fail = (error: Error) => {
-      if (this.worker === worker) this.worker = null;
-      for (const [, w] of this.waiting) w.reject(new StoreError('unavailable', `The store's file thread stopped (${error.message}); nothing of these comments was stored, try again`));
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => {
-      if (this.worker === worker || this.waiting.size > 0) fail(new Error(`exit code ${code}`));
-    });
-    // Kept referenced until it has loaded (its 'ready'): a process that ends while a
-    // worker is still loading may crash on the way out instead of exiting cleanly.
-    return (this.worker = worker);
+  /** Start the worker now. */
+  start(): void {
+    this.calls.start();
   }
 }

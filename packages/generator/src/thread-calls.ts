@@ -1,0 +1,117 @@
+/**
+ * Calls answered by one worker thread, a round trip each: the store's file thread
+ * (appends to a post's comment file) and the write thread of dist/ files. The worker
+ * answers `{ ready: true }` once loaded, then one `{ seq, … }` per call.
+ *
+ * - A call never throws: a worker that cannot be made (a container's thread limit) or a
+ *   message that cannot be sent rejects its promise.
+ * - A worker that dies fails the calls sent to it, and only those: a call made after it
+ *   died starts another worker, and the old one's exit does not touch that call.
+ * - The worker keeps the process alive only while calls are waiting (and while it loads:
+ *   a process that ends while a worker loads may crash on its way out).
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+
+/** A call failed because its thread stopped (crashed, ran out of memory, was terminated). */
+export class ThreadStopped extends Error {
+  override name = 'ThreadStopped';
+}
+
+interface Waiting<Reply> {
+  resolve: (reply: Reply) => void;
+  reject: (error: unknown) => void;
+}
+
+/** One worker and the calls sent to it. */
+interface Running<Reply> {
+  worker: Worker;
+  waiting: Map<number, Waiting<Reply>>;
+  loaded: boolean;
+}
+
+export interface ThreadCallsOptions {
+  /** The worker's module (compiled), or its tsx bootstrap when running from the sources. */
+  url: URL;
+  resourceLimits?: ResourceLimits;
+  /** What the thread is, for errors: "the store's file thread". */
+  name: string;
+}
+
+export class ThreadCalls<Request extends object, Reply extends object> {
+  private running: Running<Reply> | null = null;
+  private seq = 0;
+
+  constructor(private readonly options: ThreadCallsOptions) {}
+
+  /** Calls sent and not answered yet. */
+  get busy(): number {
+    return this.running?.waiting.size ?? 0;
+  }
+
+  /** The worker now (tests). */
+  get worker(): Worker | null {
+    return this.running?.worker ?? null;
+  }
+
+  /**
+   * Send `request` (with a sequence number added) and resolve with the worker's answer
+   * to it; `transfer` is handed over, not copied.
+   */
+  call(request: Request, transfer: readonly ArrayBuffer[] = []): Promise<Reply> {
+    return new Promise((resolve, reject) => {
+      const seq = ++this.seq;
+      let running: Running<Reply> | undefined;
+      try {
+        running = this.ensure();
+        running.waiting.set(seq, { resolve, reject });
+        running.worker.ref();
+        running.worker.postMessage({ ...request, seq }, [...transfer]);
+      } catch (error) {
+        if (running) {
+          running.waiting.delete(seq);
+          if (running.waiting.size === 0 && running.loaded) running.worker.unref();
+        }
+        reject(error);
+      }
+    });
+  }
+
+  /** Stop the thread once the calls under way are answered. */
+  async close(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    if (!running) return;
+    while (running.waiting.size > 0) await new Promise((r) => setTimeout(r, 5));
+    await running.worker.terminate();
+  }
+
+  /** Start the worker now (so the first call does not wait for it to load). Throws if it cannot be made. */
+  start(): void {
+    this.ensure();
+  }
+
+  /** The worker, started if none is running. Throws if it cannot be made. */
+  private ensure(): Running<Reply> {
+    if (this.running) return this.running;
+    const worker = new Worker(this.options.url, { resourceLimits: this.options.resourceLimits });
+    const running: Running<Reply> = { worker, waiting: new Map(), loaded: false };
+    worker.on('message', (reply: Reply & { seq?: number; ready?: true }) => {
+      if (reply.ready) {
+        running.loaded = true;
+      } else if (reply.seq !== undefined) {
+        const waiting = running.waiting.get(reply.seq);
+        running.waiting.delete(reply.seq);
+        waiting?.resolve(reply);
+      }
+      if (running.waiting.size === 0 && running.loaded) worker.unref();
+    });
+    const fail = (why: string) => {
+      if (this.running === running) this.running = null;
+      for (const [, w] of running.waiting) w.reject(new ThreadStopped(`${this.options.name} stopped (${why})`));
+      running.waiting.clear();
+    };
+    worker.on('error', (error) => fail(error.message));
+    worker.on('exit', (code) => fail(`exit code ${code}`));
+    return (this.running = running);
+  }
+}
