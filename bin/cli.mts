@@ -205,18 +205,25 @@ program
       const live = new LiveReload(cfg.distDir);
       const start = () => startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
       let server: Awaited<ReturnType<typeof start>>;
-      // Content with errors at the start: say them, and start once an edit fixes them.
+      // Content with errors at the start: say them, show them in the browser on the port
+      // meanwhile, and start once an edit fixes them.
       for (;;) {
         const tried = Date.now();
         try {
           server = await start();
+          // Built: pages that showed the errors reload when they connect again.
+          live.built([]);
           break;
         } catch (error) {
           if (!(error instanceof ContentError)) throw error;
           await printMessages(error.messages);
-          console.error(`agora dev: ${error.message}. Waiting for a fix: dev starts as soon as the content passes (edit the files above).`);
+          live.failed(error.messages);
+          const stop = cfg.port === 0 ? null : await live.serveWhileBroken(cfg.host, cfg.port);
+          const where = stop ? `; http://${cfg.host.includes(':') ? `[${cfg.host}]` : cfg.host}:${cfg.port} shows them meanwhile` : '';
+          console.error(`agora dev: ${error.message}. Waiting for a fix: dev starts as soon as the content passes (edit the files above)${where}.`);
           // Edits since this try count too (the watcher takes a moment to start).
           await nextContentChange(cfg, tried);
+          await stop?.();
         }
       }
       // Before the server's own handler closes it: open event streams would hold the close.

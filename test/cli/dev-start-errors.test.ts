@@ -7,8 +7,37 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { makeProject, postSource } from '../helpers/project.ts';
 import { startDev } from '../helpers/dev-process.ts';
+
+/** A port free now (dev needs a fixed one to serve the errors on it). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** The first event of `/__agora/events`: its name and data. */
+async function firstEvent(url: string): Promise<{ event: string; data: string }> {
+  const controller = new AbortController();
+  const res = await fetch(`${url}/__agora/events`, { signal: controller.signal });
+  const reader = res.body!.getReader();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+    const m = /event: (\S+)\ndata: (.*)\n\n/.exec(text);
+    if (m) {
+      controller.abort();
+      return { event: m[1]!, data: m[2]! };
+    }
+  }
+  throw new Error(`no event in ${text}`);
+}
 
 test('agora dev: content with errors at the start waits for the fix, then starts', { timeout: 120_000 }, async (t) => {
   const FILE = 'content/posts/2025-05-01-broken.md';
@@ -26,4 +55,30 @@ test('agora dev: content with errors at the start waits for the fix, then starts
   const url = await dev.url();
   assert.match(dev.stdout(), /\(site: 2 posts/);
   assert.equal(((await (await fetch(`${url}/api/health`)).json()) as { status: string }).status, 'ok');
+});
+
+test('agora dev: while the content has errors, its port shows them in the browser; the fix brings the site', { timeout: 120_000 }, async (t) => {
+  const FILE = 'content/posts/2025-05-01-broken.md';
+  const project = await makeProject({ files: { [FILE]: postSource({ date: 'yesterday' }) } });
+  const port = await freePort();
+  const dev = startDev(project, {}, port);
+  t.after(async () => {
+    await dev.stop();
+    await project.remove();
+  });
+  await dev.until('the error and the wait', () => /Waiting for a fix/.test(dev.stderr()));
+  const url = `http://127.0.0.1:${port}`;
+  assert.match(dev.stderr(), new RegExp(`${url.replace(/[.]/g, '\\.')} shows them meanwhile`));
+  // Not "connection refused": a page that loads the live-reload script, which shows the messages.
+  const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+  assert.equal(page.status, 404);
+  assert.match(await page.text(), /<script src="\/__agora\/live-reload\.js"/);
+  const broken = await firstEvent(url);
+  assert.equal(broken.event, 'error-report');
+  assert.match(broken.data, /2025-05-01-broken\.md:3:1 error Unexpected date `yesterday`/);
+  await writeFile(join(project.root, FILE), postSource({ date: '2025-05-01' }));
+  assert.equal(await dev.url(), url);
+  assert.equal((await fetch(`${url}/`, { headers: { accept: 'text/html' } })).status, 200);
+  // A page still open connects again and is told the site is fine: it reloads.
+  assert.equal((await firstEvent(url)).event, 'ok');
 });

@@ -18,8 +18,8 @@ export interface DevProcess {
   stop(): Promise<void>;
 }
 
-export function startDev(project: TestProject, env: Record<string, string> = {}): DevProcess {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'dev', '-H', '127.0.0.1', '-p', '0'], {
+export function startDev(project: TestProject, env: Record<string, string> = {}, port = 0): DevProcess {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'dev', '-H', '127.0.0.1', '-p', String(port)], {
     cwd: project.root,
     env: { ...process.env, AGORA_SEARCH_INDEX: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

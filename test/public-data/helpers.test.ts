@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isValidBusinessNumber } from '../../packages/writer/src/public-data/query/business-number.ts';
-import { redactUrl } from '../../packages/writer/src/upstream/redact.ts';
+import { redactMessage, redactUrl } from '../../packages/writer/src/upstream/redact.ts';
+import { sanitizeDetail } from '../../packages/writer/src/upstream/upstream-error.ts';
 import { toExcerpt, EXCERPT_MAX } from '../../packages/writer/src/upstream/mss/excerpt.ts';
 import { secondsUntilKstMidnight, kstDay } from '../../packages/writer/src/upstream/kst.ts';
 import { classifyResultCode } from '../../packages/writer/src/upstream/result-codes.ts';
@@ -32,6 +33,33 @@ test('redactUrl', async (t) => {
   await t.test('should mask OC and crtfc_key', () => {
     assert.doesNotMatch(redactUrl('https://www.law.go.kr/DRF/lawSearch.do?OC=me&target=law'), /OC=me/);
     assert.doesNotMatch(redactUrl('https://opendart.fss.or.kr/api/list.json?crtfc_key=k123'), /k123/);
+  });
+});
+
+test('redactMessage', async (t) => {
+  const key = 'Ab3dEf9hIj2kLm7nOp4qRs';
+  const b64 = 'xYz12AbC+dEf/GhI34jKl==';
+  // What reaches the client: the detail after masking and shortening to letters, digits and a few signs.
+  const shown = (message: string, secret = key) => sanitizeDetail(redactMessage(message, [secret]));
+  const leaks = (text: string, secret = key) => text.toLowerCase().replace(/[^a-z0-9]/g, '').includes(secret.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 12));
+  const cases: [string, string, string?][] = [
+    ['as it is', `bad key ${key}`],
+    ['upper-cased by the provider', `INVALID SERVICE KEY ${key.toUpperCase()}`],
+    ['lower-cased', `invalid key ${key.toLowerCase()}`],
+    ['percent-escaped twice', `key=${[...key].map((c) => `%25${c.charCodeAt(0).toString(16)}`).join('')}`],
+    ['an HTML reference inside an escaped one', `key=${[...key].map((c) => `&amp;#${c.charCodeAt(0)};`).join('')}`],
+    ['cut short by the provider', `key ${key.slice(0, -2)}... not registered`],
+    ['a base64 key upper-cased', `KEY ${b64.toUpperCase()}`, b64],
+    ['configured percent-encoded, echoed decoded with a space', 'key xYz12AbC dEf/GhI34jKl==', encodeURIComponent(b64)],
+  ];
+  for (const [what, message, secret] of cases) {
+    await t.test(`should not show a key echoed ${what}`, () => {
+      const out = shown(message, secret ?? key);
+      assert.ok(!leaks(out, secret ?? key), out);
+    });
+  }
+  await t.test('should keep a message that holds no key', () => {
+    assert.equal(redactMessage('SERVICE_KEY_IS_NOT_REGISTERED_ERROR (30)', [key]), 'SERVICE_KEY_IS_NOT_REGISTERED_ERROR (30)');
   });
 });
 

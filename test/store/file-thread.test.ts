@@ -102,12 +102,15 @@ test('idle file threads never keep a process alive', async (t) => {
   // A CLI command or a test that opened the store and forgot to close it must still exit.
   const dir = await mkdtemp(join(tmpdir(), 'agora-file-thread-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const script = join(dir, 'forgets-to-close.ts');
-  await writeFile(script, `import { FileThreads } from ${JSON.stringify(join(process.cwd(), 'packages/writer/src/store/embedded/file-thread.ts'))};\nnew FileThreads().start();\n`);
+  const script = join(dir, 'forgets-to-close.mts');
+  // It appended a comment (so a thread is running, idle, with its idle timer set), then forgot to close.
+  const post = JSON.stringify(join(dir, 'alpha.json'));
+  await writeFile(script, `import { FileThreads } from ${JSON.stringify(join(process.cwd(), 'packages/writer/src/store/embedded/file-thread.ts'))};\nawait new FileThreads().appendComments(${post}, 'alpha', [${JSON.stringify(comment('alpha', 1))}], 'fix');\n`);
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=agora-source', script], { stdio: 'ignore' });
   const code = await Promise.race([once(child, 'exit').then(([c]) => c as number), new Promise<string>((r) => setTimeout(() => r('still running after 15 s'), 15_000))]);
   child.kill('SIGKILL');
   assert.equal(code, 0);
+  assert.equal((JSON.parse(await readFile(join(dir, 'alpha.json'), 'utf8')) as { comments: unknown[] }).comments.length, 1, 'it did append');
 });
 
 test('a comment the store could not read back is refused before it is written', async (t) => {

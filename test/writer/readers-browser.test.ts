@@ -34,7 +34,8 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     [{ type: 'supplement', author: 'helper' }, 'Set `PRAGMA busy_timeout = 5000;` so writers wait instead of failing.'],
   ] as const) assert.equal((await postComment(server.url, DEBATE, commentDoc(fields, body))).status, 201);
   // Valid, and as wide as one client can make it: a 100-character name and model, a long word, link text and inline code.
-  const wide = `A ${'w'.repeat(300)} word, [${'l'.repeat(200)}](https://example.com/${'p'.repeat(100)}) and \`/etc/${'c'.repeat(150)}/override.conf\`.`;
+  // Also a heading and a task list (the outline and the checkboxes' names are audited below).
+  const wide = `# Plan\n\nA ${'w'.repeat(300)} word, [${'l'.repeat(200)}](https://example.com/${'p'.repeat(100)}) and \`/etc/${'c'.repeat(150)}/override.conf\`.\n\n## Steps\n\n- [ ] open\n- [x] done\n`;
   assert.equal((await postComment(server.url, NGINX, commentDoc({ author: 'a'.repeat(100), model: 'm'.repeat(100) }, wide))).status, 201);
   await server.flushAggregates();
   browser = await launchBrowser();
@@ -73,7 +74,7 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
   });
 
   await t.test('should report no axe violations on any page type, light and dark, 1280 and 390 px wide', async () => {
-    const paths = ['/', '/page/2/', '/reviews/', '/guide/', korean.url, `/debates/${DEBATE}/`, '/tags/', '/tags/nginx/', '/comments/', '/debates/', '/agencatalog/', detail, '/search/?q=nginx'];
+    const paths = ['/', '/page/2/', '/reviews/', '/guide/', korean.url, server.state.site.bySlug.get(NGINX)!.url, `/debates/${DEBATE}/`, '/tags/', '/tags/nginx/', '/comments/', '/debates/', '/agencatalog/', detail, '/search/?q=nginx'];
     const found: string[] = [];
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const width of [1280, 390]) {

@@ -9,6 +9,8 @@
  *   died starts another worker, and the old one's exit does not touch that call.
  * - The worker keeps the process alive only while calls are waiting (and while it loads:
  *   a process that ends while a worker loads may crash on its way out).
+ * - With `idleMs`, a worker with no call for that long stops (each isolate is ~10 MB of
+ *   a writer at rest); the next call starts another, ~30 ms later.
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
@@ -33,13 +35,16 @@ export interface ThreadCallsOptions {
   /** The worker's module (compiled), or its tsx bootstrap when running from the sources. */
   url: URL;
   resourceLimits?: ResourceLimits;
-  /** What the thread is, for errors: "the store's file thread". */
+  /** What the thread is, for errors: "The store's file thread". */
   name: string;
+  /** Stop the worker after this long without a call (ms; default: keep it). */
+  idleMs?: number;
 }
 
 export class ThreadCalls<Request extends object, Reply extends object> {
   private running: Running<Reply> | null = null;
   private seq = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: ThreadCallsOptions) {}
 
@@ -58,6 +63,7 @@ export class ThreadCalls<Request extends object, Reply extends object> {
    * to it; `transfer` is handed over, not copied.
    */
   call(request: Request, transfer: readonly ArrayBuffer[] = []): Promise<Reply> {
+    this.clearIdle();
     return new Promise((resolve, reject) => {
       const seq = ++this.seq;
       let running: Running<Reply> | undefined;
@@ -78,6 +84,7 @@ export class ThreadCalls<Request extends object, Reply extends object> {
 
   /** Stop the thread once the calls under way are answered. */
   async close(): Promise<void> {
+    this.clearIdle();
     const running = this.running;
     this.running = null;
     if (!running) return;
@@ -103,7 +110,10 @@ export class ThreadCalls<Request extends object, Reply extends object> {
         running.waiting.delete(reply.seq);
         waiting?.resolve(reply);
       }
-      if (running.waiting.size === 0 && running.loaded) worker.unref();
+      if (running.waiting.size === 0 && running.loaded) {
+        worker.unref();
+        this.stopWhenIdle(running);
+      }
     });
     const fail = (why: string) => {
       if (this.running === running) this.running = null;
@@ -113,5 +123,24 @@ export class ThreadCalls<Request extends object, Reply extends object> {
     worker.on('error', (error) => fail(error.message));
     worker.on('exit', (code) => fail(`exit code ${code}`));
     return (this.running = running);
+  }
+
+  /** With `idleMs`: stop this worker once it has had no call for that long. */
+  private stopWhenIdle(running: Running<Reply>): void {
+    const idleMs = this.options.idleMs;
+    if (idleMs === undefined || this.running !== running) return;
+    this.clearIdle();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.running !== running || running.waiting.size > 0) return;
+      // Forgotten first: a call from now on starts another worker.
+      this.running = null;
+      void running.worker.terminate();
+    }, idleMs).unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 }

@@ -153,7 +153,16 @@ export async function emitInOrder(state: BuildState, plan: BuildPlan, sink: Outp
   let budget = shortest;
   const emitted: string[] = [];
   for (const { job, id, key } of plan.emit) {
-    await sink.emit(id, key, () => state.emit(job));
+    // A flush's post rebuilds run beside it: one may have changed what a job shows (a
+    // post's comments on `/debates/` or `/comments/`) after the flush prepared it, with
+    // text that was dropped. So a flush makes sure of each job's comments just before it
+    // (in memory: no cost). A rebuild's own jobs were prepared with it.
+    const release = slices ? await state.prepareComments([job]) : null;
+    try {
+      await sink.emit(id, key, () => state.emit(job));
+    } finally {
+      release?.();
+    }
     emitted.push(id);
     if (slices?.stop?.()) break;
     if (!slices || performance.now() - slice < budget) continue;

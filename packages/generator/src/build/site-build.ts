@@ -288,7 +288,7 @@ export class SiteBuild {
 
   /** Set view counts; the mirrors that carry them are rewritten by `flushAggregates`. */
   updateViews(views: ReadonlyMap<string, number>): Promise<number> {
-    return this.exclusive(async () => {
+    const work = async () => {
       let changed = 0;
       for (const [slug, n] of views) {
         if (!this.hasPost(slug) || !this.state.setViews(slug, n)) continue;
@@ -296,7 +296,11 @@ export class SiteBuild {
         changed++;
       }
       return changed;
-    });
+    };
+    // Counts only: beside a site-wide flush (its mirrors follow in the next), as a post's
+    // rebuild runs; behind an edit of the content or the close. Under the lock it held
+    // every post rebuild queued after it behind the whole flush.
+    return this.exclusivePending > this.flushes ? this.exclusive(work) : work();
   }
 
   /** Whether site-wide outputs wait for `flushAggregates`. */
@@ -417,8 +421,6 @@ export class SiteBuild {
    * start; see `BuildState.warm`), giving way between steps as `flushAggregates` does.
    */
   warm(giveWay?: () => Promise<void>): Promise<void> {
-    // The write threads load now, not under the first comment's rebuild.
-    this.state.writeThreads?.start();
     return this.state.warm(giveWay);
   }
 

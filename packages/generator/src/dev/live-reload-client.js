@@ -22,7 +22,6 @@
     }
     box.textContent = `agora dev: the last edit was not built; the page shows the previous version\n\n${messages.join('\n\n')}`;
   };
-  const hide = () => document.getElementById(ID)?.remove();
   const events = new EventSource('/__agora/events');
   // Marks the page as listening (for a person in the inspector, and for the tests).
   events.addEventListener('open', () => (document.documentElement.dataset.agoraDev = 'listening'));
@@ -34,5 +33,9 @@
     if (data.all || data.pages.includes(file)) location.reload();
   });
   events.addEventListener('error-report', (event) => show(JSON.parse(event.data).messages));
-  events.addEventListener('ok', hide);
+  // Fixed: a page that showed errors reloads (it may be the stand-in served while the
+  // site could not start, or an older build of this page).
+  events.addEventListener('ok', () => {
+    if (document.getElementById(ID)) location.reload();
+  });
 })();

@@ -9,7 +9,7 @@
  * by `agora build` (and served by `agora serve`) never carry it. The site's CSP allows
  * it as it is (`script-src 'self'`, `connect-src 'self'`): no inline script.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
@@ -106,13 +106,45 @@ export class LiveReload {
   /** End every stream (before the server closes, which waits for open connections). */
   close(): void {
     clearInterval(this.heartbeat);
+    this.disconnect();
+  }
+
+  /** End the open streams (each browser connects again, to whatever then serves the port). */
+  private disconnect(): void {
     for (const res of this.clients) res.end();
     this.clients.clear();
   }
 
+  /**
+   * While the content has errors and the site cannot start, serve its port anyway: the
+   * pages in `dist/` (or a stand-in) with the messages over them, so a browser shows what
+   * to fix instead of "connection refused". Resolves with the function that stops it
+   * (before the site takes the port), or null when the port cannot be had.
+   */
+  async serveWhileBroken(host: string, port: number): Promise<(() => Promise<void>) | null> {
+    const server = createServer((req, res) =>
+      this.handler(req, res, () => {
+        res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+        res.end(req.method === 'HEAD' ? undefined : DEV_NOT_FOUND_PAGE);
+      }),
+    );
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, host, () => resolve(true));
+    });
+    if (!listening) return null;
+    return async () => {
+      this.disconnect();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+  }
+
   private subscribe(res: ServerResponse): void {
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no' });
-    res.write(`retry: 500\n\n${this.status.kind === 'error' ? this.statusEvent() : ''}`);
+    // The status at once, ok too: a page that showed errors while the site could not start
+    // connects again to the started site and reloads (live-reload-client.js).
+    res.write(`retry: 500\n\n${this.statusEvent()}`);
     this.clients.add(res);
     res.on('close', () => this.clients.delete(res));
   }

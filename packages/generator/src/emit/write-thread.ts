@@ -18,6 +18,9 @@ import type { WriteBatch, WriteBatchReply, WriteFailure } from './write-thread-w
 
 export type { WriteFailure };
 
+/** A write thread with no batch for this long stops (ms). */
+const IDLE_MS = 30_000;
+
 /** One thread that replaces small files atomically, a batch per call. */
 export class WriteThread {
   private readonly calls = new ThreadCalls<Omit<WriteBatch, 'seq'>, Exclude<WriteBatchReply, { ready: true }>>({
@@ -26,6 +29,8 @@ export class WriteThread {
     // It holds one batch of small files at a time (their bytes are handed over, outside its heap).
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
     name: 'The dist/ write thread',
+    // A writer at rest holds no write thread; the first rebuild after a calm spell starts one.
+    idleMs: IDLE_MS,
   });
 
   /**
@@ -64,12 +69,6 @@ export { ThreadStopped };
 export class WriteThreads {
   readonly rebuilds = new WriteThread();
   readonly flushes = new WriteThread();
-
-  /** Start both now, not under the first comment's rebuild. */
-  start(): void {
-    this.rebuilds.start();
-    this.flushes.start();
-  }
 
   async close(): Promise<void> {
     await Promise.all([this.rebuilds.close(), this.flushes.close()]);

@@ -55,12 +55,18 @@ function rehypeUgcLinks() {
  */
 const HEADING_SHIFT = 3;
 
-function rehypeShiftHeadings() {
+/**
+ * Headings three levels down, and a task list's checkboxes (disabled, as GitHub's schema
+ * lets them through) named "done" or "not done": a control without a name is nothing to
+ * a screen reader (axe: label).
+ */
+function rehypeCommentOutline() {
   const visit = (node: Root | Element) => {
     for (const child of node.children) {
       if (child.type !== 'element') continue;
       const level = /^h([1-6])$/.exec(child.tagName)?.[1];
       if (level) child.tagName = `h${Math.min(6, Number(level) + HEADING_SHIFT)}`;
+      if (child.tagName === 'input') child.properties.ariaLabel = child.properties.checked ? 'done' : 'not done';
       visit(child);
     }
   };
@@ -92,7 +98,7 @@ export function createCommentProcessor({ cjkFriendly = true }: { cjkFriendly?: b
     .use(rehypeSanitize, schema)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
     .use(rehypeUgcLinks)
-    .use(rehypeShiftHeadings)
+    .use(rehypeCommentOutline)
     .use(rehypeScrollRegions)
     .use(rehypeStringify)
     .freeze() as unknown as Processor<MdastRoot, any, any, any, string>;

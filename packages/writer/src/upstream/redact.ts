@@ -40,27 +40,44 @@ export function redactText(text: string, secrets: readonly string[]): string {
 
 /**
  * A provider's message with every key value masked, however the provider encoded it:
- * percent-escapes in either case and HTML character references are read first (the
- * message only becomes a short detail), then `redactText` masks the key's forms. If the
- * key's letters and digits still show in a row, the whole message goes: a message is
- * shortened to letters, digits and a few signs, which would spell the key out.
+ * percent-escapes in either case and HTML character references are read first, again
+ * until nothing changes (a key escaped twice), since the message only becomes a short
+ * detail; then `redactText` masks the key's forms. If the key's letters and digits still
+ * show in a row (in any case, or `WINDOW` of them in a row: a key the provider cut short),
+ * the whole message goes: a message is shortened to letters, digits and a few signs,
+ * which would spell the key out.
  *
  * @param text A provider's message.
  * @param secrets Key values.
  */
 export function redactMessage(text: string, secrets: readonly string[]): string {
-  const read = text
+  let read = text;
+  for (let pass = 0; pass < 4; pass++) {
+    const next = decodeOnce(read);
+    if (next === read) break;
+    read = next;
+  }
+  const masked = redactText(read, secrets);
+  const spelled = lettersAndDigits(masked).toLowerCase();
+  for (const secret of secrets) {
+    const core = lettersAndDigits(decodedOrSelf(secret)).toLowerCase();
+    if (core.length < 6) continue;
+    const window = Math.min(core.length, WINDOW);
+    for (let at = 0; at + window <= core.length; at++) if (spelled.includes(core.slice(at, at + window))) return MASK;
+  }
+  return masked;
+}
+
+/** Letters and digits of a key in a row that withhold a message (a key cut short still gives itself away). */
+const WINDOW = 12;
+
+/** One pass of percent-escapes and HTML character references read. */
+function decodeOnce(text: string): string {
+  return text
     .replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/&#x([0-9a-f]{1,6});?/gi, (m, hex: string) => fromCodePoint(parseInt(hex, 16)) ?? m)
     .replace(/&#(\d{1,7});?/g, (m, dec: string) => fromCodePoint(Number(dec)) ?? m)
     .replace(/&(amp|lt|gt|quot|apos|plus|equals|sol|percnt);/gi, (m, name: string) => NAMED[name.toLowerCase()] ?? m);
-  const masked = redactText(read, secrets);
-  const spelled = lettersAndDigits(masked);
-  for (const secret of secrets) {
-    const core = lettersAndDigits(decodedOrSelf(secret));
-    if (core.length >= 6 && spelled.includes(core)) return MASK;
-  }
-  return masked;
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", plus: '+', equals: '=', sol: '/', percnt: '%' };

@@ -102,7 +102,11 @@ export class CommentCards {
 
 /** One comment card (not memoised: `CommentCards` is). */
 export function commentCard(comment: Comment, bodyHtml: string, options: CommentCardOptions): SafeHtml {
+  // The card's own heading, for screen readers (its look is the header line): it sits
+  // between the section's heading (h2 Comments, h3 a debate side) and the comment's own
+  // headings (h4 and below, `comment-markdown.ts`), so the outline skips no level.
   return html`<article class="comment comment-${comment.type}" id="comment-${comment.id}">
+<h3 class="visually-hidden">Comment by ${comment.author}</h3>
 <header class="comment-meta">
 ${options.inSide ? '' : html`<span class="badge badge-${comment.type}">${comment.type}</span>
 ${comment.position ? html`<span class="badge position-${comment.position}">${comment.position}</span>` : ''}`}

@@ -55,11 +55,6 @@ export class EmbeddedComments implements CommentStore {
     private readonly journal: ChangeJournal | null,
   ) {}
 
-  /** Start the file threads now (the writer: its first comment does not wait for them to load). */
-  startThreads(): void {
-    this.files.start();
-  }
-
   /** Stop the file threads (after the adds under way). */
   close(): Promise<void> {
     return this.files.close();

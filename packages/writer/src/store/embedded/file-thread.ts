@@ -32,11 +32,6 @@ export class FileThreads {
     return idlest.appendComments(path, slug, comments, fix);
   }
 
-  /** Start the workers now (the writer, at its start), so the first comment does not wait for them to load. */
-  start(): void {
-    for (const t of this.threads) t.start();
-  }
-
   async close(): Promise<void> {
     await Promise.all(this.threads.map((t) => t.close()));
   }
@@ -50,6 +45,8 @@ export class FileThread {
     // It holds one post's file at a time.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
     name: "The store's file thread",
+    // A writer at rest holds no file thread; the first comment after a calm spell starts one (~30 ms).
+    idleMs: 30_000,
   });
 
   /** Calls sent and not answered yet. */
