@@ -421,6 +421,10 @@ export class SiteBuild {
    * start; see `BuildState.warm`), giving way between steps as `flushAggregates` does.
    */
   warm(giveWay?: () => Promise<void>): Promise<void> {
+    // The write threads load now, not under the first comment (under two busy loops,
+    // loading them and the store's file threads then took its answer to ~900 ms); they
+    // stop again after a calm spell.
+    this.state.writeThreads?.start();
     return this.state.warm(giveWay);
   }
 

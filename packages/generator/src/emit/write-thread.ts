@@ -29,7 +29,7 @@ export class WriteThread {
     // It holds one batch of small files at a time (their bytes are handed over, outside its heap).
     resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
     name: 'The dist/ write thread',
-    // A writer at rest holds no write thread; the first rebuild after a calm spell starts one.
+    // A writer at rest for a while holds no write thread; the first rebuild after a calm spell starts one.
     idleMs: IDLE_MS,
   });
 
@@ -69,6 +69,12 @@ export { ThreadStopped };
 export class WriteThreads {
   readonly rebuilds = new WriteThread();
   readonly flushes = new WriteThread();
+
+  /** Load both now (the writer, after its start): the first comment does not wait for them. */
+  start(): void {
+    this.rebuilds.start();
+    this.flushes.start();
+  }
 
   async close(): Promise<void> {
     await Promise.all([this.rebuilds.close(), this.flushes.close()]);

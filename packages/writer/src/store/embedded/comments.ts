@@ -55,6 +55,11 @@ export class EmbeddedComments implements CommentStore {
     private readonly journal: ChangeJournal | null,
   ) {}
 
+  /** Load the file threads now (the writer: its first comment does not wait for them; they stop after a calm spell). */
+  startThreads(): void {
+    this.files.start();
+  }
+
   /** Stop the file threads (after the adds under way). */
   close(): Promise<void> {
     return this.files.close();

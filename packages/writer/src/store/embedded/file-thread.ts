@@ -26,6 +26,11 @@ const THREADS = 2;
 export class FileThreads {
   private readonly threads = Array.from({ length: THREADS }, () => new FileThread());
 
+  /** Load the workers now (the writer, at its start): the first comment does not wait for them. */
+  start(): void {
+    for (const t of this.threads) t.start();
+  }
+
   /** Append `comments` to the post file at `path` and make it durable (under the post's lock). */
   appendComments(path: string, slug: string, comments: readonly Comment[], fix: string): Promise<void> {
     const idlest = this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
@@ -45,7 +50,7 @@ export class FileThread {
     // It holds one post's file at a time.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
     name: "The store's file thread",
-    // A writer at rest holds no file thread; the first comment after a calm spell starts one (~30 ms).
+    // A writer at rest for a while holds no file thread; the first comment after a calm spell starts one (~30 ms).
     idleMs: 30_000,
   });
 

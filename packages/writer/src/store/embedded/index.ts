@@ -108,6 +108,7 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       // Temporary files of writes a killed process never finished (its pid is gone):
       // whole files are never among them, and they piled up with every SIGKILL.
       await removeStaleTemps(dataDir, { recursive: true });
+      comments.startThreads();
     }
     return {
       engine: 'files',
