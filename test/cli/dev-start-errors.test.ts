@@ -7,18 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/http.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 import { startDev } from '../helpers/dev-process.ts';
-
-/** A port free now (dev needs a fixed one to serve the errors on it). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** The first event of `/__agora/events`: its name and data. */
 async function firstEvent(url: string): Promise<{ event: string; data: string }> {

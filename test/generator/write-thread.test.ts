@@ -5,7 +5,7 @@
  * written, keeps the order of writes of one path, and fails the build, never hangs,
  * when a file or the thread fails.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,13 +15,19 @@ import { WriteThread, WriteThreads } from '../../packages/generator/src/emit/wri
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
-test('small files go to the write thread and are recorded once written', async (t) => {
+/** A dist/ folder for one test, removed after it, once `threads` are closed. */
+async function scratch(t: TestContext, threads: { close(): Promise<void> }): Promise<string> {
   const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
-  const thread = new WriteThread();
   t.after(async () => {
-    await thread.close();
+    await threads.close();
     await rm(dist, { recursive: true, force: true });
   });
+  return dist;
+}
+
+test('small files go to the write thread and are recorded once written', async (t) => {
+  const thread = new WriteThread();
+  const dist = await scratch(t, thread);
   const manifest = new Manifest(null, dist);
 
   await t.test('written by the thread, in nested folders, from chunks that are views of a bigger buffer', async () => {
@@ -97,12 +103,8 @@ test('small files go to the write thread and are recorded once written', async (
 });
 
 test('a flush keeps few batches in flight, and a post\'s rebuild does not wait behind them', async (t) => {
-  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
   const threads = new WriteThreads();
-  t.after(async () => {
-    await threads.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const dist = await scratch(t, threads);
   const manifest = new Manifest(null, dist);
   // Both threads loaded first (the writer starts them before it takes comments).
   for (const lane of [threads.rebuilds, threads.flushes]) await lane.write([{ path: join(dist, 'warm'), bytes: new Uint8Array(1) }]);
@@ -125,12 +127,8 @@ test('a flush keeps few batches in flight, and a post\'s rebuild does not wait b
 });
 
 test('a thread that crashed fails only its own batches: the next thread\'s write is not failed by the old one\'s exit', async (t) => {
-  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
   const thread = new WriteThread();
-  t.after(async () => {
-    await thread.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const dist = await scratch(t, thread);
   thread.start();
   const old = thread.worker!;
   await new Promise((r) => old.once('message', r));
@@ -146,15 +144,11 @@ test('a thread that crashed fails only its own batches: the next thread\'s write
 });
 
 test('a thread that cannot be made fails the rebuild; no claim is left behind and nothing throws outside it', async (t) => {
-  const dist = await mkdtemp(join(tmpdir(), 'agora-write-thread-'));
   const thread = new WriteThread();
-  t.after(async () => {
-    await thread.close();
-    await rm(dist, { recursive: true, force: true });
-  });
+  const dist = await scratch(t, thread);
   // As `new Worker` throws under a container's thread limit (ERR_WORKER_INIT_FAILED).
-  const calls = (thread as unknown as { calls: { ensure: () => unknown } }).calls;
-  const ensure = calls.ensure.bind(calls);
+  const calls = thread as unknown as { ensure: () => unknown };
+  const ensure = calls.ensure.bind(thread);
   let broken = true;
   calls.ensure = () => {
     if (broken) throw Object.assign(new Error('Worker initialization failure: EAGAIN'), { code: 'ERR_WORKER_INIT_FAILED' });

@@ -1,5 +1,18 @@
-/** Many requests at once over a bounded keep-alive pool (fetch would open one socket each). */
+/** Many requests at once over a bounded keep-alive pool (fetch would open one socket each); a free port. */
 import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+
+/** A loopback port nothing listens on now (the kernel's choice, released at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
 
 export function createPool(maxSockets = 64): Agent {
   return new Agent({ keepAlive: true, maxSockets });

@@ -15,11 +15,11 @@
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { chown, mkdtemp, mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './http.ts';
 
 const run = promisify(execFile);
 
@@ -71,16 +71,6 @@ export function findPostgresBinaries(): Binaries | null {
   return dir ? { initdb: join(dir, 'initdb'), pgCtl: join(dir, 'pg_ctl') } : null;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** The `postgres` user's ids when we are root (initdb will not run as root). */
 function serverUser(): { uid: number; gid: number } | null {

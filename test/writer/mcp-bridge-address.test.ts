@@ -7,22 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { freePort } from '../helpers/http.ts';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { startTestServer } from '../helpers/server.ts';
 
 const NGINX = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
 
-/** A port nothing listens on now (the kernel's choice, released at once). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** The bridge as an agent spawns it: no `--writer`, no `PORT` or `HOST` in its environment. */
 function bridge(root: string): { transport: StdioClientTransport; stderr: () => string } {

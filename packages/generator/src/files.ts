@@ -5,4 +5,4 @@
  */
 export { removeStaleTemps, syncDir, writeAll, writeFileAtomic, writeFileAtomicSync, type FileData } from './atomic-write.ts';
 export { readTextIfExists } from './json-file.ts';
-export { ThreadCalls, ThreadStopped, type ThreadCallsOptions } from './thread-calls.ts';
+export { errorFromWire, errorToWire, ThreadCalls, ThreadStopped, type ThreadCallsOptions, type WireError } from './thread-calls.ts';

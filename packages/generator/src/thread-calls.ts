@@ -14,6 +14,23 @@
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
+/** An error as a worker sends it back: its message, and its code (`ENOSPC`, `ENOTDIR`) the caller maps. */
+export interface WireError {
+  message: string;
+  code?: string;
+}
+
+/** `error` as a worker answers it (an Error does not cross `postMessage` with its code). */
+export function errorToWire(error: unknown): WireError {
+  const e = error as NodeJS.ErrnoException;
+  return { message: e?.message ?? String(error), ...(e?.code ? { code: e.code } : {}) };
+}
+
+/** The Error a worker's `WireError` stands for, with its code. */
+export function errorFromWire({ message, code }: WireError): Error {
+  return Object.assign(new Error(message), code ? { code } : {});
+}
+
 /** A call failed because its thread stopped (crashed, ran out of memory, was terminated). */
 export class ThreadStopped extends Error {
   override name = 'ThreadStopped';

@@ -276,8 +276,8 @@ export class SiteBuild {
       this.heldForFlush?.push(this.state.texts.hold(this.state.site, slugs).catch(() => () => {}));
       return runChange(this.state, this.prepare, { kind: 'post-comments', slugs });
     };
-    // Behind an edit of the content, a views update or the close; beside a site-wide flush.
-    if (this.exclusivePending > this.flushes) return this.exclusive(work);
+    // Beside a site-wide flush; behind an edit of the content or the close.
+    if (this.updateQueued) return this.exclusive(work);
     // Side by side with other posts' comment rebuilds (callers never pass one post to two at once).
     const run = work();
     const tracked = run.catch(() => {});
@@ -300,7 +300,7 @@ export class SiteBuild {
     // Counts only: beside a site-wide flush (its mirrors follow in the next), as a post's
     // rebuild runs; behind an edit of the content or the close. Under the lock it held
     // every post rebuild queued after it behind the whole flush.
-    return this.exclusivePending > this.flushes ? this.exclusive(work) : work();
+    return this.updateQueued ? this.exclusive(work) : work();
   }
 
   /** Whether site-wide outputs wait for `flushAggregates`. */
@@ -431,6 +431,15 @@ export class SiteBuild {
   /** Persist pending state (the manifest) before the process exits; stop indexing. */
   close(): Promise<void> {
     return this.exclusive(() => Promise.all([this.state.manifest.flush(), this.state.commentHtml.close(), this.search.close(), this.state.writeThreads?.close()]).then(() => {}));
+  }
+
+  /**
+   * Whether an update other than a site-wide flush (an edit of the content, a shrink,
+   * the close) is queued or running under the lock: post rebuilds and views updates run
+   * beside a flush, but behind those.
+   */
+  private get updateQueued(): boolean {
+    return this.exclusivePending > this.flushes;
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

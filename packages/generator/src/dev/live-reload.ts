@@ -36,6 +36,12 @@ const MISSING = '\0missing';
 /** What `agora dev` shows for a missing page: the site's look, and the script that reloads it once the page is back. */
 const DEV_NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.</p></main>${LIVE_RELOAD_TAG}</body></html>`;
 
+/** Answer `DEV_NOT_FOUND_PAGE` with a 404. */
+function notFound(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : DEV_NOT_FOUND_PAGE);
+}
+
 export class LiveReload {
   private readonly clients = new Set<ServerResponse>();
   private status: Status = { kind: 'ok' };
@@ -97,9 +103,9 @@ export class LiveReload {
       if (html === null) return next();
       // A page that is not there (a post deleted while its page was open) is a 404 that
       // still reloads once the page comes back.
-      const missing = html === MISSING;
-      res.writeHead(missing ? 404 : 200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : missing ? DEV_NOT_FOUND_PAGE : html);
+      if (html === MISSING) return notFound(req, res);
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : html);
     }, next);
   };
 
@@ -122,12 +128,7 @@ export class LiveReload {
    * (before the site takes the port), or null when the port cannot be had.
    */
   async serveWhileBroken(host: string, port: number): Promise<(() => Promise<void>) | null> {
-    const server = createServer((req, res) =>
-      this.handler(req, res, () => {
-        res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-        res.end(req.method === 'HEAD' ? undefined : DEV_NOT_FOUND_PAGE);
-      }),
-    );
+    const server = createServer((req, res) => this.handler(req, res, () => notFound(req, res)));
     const listening = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.listen(port, host, () => resolve(true));

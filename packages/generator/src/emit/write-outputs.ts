@@ -14,6 +14,7 @@ import { writeFileAtomic, writeFileAtomicSync } from '../atomic-write.ts';
 import { createHash } from 'node:crypto';
 import { Manifest, UNHASHED, type WriteClaim } from './manifest.ts';
 import type { WriteThread } from './write-thread.ts';
+import { errorFromWire } from '../thread-calls.ts';
 
 export { Manifest, UNHASHED };
 
@@ -169,38 +170,57 @@ export class OutputSink {
     if ((this.options.sync || small) && !this.options.durable) {
       // A synchronous write is far cheaper per file; yield now and then so worker
       // messages (rendered pages) and requests are handled.
-      if (this.runStarted === 0) this.runStarted = performance.now();
+      this.runStarted ||= performance.now();
       writeFileAtomicSync(join(this.manifest.distDir, output.path), bytes, this.manifest.knownDirs);
-      this.manifest.outputs.set(output.path, hash);
-      this.result.written.push(output.path);
+      this.written(output.path, hash);
       claim.done();
-      if (performance.now() - this.runStarted >= SYNC_RUN_MS) {
-        this.runStarted = 0;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await this.endOfRun();
       return;
     }
-    while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);
-    if (this.failure) throw this.failure;
+    await this.roomInFlight();
     // A big output of a rebuild (`/api/posts` is 28 MB at 10,000 posts) goes to disk in
     // steps of 1 MB before its rename (`syncEvery`), so the store's next fsync of a new
     // comment waits for one step, not for the whole file.
     const syncEvery = hash === UNHASHED ? BIG_OUTPUT_SYNC_STEP : undefined;
     const write = writeFileAtomic(join(this.manifest.distDir, output.path), bytes, { durable: this.options.durable ?? false, knownDirs: this.manifest.knownDirs, syncEvery })
-      .then(() => {
-        this.manifest.outputs.set(output.path, hash);
-        this.result.written.push(output.path);
-      })
-      .catch((error: unknown) => {
-        // Forget the hash: whatever is on disk now, the next build rewrites it.
-        this.manifest.outputs.delete(output.path);
-        this.failure ??= error;
-      })
+      .then(
+        () => this.written(output.path, hash),
+        (error: unknown) => this.notWritten(output.path, error),
+      )
       .finally(() => {
         this.inflight.delete(write);
         claim.done();
       });
     this.inflight.add(write);
+  }
+
+  /** A file is on disk: record its hash and count it. */
+  private written(path: string, hash: string): void {
+    this.manifest.outputs.set(path, hash);
+    this.result.written.push(path);
+  }
+
+  /** A file could not be written: forget its hash (whatever is on disk now, the next build rewrites it) and fail the build. */
+  private notWritten(path: string, error: unknown): void {
+    this.manifest.outputs.delete(path);
+    this.failure ??= error;
+  }
+
+  /** Wait until fewer writes than the concurrency are in flight; then fail at once if one failed. */
+  private async roomInFlight(): Promise<void> {
+    while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);
+    if (this.failure) throw this.failure;
+  }
+
+  /**
+   * After a file of a run written (or queued) on this thread: once the run has lasted
+   * `SYNC_RUN_MS`, do `before` and give the event loop a turn (worker messages, requests).
+   */
+  private async endOfRun(before?: () => void): Promise<void> {
+    if (performance.now() - this.runStarted < SYNC_RUN_MS) return;
+    this.runStarted = 0;
+    before?.();
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /**
@@ -210,10 +230,9 @@ export class OutputSink {
   private async queue(path: string, chunks: readonly Uint8Array[], hash: string, claim: WriteClaim): Promise<void> {
     // As many batches in flight as writes through the pool: a flush's hundreds of files
     // never all wait in the thread's queue (nor in memory) at once. (Queued files are sent
-    // by their own setImmediate, whatever this waits for.)
-    while (this.inflight.size >= (this.options.concurrency ?? 64)) await Promise.race(this.inflight);
-    // (The claim of a file not queued is released by `emit`.)
-    if (this.failure) throw this.failure;
+    // by their own setImmediate, whatever this waits for; the claim of a file not queued
+    // is released by `emit`.)
+    await this.roomInFlight();
     // One buffer of its own per file, handed over to the thread (a chunk may be a view of a bigger buffer that stays here).
     const bytes = new Uint8Array(chunksLength(chunks));
     let at = 0;
@@ -232,12 +251,8 @@ export class OutputSink {
       });
     }
     // A run of many jobs (a views flush: thousands of records) still gives requests a turn now and then.
-    if (this.runStarted === 0) this.runStarted = performance.now();
-    if (performance.now() - this.runStarted >= SYNC_RUN_MS) {
-      this.runStarted = 0;
-      this.send();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    this.runStarted ||= performance.now();
+    await this.endOfRun(() => this.send());
   }
 
   /** Send the queued files to the write thread as one batch. */
@@ -249,23 +264,10 @@ export class OutputSink {
     const distDir = this.manifest.distDir;
     const write = this.options
       .writeThread!.write(batch.map((f) => ({ path: join(distDir, f.path), bytes: f.bytes })))
-      .then((failures) => {
-        batch.forEach((f, i) => {
-          const failure = failures[i];
-          if (!failure) {
-            this.manifest.outputs.set(f.path, f.hash);
-            this.result.written.push(f.path);
-            return;
-          }
-          // Forget the hash: whatever is on disk now, the next build rewrites it.
-          this.manifest.outputs.delete(f.path);
-          this.failure ??= Object.assign(new Error(failure.message), failure.code ? { code: failure.code } : {});
-        });
-      })
-      .catch((error: unknown) => {
-        for (const f of batch) this.manifest.outputs.delete(f.path);
-        this.failure ??= error;
-      })
+      .then(
+        (failures) => batch.forEach((f, i) => (failures[i] ? this.notWritten(f.path, errorFromWire(failures[i])) : this.written(f.path, f.hash))),
+        (error: unknown) => batch.forEach((f) => this.notWritten(f.path, error)),
+      )
       .finally(() => {
         this.inflight.delete(write);
         for (const f of batch) f.claim.done();

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { writeFileAtomicSync } from '../atomic-write.ts';
+import { errorToWire, type WireError } from '../thread-calls.ts';
 
 export interface WriteBatch {
   seq: number;
@@ -12,7 +13,7 @@ export interface WriteBatch {
 }
 
 /** Per file, in order: null when written, else why not. */
-export type WriteFailure = { message: string; code?: string } | null;
+export type WriteFailure = WireError | null;
 
 export type WriteBatchReply = { ready: true } | { seq: number; failures: WriteFailure[] };
 
@@ -25,8 +26,7 @@ parentPort?.on('message', ({ seq, files }: WriteBatch) => {
       writeFileAtomicSync(path, bytes, knownDirs);
       return null;
     } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      return { message: e?.message ?? String(error), ...(e?.code ? { code: e.code } : {}) };
+      return errorToWire(error);
     }
   });
   parentPort?.postMessage({ seq, failures } satisfies WriteBatchReply);

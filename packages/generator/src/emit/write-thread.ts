@@ -22,16 +22,18 @@ export type { WriteFailure };
 const IDLE_MS = 30_000;
 
 /** One thread that replaces small files atomically, a batch per call. */
-export class WriteThread {
-  private readonly calls = new ThreadCalls<Omit<WriteBatch, 'seq'>, Exclude<WriteBatchReply, { ready: true }>>({
-    // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
-    url: new URL(import.meta.url.endsWith('.ts') ? './write-thread-entry.mjs' : './write-thread-worker.js', import.meta.url),
-    // It holds one batch of small files at a time (their bytes are handed over, outside its heap).
-    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
-    name: 'The dist/ write thread',
-    // A writer at rest for a while holds no write thread; the first rebuild after a calm spell starts one.
-    idleMs: IDLE_MS,
-  });
+export class WriteThread extends ThreadCalls<Omit<WriteBatch, 'seq'>, Exclude<WriteBatchReply, { ready: true }>> {
+  constructor() {
+    super({
+      // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
+      url: new URL(import.meta.url.endsWith('.ts') ? './write-thread-entry.mjs' : './write-thread-worker.js', import.meta.url),
+      // It holds one batch of small files at a time (their bytes are handed over, outside its heap).
+      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 },
+      name: 'The dist/ write thread',
+      // A writer at rest for a while holds no write thread; the first rebuild after a calm spell starts one.
+      idleMs: IDLE_MS,
+    });
+  }
 
   /**
    * Replace each file at its (absolute) path with its bytes, atomically. Resolves with a
@@ -40,26 +42,8 @@ export class WriteThread {
    * the caller must not use them again.
    */
   async write(files: readonly { path: string; bytes: Uint8Array }[]): Promise<WriteFailure[]> {
-    const reply = await this.calls.call({ files: [...files] }, files.map((f) => f.bytes.buffer as ArrayBuffer));
+    const reply = await this.call({ files: [...files] }, files.map((f) => f.bytes.buffer as ArrayBuffer));
     return reply.failures;
-  }
-
-  /** Batches sent and not answered yet. */
-  get busy(): number {
-    return this.calls.busy;
-  }
-
-  /** The worker now (tests). */
-  get worker() {
-    return this.calls.worker;
-  }
-
-  start(): void {
-    this.calls.start();
-  }
-
-  close(): Promise<void> {
-    return this.calls.close();
   }
 }
 

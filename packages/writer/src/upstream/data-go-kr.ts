@@ -24,10 +24,12 @@ export interface DataGoKrResult {
 export function readDataGoKr(ctx: UpstreamContext, url: URL, parsed: unknown): DataGoKrResult {
   const header = at(parsed, 'response', 'header') ?? (isRecord(parsed) && 'resultCode' in parsed ? parsed : undefined);
   const body = at(parsed, 'response', 'body');
-  // An empty `<header/>` before a body is how the wire notes give MSS's answer (its codes
-  // unconfirmed): read as success. A gateway error has no body, so it is never taken for one.
-  if (!(isRecord(header) && 'resultCode' in header) && body !== undefined && body !== '') return { body, noData: false };
-  if (!isRecord(header) || !('resultCode' in header)) throw failure(ctx, url, 'malformed', { detail: 'no result header' });
+  if (!isRecord(header) || !('resultCode' in header)) {
+    // An empty `<header/>` before a body is how the wire notes give MSS's answer (its codes
+    // unconfirmed): read as success. A gateway error has no body, so it is never taken for one.
+    if (body !== undefined && body !== '') return { body, noData: false };
+    throw failure(ctx, url, 'malformed', { detail: 'no result header' });
+  }
   const { outcome, name } = classifyResultCode(header.resultCode);
   if (outcome === 'no_data') return { body: undefined, noData: true };
   if (outcome !== 'ok') {

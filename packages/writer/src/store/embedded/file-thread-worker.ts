@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Comment } from '@agora/generator/types';
 import { readDataFileSync, writeDataFileSync } from './data-file.ts';
 import { postCommentProblem, postFileCheck, type PostCommentsFile } from './comment-shape.ts';
+import { errorToWire, type WireError } from '@agora/generator/files';
 import { StoreError } from '../types.ts';
 
 export interface AppendRequest {
@@ -18,7 +19,7 @@ export interface AppendRequest {
   fix: string;
 }
 
-export type AppendReply = { ready: true } | { seq: number } | { seq: number; error: { message: string; code?: string; storeCode?: string } };
+export type AppendReply = { ready: true } | { seq: number } | { seq: number; error: WireError & { storeCode?: string } };
 
 function append({ path, slug, comments, fix }: AppendRequest): void {
   // Checked as every read checks them: one bad comment written would make the whole post's file unreadable.
@@ -37,8 +38,7 @@ parentPort?.on('message', (request: AppendRequest) => {
     append(request);
     reply = { seq: request.seq };
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    reply = { seq: request.seq, error: { message: e?.message ?? String(error), ...(e?.code ? { code: e.code } : {}), ...(error instanceof StoreError ? { storeCode: error.code } : {}) } };
+    reply = { seq: request.seq, error: { ...errorToWire(error), ...(error instanceof StoreError ? { storeCode: error.code } : {}) } };
   }
   parentPort?.postMessage(reply);
 });

@@ -15,7 +15,7 @@
  * another (`ThreadCalls`).
  */
 import type { Comment } from '@agora/generator';
-import { ThreadCalls, ThreadStopped } from '@agora/generator/files';
+import { errorFromWire, ThreadCalls, ThreadStopped } from '@agora/generator/files';
 import { StoreError, type StoreErrorCode } from '../types.ts';
 import type { AppendReply, AppendRequest } from './file-thread-worker.ts';
 
@@ -43,45 +43,27 @@ export class FileThreads {
 }
 
 /** One worker thread that appends to post files, one call after another. */
-export class FileThread {
-  private readonly calls = new ThreadCalls<Omit<AppendRequest, 'seq'>, Exclude<AppendReply, { ready: true }>>({
-    // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
-    url: new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url),
-    // It holds one post's file at a time.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-    name: "The store's file thread",
-    // A writer at rest for a while holds no file thread; the first comment after a calm spell starts one (~30 ms).
-    idleMs: 30_000,
-  });
-
-  /** Calls sent and not answered yet. */
-  get busy(): number {
-    return this.calls.busy;
-  }
-
-  /** The worker now (tests). */
-  get worker() {
-    return this.calls.worker;
+export class FileThread extends ThreadCalls<Omit<AppendRequest, 'seq'>, Exclude<AppendReply, { ready: true }>> {
+  constructor() {
+    super({
+      // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
+      url: new URL(import.meta.url.endsWith('.ts') ? './file-thread-entry.mjs' : './file-thread-worker.js', import.meta.url),
+      // It holds one post's file at a time.
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      name: "The store's file thread",
+      // A writer at rest for a while holds no file thread; the first comment after a calm spell starts one (~30 ms).
+      idleMs: 30_000,
+    });
   }
 
   /** Append `comments` to the post file at `path` and make it durable (under the post's lock). */
   async appendComments(path: string, slug: string, comments: readonly Comment[], fix: string): Promise<void> {
-    const reply = await this.calls.call({ path, slug, comments: [...comments], fix }).catch((error: unknown) => {
+    const reply = await this.call({ path, slug, comments: [...comments], fix }).catch((error: unknown) => {
       if (error instanceof ThreadStopped) throw new StoreError('unavailable', `${error.message}; nothing of these comments was stored, try again`);
       throw new StoreError('unavailable', `The store's file thread could not be used (${(error as Error)?.message ?? String(error)}); nothing of these comments was stored, try again`);
     });
     if (!('error' in reply)) return;
-    const { message, code, storeCode } = reply.error;
-    throw storeCode ? new StoreError(storeCode as StoreErrorCode, message) : Object.assign(new Error(message), code ? { code } : {});
-  }
-
-  /** Stop the thread (after the calls under way are answered). */
-  close(): Promise<void> {
-    return this.calls.close();
-  }
-
-  /** Start the worker now. */
-  start(): void {
-    this.calls.start();
+    const { storeCode } = reply.error;
+    throw storeCode ? new StoreError(storeCode as StoreErrorCode, reply.error.message) : errorFromWire(reply.error);
   }
 }
