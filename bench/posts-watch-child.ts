@@ -6,9 +6,10 @@
  * when this watcher read it, epoch ms) each time the list changes,
  * and stops on `stop`.
  */
-import { commentCounts, probeOf, type WriterNode } from './writer-nodes.ts';
+import { commentCounts, commentCountsScanned, probeOf, type WriterNode } from './writer-nodes.ts';
 
 export interface PostsMessage {
+  /** slug → comment_count: every post in the first message, then only the counts that changed. */
   counts: [string, number][];
   /** When the file was put in place (read from disk), else when the change was seen; epoch ms. */
   at: number;
@@ -19,6 +20,8 @@ export interface PostsMessage {
 const node = JSON.parse(process.argv[2] ?? '{}') as WriterNode;
 const probe = probeOf(node);
 let stopped = false;
+/** The counts last sent: the parent gets only what changed, not 10,000 pairs a time. */
+let sent: Map<string, number> | null = null;
 process.on('message', (m: { type: string }) => {
   if (m.type === 'stop') stopped = true;
 });
@@ -26,7 +29,10 @@ while (!stopped) {
   const changed = await probe.postsIfChanged();
   if (changed) {
     const seenAt = performance.timeOrigin + performance.now();
-    process.send?.({ counts: [...commentCounts(changed.text)], at: changed.replacedAt ?? seenAt, seenAt } satisfies PostsMessage);
+    const counts: Map<string, number> = (sent && commentCountsScanned(changed.bytes, sent.size)) ?? commentCounts(changed.bytes);
+    const delta = sent ? [...counts].filter(([slug, n]) => sent!.get(slug) !== n) : [...counts];
+    sent = counts;
+    process.send?.({ counts: delta, at: changed.replacedAt ?? seenAt, seenAt } satisfies PostsMessage);
   }
   await new Promise((r) => setTimeout(r, 20));
 }

@@ -60,6 +60,8 @@ class NodeWatch {
   /** The same, until this bench's watcher had read and parsed the file (its own lag included). */
   readonly postsSeenDelays: number[] = [];
   private baseline: Map<string, number> | null = null;
+  /** The latest counts (the watcher sends what changed). */
+  private counts = new Map<string, number>();
   private readonly probe: Probe;
   private child: ChildProcess | null = null;
 
@@ -76,11 +78,13 @@ class NodeWatch {
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`posts watcher exited with ${code}`)));
       child.on('message', (m: PostsMessage) => {
-        const counts = new Map(m.counts);
         if (!this.baseline) {
-          this.baseline = counts;
+          this.baseline = new Map(m.counts);
+          this.counts = new Map(m.counts);
           return resolve();
         }
+        for (const [slug, n] of m.counts) this.counts.set(slug, n);
+        const counts = this.counts;
         for (const p of this.pending) {
           if (!p.postsSeen && (counts.get(p.post.slug) ?? 0) >= p.expected) {
             p.postsSeen = true;
