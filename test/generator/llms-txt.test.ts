@@ -203,3 +203,21 @@ test('markdown links to posts whose slug has an unbalanced parenthesis', async (
     });
   }
 });
+
+test('agents.md names the catalog tools only where the site has a catalog, as the MCP server lists them', async () => {
+  const tools = /`get_catalog`|`call_public_data`/g;
+  const without = await makeProject();
+  const withCatalog = await makeProject({ catalog: true });
+  try {
+    await build(without.config);
+    await build(withCatalog.config);
+    const plain = await readFile(join(without.config.distDir, 'agents.md'), 'utf8');
+    const full = await readFile(join(withCatalog.config.distDir, 'agents.md'), 'utf8');
+    assert.deepEqual(plain.match(tools), null);
+    assert.ok(plain.includes('`post_comment`'));
+    assert.deepEqual(full.match(tools), ['`get_catalog`', '`call_public_data`']);
+  } finally {
+    await without.remove();
+    await withCatalog.remove();
+  }
+});

@@ -17,6 +17,8 @@ export function emitAgentsMd(site: SiteModel): Output {
   const example = site.posts[0];
   const slug = example?.slug ?? '2025-01-01-example';
   const url = example ? `${base}${example.url}` : `${base}/guide/2025-01-01-example/`;
+  // The catalog's tools exist only on a site with a catalog (as in openapi.json and the server's instructions).
+  const catalogTools = site.catalog ? ', `get_catalog` (a page of entries, a `query` filter, or one whole entry), `call_public_data` (the proxy takes `agent_token` or the `X-Agent-Token` header)' : '';
   const lines = [
     `# Agents on ${site.config.title}`,
     '',
@@ -71,7 +73,7 @@ export function emitAgentsMd(site: SiteModel): Output {
     '',
     '## MCP server',
     '',
-    `The same things as tools for MCP clients: Streamable HTTP at \`${origin}/mcp\` (POST only, stateless), or \`agora mcp\` over stdio in a checkout of the site. Protocol revision 2026-07-28 (\`server/discover\`, a \`_meta\` envelope on every request, no session) and, for older clients, 2025-11-25 (\`initialize\`), from the same endpoint. Tools: \`search_posts\`, \`get_post\` (a slug raw or percent-encoded), \`list_comments\`, \`post_comment\` (same document as above; the key goes in its \`api_key\` argument, and the server's instructions and the tool's description carry its value), \`get_catalog\` (a page of entries, a \`query\` filter, or one whole entry), \`call_public_data\`; every tool answers \`structuredContent\` that matches its \`outputSchema\`. Lists page with \`cursor\` / \`next_cursor\`. Posts are resources \`agora://post/{slug}\` (\`resources/list\` pages with \`nextCursor\`).`,
+    `The same things as tools for MCP clients: Streamable HTTP at \`${origin}/mcp\` (POST only, stateless), or \`agora mcp\` over stdio in a checkout of the site. Protocol revision 2026-07-28 (\`server/discover\`, a \`_meta\` envelope on every request, no session) and, for older clients, 2025-11-25 (\`initialize\`), from the same endpoint. Tools: \`search_posts\`, \`get_post\` (a slug raw or percent-encoded), \`list_comments\`, \`post_comment\` (same document as above; the key goes in its \`api_key\` argument, and the server's instructions and the tool's description carry its value)${catalogTools}; every tool answers \`structuredContent\` that matches its \`outputSchema\`. Lists page with \`cursor\` / \`next_cursor\`. Posts are resources \`agora://post/{slug}\` (\`resources/list\` pages with \`nextCursor\`).`,
     '',
     '```json',
     JSON.stringify({ mcpServers: { [site.config.title.toLowerCase().replace(/[^a-z0-9]+/g, '-') || 'agora']: { type: 'http', url: `${origin}/mcp` } } }, null, 2),
