@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { freePort } from '../helpers/http.ts';
 import { makeProject, postSource } from '../helpers/project.ts';
 import { startDev } from '../helpers/dev-process.ts';
+import { build } from '@agora/generator';
+import { request } from 'node:http';
 
 /** The first event of `/__agora/events`: its name and data. */
 async function firstEvent(url: string): Promise<{ event: string; data: string }> {
@@ -72,4 +74,52 @@ test('agora dev: while the content has errors, its port shows them in the browse
   assert.equal((await fetch(`${url}/`, { headers: { accept: 'text/html' } })).status, 200);
   // A page still open connects again and is told the site is fine: it reloads.
   assert.equal((await firstEvent(url)).event, 'ok');
+});
+
+/** A GET with the path sent as written (fetch would resolve `..` first). */
+function rawGet(url: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/`, { path }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject).end();
+  });
+}
+
+test('agora dev: while the content has errors, the last site is served whole (stylesheet, scripts, mirrors), not its pages alone', { timeout: 120_000 }, async (t) => {
+  const FILE = 'content/posts/2025-05-01-post.md';
+  const project = await makeProject({ files: { [FILE]: postSource({ date: '2025-05-01' }), 'secret.txt': 'not for the web' } });
+  await build(project.config);
+  await writeFile(join(project.root, FILE), postSource({ date: 'yesterday' }));
+  const port = await freePort();
+  const dev = startDev(project, {}, port);
+  t.after(async () => {
+    await dev.stop();
+    await project.remove();
+  });
+  await dev.until('the error and the wait', () => /Waiting for a fix/.test(dev.stderr()));
+  const url = `http://127.0.0.1:${port}`;
+  const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /<script src="\/__agora\/live-reload\.js"/);
+  const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+  assert.ok(stylesheet, 'the page links its stylesheet');
+  const css = await fetch(`${url}${stylesheet}`);
+  assert.equal(css.status, 200);
+  assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+  assert.ok((await css.text()).length > 100);
+  const posts = await fetch(`${url}/api/posts`);
+  assert.equal(posts.status, 200);
+  assert.match(posts.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(((await posts.json()) as unknown[]).length, 1);
+  const llms = await fetch(`${url}/llms.txt`);
+  assert.equal(llms.status, 200);
+  assert.match(llms.headers.get('content-type') ?? '', /^text\/plain/);
+  assert.equal((await fetch(`${url}/assets/no-such-file.css`)).status, 404);
+  // Nothing outside dist/: the project's own files are not served.
+  assert.equal(await rawGet(url, '/../secret.txt'), 404);
+  assert.equal(await rawGet(url, '/%2e%2e/secret.txt'), 404);
+  assert.equal(await rawGet(url, '/..%2fsecret.txt'), 404);
 });

@@ -12,7 +12,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
+import { contentType } from 'mime-types';
 import { formatMessage, type Message } from '../messages.ts';
 
 export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
@@ -128,7 +129,8 @@ export class LiveReload {
    * (before the site takes the port), or null when the port cannot be had.
    */
   async serveWhileBroken(host: string, port: number): Promise<(() => Promise<void>) | null> {
-    const server = createServer((req, res) => this.handler(req, res, () => notFound(req, res)));
+    // The pages' stylesheet, scripts and other files come from dist/ too: the last site, with the messages over it.
+    const server = createServer((req, res) => this.handler(req, res, () => void this.sendFile(req, res).then((sent) => sent || notFound(req, res), () => notFound(req, res))));
     const listening = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.listen(port, host, () => resolve(true));
@@ -139,6 +141,38 @@ export class LiveReload {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     };
+  }
+
+  /**
+   * While the site cannot start: answer a GET or HEAD with the file of `dist/` at the
+   * path (a folder's `index.html` too), typed by its extension (the extension-less API
+   * mirrors as JSON). Resolves false when there is no such file.
+   */
+  private async sendFile(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const file = this.distFile((req.url ?? '/').split('?')[0]!);
+    if (file === null) return false;
+    const found = await stat(file).then((s) => (s.isDirectory() ? stat(join(file, 'index.html')).then((i) => (i.isFile() ? join(file, 'index.html') : null)) : s.isFile() ? file : null)).catch(() => null);
+    if (found === null) return false;
+    const bytes = await readFile(found);
+    const relative = found.slice(this.distDir.length);
+    const type = contentType(extname(found)) || (/^[\\/](agencatalog[\\/])?api[\\/]/.test(relative) ? 'application/json; charset=utf-8' : 'application/octet-stream');
+    res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length, 'Cache-Control': 'no-store' });
+    res.end(req.method === 'HEAD' ? undefined : bytes);
+    return true;
+  }
+
+  /** The file in `dist/` a URL path names, or null when it names none (undecodable, outside `dist/`). */
+  private distFile(urlPath: string): string | null {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(urlPath);
+    } catch {
+      return null;
+    }
+    if (decoded.includes('\0')) return null;
+    const file = normalize(join(this.distDir, decoded));
+    return file === this.distDir || file.startsWith(this.distDir + sep) ? file : null;
   }
 
   private subscribe(res: ServerResponse): void {
@@ -163,16 +197,10 @@ export class LiveReload {
    * outside the API with no file; null when it is no page path.
    */
   private async page(urlPath: string): Promise<string | null> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(urlPath);
-    } catch {
-      return null;
-    }
-    const relative = decoded.endsWith('/') ? `${decoded}index.html` : decoded.endsWith('.html') ? decoded : null;
-    if (relative === null || relative.includes('\0')) return null;
-    const file = normalize(join(this.distDir, relative));
-    if (!file.startsWith(this.distDir + sep)) return null;
+    if (!urlPath.endsWith('/') && !urlPath.endsWith('.html')) return null;
+    const file = this.distFile(urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (file === null) return null;
+    const decoded = decodeURIComponent(urlPath);
     const info = await stat(file).catch(() => null);
     if (!info) return decoded.startsWith('/api/') || decoded.startsWith('/agencatalog/api/') ? null : MISSING;
     if (!info.isFile()) return null;
