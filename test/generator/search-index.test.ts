@@ -123,6 +123,26 @@ test('search index in shards, off the edit path', async (t) => {
     assert.match(text, /Glimmerquartz/);
   });
 
+  await t.test('should say how far behind the index is while a run indexes the edit, not only before it starts', async () => {
+    await project.write('content/posts/2025-06-08-p7.md', postSource({ title: 'Post 7', date: '2025-06-08' }, 'Brightfern opens post 7 now.\n'));
+    const editedAt = Date.now();
+    await state.updateSources([join(project.root, 'content/posts/2025-06-08-p7.md')]);
+    // Every status read while the run indexes (each ~2 ms), not only its first.
+    const during: (typeof state.searchIndex)[] = [];
+    for (let status = state.searchIndex; status.state !== 'current'; status = state.searchIndex) {
+      if (status.state === 'indexing') during.push(status);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    assert.ok(during.length > 1, `the run was seen under way (${during.length} reads)`);
+    for (const seen of during) {
+      assert.ok(seen.pendingPages >= 1, `the edited page is still pending while it is indexed (${seen.pendingPages})`);
+      assert.ok(seen.staleSince !== null && Date.parse(seen.staleSince) >= editedAt - 1000, `stale since the edit (${seen.staleSince})`);
+      assert.ok(seen.staleMs > 0, `stale for a while (${seen.staleMs} ms)`);
+    }
+    await state.searchIndexIdle();
+    assert.deepEqual({ state: state.searchIndex.state, pending: state.searchIndex.pendingPages, since: state.searchIndex.staleSince, ms: state.searchIndex.staleMs }, { state: 'current', pending: 0, since: null, ms: 0 });
+  });
+
   await t.test('should coalesce a burst of edits into one background run', async () => {
     let runs = 0;
     state.onSearchIndexed(() => void runs++);

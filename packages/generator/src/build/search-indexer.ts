@@ -17,9 +17,9 @@ import { readSearchShards, shardCount, shardOf, writeSearchIndex, type SearchInd
 export interface SearchIndexStatus {
   /** `off` (searchIndex false), `current`, `stale` (changes wait), `indexing`, `failed` (the last run failed; retried on the next change). */
   state: 'off' | 'current' | 'stale' | 'indexing' | 'failed';
-  /** Post pages changed since the index last caught up (0 when current). */
+  /** Post pages changed since the index last caught up, those a run is indexing now included (0 when current). */
   pendingPages: number;
-  /** When the oldest change not yet in the index was built (ISO), null when current. */
+  /** When the oldest change not yet in the index was built (ISO; a run under way has not put it there yet), null when current. */
   staleSince: string | null;
   /** Milliseconds since then (0 when current). */
   staleMs: number;
@@ -54,6 +54,8 @@ export class SearchIndexer {
   private all = false;
   private staleSince: number | null = null;
   private running: Promise<void> | null = null;
+  /** What the run under way took: until it ends, its pages are still behind, since its oldest change. */
+  private inRun: { since: number; pages: ReadonlySet<string> | 'all' } | null = null;
   private timer: NodeJS.Timeout | null = null;
   private lastIndexedAt: number | null = null;
   private last: SearchIndexResult | null = null;
@@ -132,10 +134,12 @@ export class SearchIndexer {
   get status(): SearchIndexStatus {
     const base = { lastIndexedAt: this.lastIndexedAt === null ? null : new Date(this.lastIndexedAt).toISOString(), last: this.last, lastLagMs: this.lastLagMs, ...(this.error ? { error: this.error } : {}) };
     if (!this.enabled) return { state: 'off', pendingPages: 0, staleSince: null, staleMs: 0, ...base };
-    const stale = this.staleSince !== null;
+    const run = this.inRun;
+    const oldest = run && this.staleSince !== null ? Math.min(run.since, this.staleSince) : (run?.since ?? this.staleSince);
     // A run retrying after a failure still says `failed` (with the error) until one succeeds.
-    const state = this.error ? 'failed' : this.running ? 'indexing' : stale ? 'stale' : 'current';
-    return { state, pendingPages: this.all ? this.pages.length : this.dirty.size, staleSince: stale ? new Date(this.staleSince!).toISOString() : null, staleMs: stale ? Date.now() - this.staleSince! : 0, ...base };
+    const state = this.error ? 'failed' : this.running ? 'indexing' : oldest !== null ? 'stale' : 'current';
+    const pendingPages = this.all || run?.pages === 'all' ? this.pages.length : new Set([...this.dirty, ...(run?.pages ?? [])]).size;
+    return { state, pendingPages, staleSince: oldest === null ? null : new Date(oldest).toISOString(), staleMs: oldest === null ? 0 : Date.now() - oldest, ...base };
   }
 
   /** One run: the shards of the pages changed so far (all of them when the shard count changed or an index is missing). */
@@ -151,8 +155,9 @@ export class SearchIndexer {
     const since = this.staleSince;
     this.dirty.clear();
     this.all = false;
-    // Changes from now on are a new staleness.
+    // Changes from now on are a new staleness; the run's own is reported until it ends.
     this.staleSince = null;
+    this.inRun = { since: since ?? Date.now(), pages: everything ? 'all' : new Set(taken) };
     try {
       const shards = everything ? null : new Set(taken.map((p) => shardOf(p, count)));
       const result = await writeSearchIndex(this.distDir, this.pages, { shards, signal: this.abort.signal, count });
@@ -168,6 +173,8 @@ export class SearchIndexer {
       this.staleSince = Math.min(since ?? Date.now(), this.staleSince ?? Date.now());
       this.error = (error as Error).message;
       throw error;
+    } finally {
+      this.inRun = null;
     }
   }
 }
