@@ -87,6 +87,8 @@ export interface DevEditRun {
   rendered: number;
   /** Issue 21: each kind of edit. */
   kinds: Record<'body' | 'frontMatter' | 'newPost' | 'deletedPost', DevEditKind>;
+  /** Body edits through `agora dev`'s own watcher: the file's write → the page in dist/ (ms); edits never seen within 5 s. */
+  watched: { pageMedianMs: number; pageMaxMs: number; pageRuns: number[]; missed: number };
   /** Pagefind: the first build's full index and the background runs after the edits. */
   search: {
     full: { ms: number; shards: number; pages: number; peakMB: number } | null;
@@ -101,7 +103,9 @@ export async function runDevEdit(root: string): Promise<DevEditRun> {
   const run = await runChild<DevEditRun & { ok: boolean }>('dev-edit-child.ts', [root]);
   if (!run.json?.ok) throw new Error(`dev edit of ${root} failed: ${run.stderr}`);
   const kinds = Object.fromEntries(Object.entries(run.json.kinds).map(([k, v]) => [k, { pageMedianMs: round(v.pageMedianMs, 0), pageMaxMs: round(v.pageMaxMs, 0), medianMs: round(v.medianMs, 0), maxMs: round(v.maxMs, 0), written: v.written }])) as DevEditRun['kinds'];
-  return { medianMs: round(run.json.medianMs, 0), maxMs: round(run.json.maxMs, 0), written: run.json.written, rendered: run.json.rendered, kinds, search: run.json.search };
+  const w = run.json.watched;
+  const watched = { pageMedianMs: round(w.pageMedianMs, 0), pageMaxMs: round(w.pageMaxMs, 0), pageRuns: w.pageRuns, missed: w.missed };
+  return { medianMs: round(run.json.medianMs, 0), maxMs: round(run.json.maxMs, 0), written: run.json.written, rendered: run.json.rendered, kinds, watched, search: run.json.search };
 }
 
 /** Cold, warm and one-post-edited builds of a generated corpus. */

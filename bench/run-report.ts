@@ -62,6 +62,8 @@ function devEditRows(n: string, d: SizeFigures['devEdit']): Row[] {
     const e = d.kinds[k];
     return [`agora dev ${n}, ${names[k]}: edit → page in dist/, median / max (all outputs)`, `${ms(e.pageMedianMs)} / ${ms(e.pageMaxMs)} (${ms(e.medianMs)}, ${e.written} files)`, '≤ 100 ms'];
   });
+  const w = d.watched;
+  rows.push([`agora dev ${n}, body edit through the watcher: save → page in dist/, median / max`, `${ms(w.pageMedianMs)} / ${ms(w.pageMaxMs)}${w.missed > 0 ? ` (${w.missed} saves never seen)` : ''}`, '≤ 100 ms']);
   const { full, edits } = d.search;
   if (full) rows.push([`search index ${n}: full, ${full.shards} shards: time / peak RSS of one Pagefind process`, `${s(full.ms)} / ${mb(full.peakMB)}`, '≤ 500 MB']);
   if (edits.runs > 0) rows.push([`search index ${n}: background runs after edits: median / shards / caught up within / peak RSS`, `${s(edits.medianMs)} / ${edits.shardsPerRun.join(',')} / ${s(edits.maxLagMs)} / ${mb(edits.peakMB)}`, '≤ 10 s, ≤ 500 MB']);
