@@ -83,6 +83,24 @@ test('agora dev', async (t) => {
   });
 });
 
+test('watch: a watcher without onBuild still rebuilds (onPages and the files in dist/)', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }) } });
+  const pages: string[][] = [];
+  const watcher = await watch(project.config, { onPages: (p) => void pages.push(p.written) });
+  t.after(async () => {
+    await watcher.close();
+    await watcher.state.close();
+    await project.remove();
+  });
+  await writeFile(join(project.root, 'content/posts/2025-05-01-one.md'), postSource({ title: 'One, edited' }));
+  const deadline = Date.now() + 5000;
+  while (pages.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await watcher.idle();
+  assert.ok(pages.length >= 1, 'onPages was told');
+  assert.ok(pages[0]!.includes('guide/2025-05-01-one/index.html'), pages[0]!.join(', '));
+  assert.match(await readFile(join(project.config.distDir, 'api/post/2025-05-01-one'), 'utf8'), /One, edited/);
+});
+
 test('agora dev: an edit in two speeds', async (t) => {
   const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }), 'content/posts/2025-05-02-two.md': postSource({ title: 'Two', date: '2025-05-02' }) } });
   t.after(() => project.remove());

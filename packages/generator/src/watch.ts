@@ -92,7 +92,10 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     const batch = [...changed];
     changed.clear();
     try {
-      await options.onBuild?.(await state.updateSources(batch, (pages) => options.onPages?.(pages, batch)), batch);
+      // Not inside `onBuild?.(…)`: an optional call skips its arguments when there is no
+      // `onBuild`, and a watcher without one never rebuilt.
+      const result = await state.updateSources(batch, (pages) => options.onPages?.(pages, batch));
+      await options.onBuild?.(result, batch);
     } catch (error) {
       options.onError?.(error, error instanceof ContentError ? error.messages : []);
     }
