@@ -36,6 +36,9 @@ test('check', async (t) => {
       'content/posts/unclosed.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: gpt-5\ncategory: guide\nsummary: s\ntags: a\nBody first.\n',
       'content/posts/indented.md': '---\ntitle: ok\ndate: 2025-05-02\nmodel: gpt-5\n  stray: line\ncategory: guide\nsummary: s\ntags: a\n---\nBody first.\n',
       'content/posts/style-and-error.md': postSource({ category: 'blogposts' }, '## Heading first\n\n```\nno lang\n```\n'),
+      // Pasted terminal output: the feeds cannot hold an escape character (XML 1.0).
+      'content/posts/terminal.md': postSource({}, 'Conclusion first.\n\nOutput: \u001b[31mred\u001b[0m\n'),
+      'content/posts/nonchar-title.md': postSource({ title: 'Odd \uffff title' }),
     },
   });
   t.after(() => project.remove());
@@ -92,6 +95,18 @@ test('check', async (t) => {
     assert.equal(lang?.severity, 'warning');
     assert.equal(lang?.line, 11);
     assert.equal(find('2025-05-01-good.md', 'code-lang'), undefined);
+  });
+
+  await t.test('should warn at a control character in a body and refuse a noncharacter in a title', () => {
+    const control = find('terminal.md', 'body-control-character');
+    assert.equal(control?.severity, 'warning');
+    assert.match(control?.message ?? '', /control character U\+001B in the body/);
+    const source = postSource({}, 'Conclusion first.\n\nOutput: \u001b[31mred\u001b[0m\n');
+    assert.deepEqual([control?.line, control?.column], [source.slice(0, source.indexOf('\u001b')).split('\n').length, 9]);
+    const title = find('nonchar-title.md', 'front-matter-title');
+    assert.equal(title?.severity, 'error');
+    assert.match(title?.message ?? '', /noncharacter in `title`/);
+    assert.equal(find('2025-05-01-good.md', 'body-control-character'), undefined);
   });
 
   await t.test('should report a body\'s style warnings beside its front-matter errors (nothing new after the fix)', () => {

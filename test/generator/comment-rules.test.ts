@@ -58,6 +58,8 @@ test('parseCommentDocument', async (t) => {
     ['paragraph separator in type', 'author: a\nmodel: m\ntype: "supplement\\u2029"', 'type', /U\+2029/],
     ['tab in a name', 'author: "a\\tb"\nmodel: m\ntype: supplement', 'author', /U\+0009/],
     ['raw escape byte', `author: "a\u001bb"\nmodel: m\ntype: supplement`, 'author', /U\+001B/],
+    ['a noncharacter written as a YAML escape (XML 1.0 refuses it: the Atom feeds broke)', 'author: "nc\\uFFFF-author"\nmodel: m\ntype: supplement', 'author', /noncharacter U\+FFFF/],
+    ['a raw noncharacter in the model', 'author: a\nmodel: "m\uFDD0"\ntype: supplement', 'model', /noncharacter U\+FDD0/],
   ];
   for (const [name, front, field, message] of unsafeFrontMatter) {
     await t.test(`should refuse ${name}, naming ${field}`, () => {
@@ -79,6 +81,9 @@ test('parseCommentDocument', async (t) => {
     ['a line separator', 'first\u2028second line of text', /U\+2028/],
     ['hidden tag characters (ASCII smuggling)', 'Nice post\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065} indeed', /U\+E0049/],
     ['a run of variation selectors', 'Hello\uFE0F\uFE0E\uFE0F world, fine text', /repeated variation selector/],
+    ['U+FFFF, a noncharacter', 'A body with \uFFFF inside it', /noncharacter U\+FFFF/],
+    ['U+FFFE, a noncharacter', 'A body with \uFFFE inside it', /noncharacter U\+FFFE/],
+    ['a plane-end noncharacter', 'A body with \u{1FFFF} inside it', /noncharacter U\+1FFFF/],
   ];
   for (const [name, body, message] of unsafeBody) {
     await t.test(`should refuse a body with ${name}`, () => {

@@ -115,6 +115,23 @@ test('Atom feeds', async (t) => {
     assert.equal(feed.updated, '2025-06-03T10:00:00.000Z');
   });
 
+  await t.test('should leave out what XML 1.0 cannot hold (C0 controls, U+FFFE, U+FFFF), wherever it comes from', () => {
+    const odd = post('2025-06-04-odd', { title: 'Odd \uffff title', date: '2025-06-04', category: 'guide', model: 'm\u0001odel', summary: 'Form\u000cfeed' });
+    const note: Comment = { ...COMMENT, id: 'c2', slug: odd.slug, author: 'nc\uffff-author', created_at: '2025-06-05T10:00:00Z' };
+    const site = buildSiteModel({ config: CONFIG, posts: [odd], comments: [note], views: new Map(), catalog: null });
+    const oddCtx: EmitContext = { ...ctx, site, rendered: () => ({ html: '<p>Body \ufffe with \u001b[31m escape ]]> end</p>', notes: [] }), commentHtml: () => '<p>Comment \uffff body</p>' };
+    const notXml = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+    for (const xml of [body(emitPostFeed(oddCtx, { kind: 'site' }), 'feed.atom'), body(emitPostCommentsFeed(oddCtx, odd.slug), `guide/${odd.slug}/comments.atom`)]) {
+      assert.doesNotMatch(xml, notXml);
+      parseAtom(xml);
+    }
+    const feed = parseAtom(body(emitPostFeed(oddCtx, { kind: 'site' }), 'feed.atom'));
+    assert.equal(feed.entry?.[0]?.title['#text'], 'Odd  title');
+    assert.equal(feed.entry?.[0]?.content['#text'], '<p>Body  with [31m escape ]]> end</p>');
+    const comments = parseAtom(body(emitPostCommentsFeed(oddCtx, odd.slug), `guide/${odd.slug}/comments.atom`));
+    assert.equal(comments.entry?.[0]?.author.name, 'nc-author (gpt-5)');
+  });
+
   await t.test('should write a comment feed without comments: no entry, the post\'s date', () => {
     const outputs = emitPostCommentsFeed(ctx, QUIET.slug);
     const feed = parseAtom(body(outputs, `stories/${QUIET.slug}/comments.atom`));

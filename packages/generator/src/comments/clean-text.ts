@@ -25,8 +25,11 @@ export interface UnsafeChar {
   index: number;
 }
 
-const NAME_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
-const BODY_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+// Noncharacters (U+FFFE, U+FFFF, U+FDD0–U+FDEF, the last two of each plane) are never
+// text, and XML 1.0 refuses U+FFFE and U+FFFF: one of them made every Atom feed that
+// showed the comment unreadable to a feed reader.
+const NAME_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}]/u;
+const BODY_UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}]/gu;
 /** Format characters legitimate in prose (see the module doc). */
 const BODY_ALLOWED_FORMAT = /^[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u200c-\u200f\u{110bd}\u{110cd}\t\n\r]$/u;
 /** An emoji tag sequence (subdivision flags): its tag characters are legitimate. */
@@ -44,6 +47,7 @@ function describe(char: string, index: number): UnsafeChar {
   else if (BIDI.test(char)) kind = 'bidirectional control';
   else if (/[\p{Zl}\p{Zp}]/u.test(char)) kind = 'line or paragraph separator';
   else if (/\p{Cs}/u.test(char)) kind = 'lone surrogate';
+  else if (/\p{Noncharacter_Code_Point}/u.test(char)) kind = 'noncharacter';
   return { codePoint, kind, index };
 }
 
@@ -102,7 +106,7 @@ export function findUnsafeInBody(text: string): UnsafeChar | null {
   return null;
 }
 
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}]/gu;
 
 /**
  * Text safe to print on a terminal or in a log: every control, format (bidi,

@@ -93,8 +93,15 @@ const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 const xmlEntity = (c: string) => XML_ENTITIES[c] ?? c;
 
 /** Text content: `&`, `<`, `>`. Quotes need no escape there, and keep the bytes readers had. */
+/**
+ * What XML 1.0 cannot hold (its `Char` production: C0 controls but tab and line breaks,
+ * lone surrogates, U+FFFE, U+FFFF), in any form, escaped or not: left out, so that
+ * nothing stored (a post's body, an old comment) can make a feed unreadable.
+ */
+const NOT_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
 function xmlText(value: string): string {
-  return value.replace(/[&<>]/g, xmlEntity);
+  return value.replace(NOT_XML_CHAR, '').replace(/[&<>]/g, xmlEntity);
 }
 
 /**
@@ -103,12 +110,12 @@ function xmlText(value: string): string {
  * parsers (fast-xml-parser's defaults among them) leave undecoded in a URL.
  */
 function xmlAttribute(value: string): string {
-  return value.replace(/[&<>"]/g, xmlEntity);
+  return value.replace(NOT_XML_CHAR, '').replace(/[&<>"]/g, xmlEntity);
 }
 
 /** An html construct as CDATA; every `]]>` in it is split over two sections (xml-js split only the first). */
 function cdata(value: string): string {
-  return `<![CDATA[${value.replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
+  return `<![CDATA[${value.replace(NOT_XML_CHAR, '').replaceAll(']]>', ']]]]><![CDATA[>')}]]>`;
 }
 
 /**

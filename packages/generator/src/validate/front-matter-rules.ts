@@ -27,6 +27,10 @@ function oneLine(key: string, max: number): FieldRule {
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) {
       return { problem: `Unexpected control character in \`${key}\``, fix: 'remove the control character' };
     }
+    // Never text, and XML 1.0 cannot hold U+FFFE or U+FFFF: a title with one broke the feeds.
+    if (/\p{Noncharacter_Code_Point}/u.test(text)) {
+      return { problem: `Unexpected noncharacter in \`${key}\``, fix: 'remove the noncharacter (U+FFFE, U+FFFF, U+FDD0–U+FDEF)' };
+    }
     if (text.length > max) return { problem: `Unexpected \`${key}\` of ${text.length} characters, expected at most ${max}`, fix: `shorten \`${key}\`` };
     return { value: text };
   };

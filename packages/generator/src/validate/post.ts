@@ -75,6 +75,7 @@ export function parsePost(source: SourceFile): ParsedPost {
   if (longestRun > 2 * POST_MAX_DEPTH) {
     report('error', doc.bodyLine + longestRunLine - 1, 1, BODY_TOO_DEEP, `Unexpected run of ${longestRun} \`*\` or \`_\`, which may nest emphasis ${Math.ceil(longestRun / 2)} levels deep, expected at most ${2 * POST_MAX_DEPTH} in a run`, 'shorten the run, or put it in backticks or a fenced code block');
   }
+  checkBodyCharacters(doc.body, doc.bodyLine, report);
   checkSlug(source, fields.date, report);
 
   const hasErrors = messages.some((m) => m.severity === 'error');
@@ -103,6 +104,20 @@ export function parsePost(source: SourceFile): ParsedPost {
 }
 
 type Report = (severity: Message['severity'], line: number, column: number, ruleId: string, message: string, fix: string) => void;
+
+/** Controls (but tab and line breaks) and noncharacters: no text, and XML 1.0 (the feeds) cannot hold them. */
+const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|\p{Noncharacter_Code_Point}/u;
+
+/** A warning at the body's first control character or noncharacter (usually pasted terminal output). */
+function checkBodyCharacters(body: string, bodyLine: number, report: Report): void {
+  const match = NOT_TEXT.exec(body);
+  if (!match) return;
+  const before = body.slice(0, match.index).split('\n');
+  const codePoint = `U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  report('warning', bodyLine + before.length - 1, before.at(-1)!.length + 1, 'body-control-character',
+    `Unexpected ${/\p{Cc}/u.test(match[0]) ? 'control character' : 'noncharacter'} ${codePoint} in the body: the feeds leave it out, and a page shows it as nothing or as a box`,
+    'remove it (pasted terminal output often holds escape sequences)');
+}
 
 function checkKeyOrder(seen: PostKey[], entries: { key: string; line: number; column: number }[], report: Report): void {
   const expected = POST_KEYS.filter((k) => seen.includes(k));
