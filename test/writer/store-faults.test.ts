@@ -354,3 +354,32 @@ test('a writer started on a full disk, and a build into a full dist/, say so and
   assert.equal(build.code, 1);
   assert.match(build.stderr, /^agora: ENOSPC: no space left on device.*: the disk holding the site's data\/, dist\/ or \.cache\/ folder is full\. Free some space on it, then run the command again\.$/m);
 });
+
+test('a writer whose cache folder alone is full starts, serves and takes comments: .cache/ is derived', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const { cacheDir } = project.config;
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  let mounted = false;
+  t.after(async () => {
+    if (mounted) await run('umount', [cacheDir]);
+    await project.remove();
+  });
+  await rm(cacheDir, { recursive: true, force: true });
+  await mkdir(cacheDir, { recursive: true });
+  if ((await run('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', cacheDir])) !== 0) return t.skip('cannot mount a tmpfs here');
+  mounted = true;
+  // Every block taken, as by another program's files: no manifest, rendering or marker fits.
+  await run('dd', ['if=/dev/zero', `of=${join(cacheDir, 'filler')}`, 'bs=4k']);
+  const server = await startTestServer(project);
+  t.after(() => server.close());
+  let health = { status: 'starting' };
+  for (const deadline = Date.now() + 60_000; health.status === 'starting' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+    health = (await (await fetch(`${server.url}/api/health`)).json()) as { status: string };
+  }
+  assert.equal(health.status, 'ok', JSON.stringify(health));
+  assert.equal((await fetch(`${server.url}/llms.txt`)).status, 200);
+  const slug = (JSON.parse(await readFile(join(project.config.distDir, 'api', 'posts'), 'utf8')) as { slug: string }[])[0]!.slug;
+  const res = await postComment(server.url, slug, commentDoc({}, 'Stored while the cache disk is full, and shown.'));
+  assert.equal(res.status, 201, await res.text());
+  assert.match(await readFile(join(project.config.distDir, 'api', 'comments', slug), 'utf8'), /cache disk is full/);
+});

@@ -240,3 +240,10 @@ function syncDirSync(dir: string): void {
     closeSync(fd);
   }
 }
+
+/** Errors of a disk that cannot take more (or any) bytes: full, over quota, a file too big, read-only. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EROFS']);
+
+export function isDiskFull(error: unknown): boolean {
+  return DISK_FULL.has((error as NodeJS.ErrnoException)?.code ?? '');
+}

@@ -3,6 +3,7 @@
  * those without stored HTML), render and emit it
  * (`schedule.ts`), settle and apply its removals, save what must be saved.
  */
+import { saveDerived } from './derived-saves.ts';
 import { type Message, sortMessages } from '../messages.ts';
 import { styleWarnings } from '../render/cache.ts';
 import type { RenderPool } from '../render/pool.ts';
@@ -84,8 +85,12 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
   state.trim(true);
   const changed = result.emittedJobs > 0 || result.removed.length > 0;
   if (options.lazySave) manifest.scheduleSave(1000);
-  await Promise.all([options.lazySave || !changed ? null : manifest.save(), cache.save(), state.tokens.save()]);
-  const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache)]);
+  const unsaved = await Promise.all([
+    options.lazySave || !changed ? null : saveDerived('the build manifest', () => manifest.save()),
+    saveDerived('rendered bodies', () => cache.save()),
+    saveDerived('token counts', () => state.tokens.save()),
+  ]);
+  const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache), ...unsaved.filter((m) => m !== null)]);
   return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
 
@@ -136,8 +141,9 @@ async function emitChange(state: BuildState, plan: BuildPlan, change: Exclude<Ch
   // It is saved at close; until then the dirty marker makes a build after a crash
   // emit everything once instead of trusting stale hashes.
   state.trim(false);
-  // Only when a count was made: a post edited in `agora dev`, not a comment.
-  await state.tokens.save();
+  // Only when a count was made: a post edited in `agora dev`, not a comment. A full
+  // cache disk costs a count made again, never the rebuild.
+  await saveDerived('token counts', () => state.tokens.save());
   return { ...result, rendered, emitted };
 }
 

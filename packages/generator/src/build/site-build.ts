@@ -5,6 +5,7 @@
  * (`plan.ts`) and carries it out (`run.ts`, `schedule.ts`) through the output sink;
  * every cache is in the build state (`state.ts`).
  */
+import { saveDerived } from './derived-saves.ts';
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
@@ -103,7 +104,9 @@ export class SiteBuild {
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(() => parsed.save());
+      let parseUnsaved: Message | null = null;
+      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(async () => void (parseUnsaved = await saveDerived('parsed front matter', () => parsed.save())));
+      if (parseUnsaved) messages.push(parseUnsaved);
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
       messages.push(...withoutPostMessages(config, commentsWithoutPost(options.store?.comments ?? [], site.bySlug)));
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });

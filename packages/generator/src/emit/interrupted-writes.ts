@@ -8,6 +8,7 @@
  * process that is gone, or the manifest's own crash marker (a writer killed between a
  * rebuild and its save), makes the next full build sweep `dist/` once.
  */
+import { isDiskFull } from '../atomic-write.ts';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isProcessAlive, removeStaleTemps } from '../atomic-write.ts';
@@ -34,7 +35,12 @@ export async function startWriting(manifest: Pick<Manifest, 'path' | 'distDir' |
   }
   const own = join(cacheDir, `manifest.json.writing-${process.pid}`);
   // Not fsynced: a lost marker costs hidden leftovers, never a wrong page.
-  await mkdir(cacheDir, { recursive: true });
-  await writeFile(own, String(process.pid));
+  try {
+    await mkdir(cacheDir, { recursive: true });
+    await writeFile(own, String(process.pid));
+  } catch (error) {
+    // A full cache disk: the same as a lost marker.
+    if (!isDiskFull(error)) throw error;
+  }
   return { done: () => rm(own, { force: true }) };
 }

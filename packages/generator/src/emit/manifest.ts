@@ -8,6 +8,7 @@
  * a marker, and a manifest found next to a marker may be stale and is ignored (the next
  * build then emits everything once, which is always correct).
  */
+import { isDiskFull } from '../atomic-write.ts';
 import { rm, stat, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../atomic-write.ts';
@@ -160,7 +161,14 @@ export class Manifest {
   async markDirty(): Promise<void> {
     this.changes++;
     if (this.dirtyOnDisk || !this.markerPath) return;
-    await writeFileAtomic(this.markerPath, String(process.pid));
+    try {
+      await writeFileAtomic(this.markerPath, String(process.pid));
+    } catch (error) {
+      if (!isDiskFull(error) || !this.path) throw error;
+      // No room for the marker: remove the manifest instead (no bytes needed), so a
+      // build after a crash trusts no stale hash and emits everything once.
+      await rm(this.path, { force: true });
+    }
     this.dirtyOnDisk = true;
   }
 
