@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { loadConfig, missingSite } from '@agora/generator/config';
 import { CATEGORIES } from '@agora/generator/types';
 import { addWriterCommands, missingKeysOf, withStoreSnapshot } from '@agora/writer/commands';
-import type { AgoraConfig, Message, Category } from '@agora/generator';
+import type { AgoraConfig, LoadConfigOptions, Message, Category } from '@agora/generator';
 
 const generator = () => import('@agora/generator');
 
@@ -65,12 +65,12 @@ function projectRoot(): string {
   return resolve((program.opts().root as string | undefined) ?? process.env.AGORA_ROOT ?? process.cwd());
 }
 
-function config(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
+function config(overrides: LoadConfigOptions['overrides'] = {}): AgoraConfig {
   return loadConfig({ root: projectRoot(), overrides });
 }
 
 /** The configuration of a folder that must hold a site (build, dev, serve, start); else stop with what is missing and the fix. */
-function siteConfig(overrides: Partial<AgoraConfig> = {}): AgoraConfig {
+function siteConfig(overrides: LoadConfigOptions['overrides'] = {}): AgoraConfig {
   const cfg = config(overrides);
   const missing = missingSite(cfg);
   if (missing) throw new Error(missing);
@@ -88,8 +88,9 @@ function storeConfig(): AgoraConfig {
 }
 
 /** `-p/--port` and `-H/--host` as configuration overrides. */
-function listenOverrides(opts: { port?: string; host?: string }): Partial<AgoraConfig> {
-  return { ...(opts.port ? { port: Number(opts.port) } : {}), ...(opts.host ? { host: opts.host } : {}) };
+function listenOverrides(opts: { port?: string; host?: string }): { port?: string; host?: string } {
+  // As typed: `loadConfig` checks it and quotes it (`-p abc` said `NaN`).
+  return { ...(opts.port ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) };
 }
 
 async function printMessages(messages: readonly Message[]): Promise<void> {

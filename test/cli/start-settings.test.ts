@@ -37,6 +37,9 @@ test('a start with a setting it cannot use ends at once, naming it', { timeout: 
   const host = await run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'start', '-p', '45679'], { env: { ...process.env, LOG_LEVEL: 'silent', HOST: '192.0.2.77' }, timeout: 30_000 }).then(() => '', (error: { stderr: string }) => error.stderr);
   assert.match(host, /`192\.0\.2\.77` is not an address of this machine .*Set `HOST`/);
   assert.doesNotMatch(host, /Choose a free port/);
+  // The flag quoted as typed (it said `NaN`).
+  const typed = await run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'start', '-p', 'abc'], { env: { ...process.env, LOG_LEVEL: 'silent' }, timeout: 30_000 }).then(() => '', (error: { stderr: string }) => error.stderr);
+  assert.match(typed, /^agora: Unexpected port `abc` \(`--port`\), expected an integer from 0 to 65535$/m);
   for (const [env, config, message] of cases) {
     const outcome = await start(env, config ?? {});
     assert.equal(outcome.code, 1, `${JSON.stringify({ env, config })}: ${outcome.stderr}`);

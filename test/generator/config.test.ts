@@ -40,7 +40,8 @@ test('every setting it cannot use stops the load, naming it', async () => {
   await refuses({ host: 5 }, /Unexpected `host` 5/);
   await refuses({ port: 'abc' }, /Unexpected `port` "abc".*expected a number/);
   await refuses({ port: -5 }, /Unexpected port `-5` \(`port` in agora.config.json\)/);
-  await refuses({}, /Unexpected port `NaN` \(`--port`\)/, {}, { port: Number.NaN });
+  // The flag as the user typed it (`-p abc` was reported as `NaN`).
+  await refuses({}, /Unexpected port `abc` \(`--port`\)/, {}, { port: 'abc' });
   await refuses({}, /Unexpected port `70000` \(`--port`\)/, {}, { port: 70000 });
   await refuses({ lang: 'not a lang!!' }, /Unexpected `lang` "not a lang!!".*BCP 47/);
   await refuses({ lang: 'en_US' }, /with a hyphen: `en-US`/);

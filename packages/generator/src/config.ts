@@ -38,7 +38,8 @@ export interface LoadConfigOptions {
   root?: string;
   env?: NodeJS.ProcessEnv;
   /** Values that win over file and environment (CLI flags). */
-  overrides?: Partial<Omit<AgoraConfig, 'site' | 'store'>> & { site?: Partial<SiteConfig>; store?: Partial<StoreConfig> };
+  /** `port` may be the text of a command-line flag: a message then quotes it as typed. */
+  overrides?: Partial<Omit<AgoraConfig, 'site' | 'store' | 'port'>> & { port?: number | string; site?: Partial<SiteConfig>; store?: Partial<StoreConfig> };
 }
 
 /** The documented sample comment key; set `AGORA_API_KEY` in production. */
