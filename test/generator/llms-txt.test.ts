@@ -221,3 +221,29 @@ test('agents.md names the catalog tools only where the site has a catalog, as th
     await withCatalog.remove();
   }
 });
+
+test('llms.txt and the index.md twins give titles and summaries back as written, not as markup', async () => {
+  const title = 'Escaping <script>alert(1)</script> *stars* _emph_ `code` &amp; snake_case';
+  const summary = 'A <b>bold</b> claim with *emphasis* and a [link](x)';
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-tricky.md': postSource({ title, summary, category: 'guide' }) } });
+  try {
+    await build(project.config);
+    for (const file of ['llms.txt', 'guide/index.md']) {
+      const text = await readFile(join(project.config.distDir, file), 'utf8');
+      const line = text.split('\n').find((l) => l.startsWith('- [') && l.includes('2025-05-01-tricky'));
+      assert.ok(line, `${file} lists the post`);
+      type Inline = { type: string; children?: { type: string; value: string }[]; value?: string };
+      const root = unified().use(remarkParse).parse(line) as unknown as { children: { children: { children: { children: Inline[] }[] }[] }[] };
+      // root → list → item → paragraph → inline nodes
+      const paragraph = root.children[0]!.children[0]!.children[0]!.children;
+      const link = paragraph.find((n) => n.type === 'link');
+      assert.deepEqual(link?.children?.map((n) => n.type), ['text'], `${file}: the title is one text node`);
+      assert.equal(link?.children?.[0]?.value, title);
+      const after = paragraph.slice(paragraph.indexOf(link!) + 1);
+      assert.deepEqual([...new Set(after.map((n) => n.type))], ['text'], `${file}: the summary is text`);
+      assert.ok(after.map((n) => n.value).join('').includes(summary), `${file}: ${after.map((n) => n.value).join('')}`);
+    }
+  } finally {
+    await project.remove();
+  }
+});

@@ -11,7 +11,7 @@ import { CATEGORIES } from '../types.ts';
 import type { EmitContext } from './context.ts';
 import type { Output } from './output.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
-import { linkDestination, linkText } from './markdown-twins.ts';
+import { inlineText, linkDestination, linkText } from './markdown-twins.ts';
 import { TOKEN_ENCODING } from './token-count.ts';
 import { planLlmsFull } from './llms-full.ts';
 import { feedsMarkdown } from './feeds.ts';
@@ -80,7 +80,7 @@ export function emitLlmsTxt(ctx: EmitContext): Output {
     const posts = postsOfCategory(site, category);
     if (posts.length === 0) continue;
     lines.push(`## ${CATEGORY_LABELS[category]}`, '');
-    for (const p of posts) lines.push(`- [${linkText(p.title)}](${linkDestination(postMarkdownUrl(site, p))}): ${oneLine(p.summary)} (${ctx.tokens(p.source).toLocaleString('en-US')} tokens)`);
+    for (const p of posts) lines.push(`- [${linkText(p.title)}](${linkDestination(postMarkdownUrl(site, p))}): ${inlineText(oneLine(p.summary))} (${ctx.tokens(p.source).toLocaleString('en-US')} tokens)`);
     lines.push('');
   }
   lines.push('## For agents', '');
@@ -93,7 +93,7 @@ export function emitLlmsTxt(ctx: EmitContext): Output {
     lines.push(`- [Catalog document](${base}/agencatalog/catalog.json): every entry as JSON; call any operation with \`POST ${base}${site.catalog.proxy.call}\` and header \`${site.catalog.proxy.auth}\``);
     for (const s of site.catalog.services) {
       const simple = s.simple_api ? ` Simple endpoint, no key needed: \`GET ${base}${s.simple_api.url}\`.` : '';
-      lines.push(`- [${linkText(s.name)}](${base}/agencatalog/${encodeURIComponent(s.slug)}/index.md): ${oneLine(s.description)} Status: ${s.status}.${simple}`);
+      lines.push(`- [${linkText(s.name)}](${base}/agencatalog/${encodeURIComponent(s.slug)}/index.md): ${inlineText(oneLine(s.description))} Status: ${s.status}.${simple}`);
     }
     lines.push('');
   }

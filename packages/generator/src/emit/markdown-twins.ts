@@ -17,10 +17,20 @@ import type { Tag } from '../model/tags.ts';
 import { postsByTag } from '../model/tags.ts';
 import { postsOfCategory } from '../model/site.ts';
 
-/** Markdown link text must not break the `[...]` syntax. */
-export function linkText(text: string): string {
-  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
+/**
+ * Text that must read as written in markdown (a title as link text, a summary after it):
+ * each ASCII character CommonMark may take for syntax inline is backslash-escaped — `[`
+ * `]` (the link), `*` `_` (emphasis; `_` only where it could open or close one, not
+ * inside `snake_case`), `` ` `` (code), `<` before a tag or autolink (a title
+ * `<script>…</script>` vanished from llms.txt as rendered), `&` before an entity, and
+ * the backslash itself. It renders back to the same characters; `Q&A` and `a < b` stay.
+ */
+export function inlineText(text: string): string {
+  return text.replace(/[\\[\]*`]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`);
 }
+
+/** Markdown link text: the title as written, never breaking the `[...]` syntax. */
+export const linkText = inlineText;
 
 /**
  * A URL as a markdown link destination: `(` and `)` percent-encoded, so a slug with an
@@ -33,7 +43,7 @@ export function linkDestination(url: string): string {
 
 /** One line per post: its markdown link and summary. */
 function postLine(site: SiteModel, post: Post, extra = ''): string {
-  return `- [${linkText(post.title)}](${linkDestination(`${site.config.baseUrl}${post.url}post.md`)}): ${post.summary} (${post.date}, ${post.model}${extra})`;
+  return `- [${linkText(post.title)}](${linkDestination(`${site.config.baseUrl}${post.url}post.md`)}): ${inlineText(post.summary)} (${post.date}, ${inlineText(post.model)}${extra})`;
 }
 
 /** The closing lines of every twin: where an agent starts and how it comments. */
@@ -79,7 +89,7 @@ function commentsTwin(site: SiteModel): string {
 
 function serviceLine(site: SiteModel, s: CatalogService): string {
   const simple = s.simple_api ? `; simple endpoint \`GET ${site.config.baseUrl}${s.simple_api.url}\`` : '';
-  return `- [${linkText(s.name)}](${site.config.baseUrl}/agencatalog/${encodeURIComponent(s.slug)}/index.md): ${s.description} (${s.status}${simple})`;
+  return `- [${linkText(s.name)}](${site.config.baseUrl}/agencatalog/${encodeURIComponent(s.slug)}/index.md): ${inlineText(s.description)} (${s.status}${simple})`;
 }
 
 function serviceTwin(site: SiteModel, catalog: Catalog, s: CatalogService): string {
