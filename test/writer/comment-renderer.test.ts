@@ -8,6 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { COMMENT_RULES, COMMENT_WORK_LIMITS, CommentRenderPool, isLightBody } from '@agora/generator';
 import { CommentRenderer } from '../../packages/writer/src/comments/comment-renderer.ts';
+import type { AppError } from '../../packages/writer/src/errors.ts';
 import { WORST_CASES } from '../../bench/comment-limits.ts';
 
 const ORDINARY = 'Confirmed on Debian 12: after `systemctl reload caddy` the certificate renewed.\n\n- step one\n- step two\n\nSee [the docs](https://caddyserver.com/docs/).';
@@ -85,4 +86,18 @@ test('CommentRenderer: the heavy worker runs only while heavy bodies come', asyn
   await new Promise((r) => setTimeout(r, 400));
   assert.equal(renderer.heavyWorkerRunning, false, 'stopped after heavyIdleMs without a heavy body');
   assert.match((await renderer.render('203.0.113.1', heavy)).html, /<h4>/, 'and started again for the next');
+});
+
+test('CommentRenderer: a worker that cannot start answers 503 render_unavailable with Retry-After, not a 500', async (t) => {
+  const renderer = new CommentRenderer();
+  t.after(() => renderer.close());
+  // As when the process is out of file descriptors: the pool cannot make its worker.
+  (renderer as unknown as { light: { pool: { render: () => Promise<never> } } }).light.pool.render = () => Promise.reject(new Error('Cannot start the comment renderer: EMFILE: too many open files'));
+  await assert.rejects(renderer.render('client', 'A plain comment with enough text.'), (error: AppError) => {
+    assert.equal(error.code, 'render_unavailable');
+    assert.equal(error.status, 503);
+    assert.match(error.message, /could not start \(Cannot start the comment renderer: EMFILE.*nothing was stored/);
+    assert.equal(error.headers['Retry-After'], '5');
+    return true;
+  });
 });

@@ -65,7 +65,7 @@ export class CommentRenderer {
   /**
    * Render `body` for `client` (an address or a verified agent) when its turn comes, on
    * the light or the heavy worker (`light`: pass `isLightBody(body)` when known). Throws 400 `comment_unrenderable` when the renderer fails on it, 503
-   * `render_unavailable` when no worker answered within the guard.
+   * `render_unavailable` when no worker answered within the guard or none could start.
    */
   render(client: string, body: string, light = isLightBody(body)): Promise<CommentRendering> {
     if (light) return this.renderOn(this.light, client, body);
@@ -89,7 +89,12 @@ export class CommentRenderer {
 
   private renderOn({ pool, queue }: Lane, client: string, body: string): Promise<CommentRendering> {
     return queue.run(client, async () => {
-      const outcome = (await pool.render([['new', body]])).get('new') ?? { error: 'no rendering came back' };
+      // A worker that cannot start (the process is out of file descriptors or memory) is
+      // the machine's trouble, not the comment's: 503 and try again, as for a timeout (it was a 500).
+      const rendered = await pool.render([['new', body]]).catch((error: unknown) => {
+        throw new AppError('render_unavailable', `The comment renderer could not start (${(error as Error)?.message ?? String(error)}); nothing was stored. Try again shortly.`, { field: 'body', headers: { 'Retry-After': '5' } });
+      });
+      const outcome = rendered.get('new') ?? { error: 'no rendering came back' };
       if ('html' in outcome) return { html: outcome.html, html_key: commentHtmlKey(body) };
       if (outcome.timeout) {
         throw new AppError('render_unavailable', 'The comment renderer did not answer in time; nothing was stored. Try again shortly.', { field: 'body', headers: { 'Retry-After': '5' } });
