@@ -38,10 +38,15 @@ test('signed agents (Web Bot Auth)', async (t) => {
   });
   const url = (slug: string) => `${server.url}/api/comments/${encodeURIComponent(slug)}`;
   const signedPost = async (slug: string, doc: string, a: TestAgent = agent, options?: Parameters<TestAgent['sign']>[1]) => postComment(server.url, slug, doc, await a.sign(url(slug), options));
+  /** The header each check is about (the error's `field`). */
+  const FIELD: Record<string, string> = { headers: 'Signature-Agent', components: 'Signature-Input', expires: 'Signature-Input', created: 'Signature-Input', keyid: 'Signature-Input', alg: 'Signature-Input', nonce: 'Signature-Input', tag: 'Signature-Input', signature: 'Signature', authority: 'Signature', signature_agent: 'Signature-Agent', directory_unreachable: 'Signature-Agent', directory_address: 'Signature-Agent', directory_origin: 'Signature-Agent' };
   const refused = async (res: Response, status: number, check?: string) => {
-    const body = (await res.json()) as { error: { code: string; check?: string; message: string } };
+    const body = (await res.json()) as { error: { code: string; check?: string; field?: string; message: string } };
     assert.equal(res.status, status, JSON.stringify(body));
-    if (check) assert.equal(body.error.check, check, body.error.message);
+    if (check) {
+      assert.equal(body.error.check, check, body.error.message);
+      if (FIELD[check]) assert.equal(body.error.field, FIELD[check], `${check}: ${body.error.message}`);
+    }
     return body.error;
   };
 

@@ -67,8 +67,19 @@ export interface SignedRequest {
   headers(): Record<string, string | string[] | undefined>;
 }
 
-function fail(check: string, message: string): AppError {
-  return new AppError('signature_invalid', `Web Bot Auth signature refused (${check}): ${message}; see /agents.md ("Signed agents")`, { field: 'Signature', details: { check } });
+/**
+ * The header a failed check is about: the signature's parameters are in
+ * `Signature-Input`, the agent and its key directory in `Signature-Agent`, the bytes in
+ * `Signature` (every refusal named `Signature` before).
+ */
+function headerOf(check: string): string {
+  if (check === 'signature_agent' || check.startsWith('directory_')) return 'Signature-Agent';
+  if (['signature_input', 'components', 'created', 'expires', 'keyid', 'alg', 'nonce', 'tag'].includes(check)) return 'Signature-Input';
+  return 'Signature';
+}
+
+function fail(check: string, message: string, field = headerOf(check)): AppError {
+  return new AppError('signature_invalid', `Web Bot Auth signature refused (${check}): ${message}; see /agents.md ("Signed agents")`, { field, details: { check } });
 }
 
 function blocked(what: string): AppError {
@@ -91,7 +102,7 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   const input = request.header('signature-input');
   const agentHeader = request.header('signature-agent');
   if (signature === undefined && input === undefined && agentHeader === undefined) return null;
-  if (!signature || !input || !agentHeader) throw fail('headers', 'a signed request carries Signature, Signature-Input and Signature-Agent');
+  if (!signature || !input || !agentHeader) throw fail('headers', 'a signed request carries Signature, Signature-Input and Signature-Agent', !signature ? 'Signature' : !input ? 'Signature-Input' : 'Signature-Agent');
   const members = parseSignatureInput(input);
   if (!members || members.length !== 1) throw fail('signature_input', 'Signature-Input must hold exactly one signature (a structured dictionary with one inner list)');
   const { label, components, params } = members[0]!;
