@@ -14,6 +14,8 @@ import type { Store } from '../../packages/writer/src/store/types.ts';
 import type { Publisher } from '../../packages/writer/src/rebuild/publisher.ts';
 import type { CommentRenderer } from '../../packages/writer/src/comments/comment-renderer.ts';
 import { WORST_CASES } from '../../bench/comment-limits.ts';
+import { HealthState } from '../../packages/writer/src/health.ts';
+import { AppError } from '../../packages/writer/src/errors.ts';
 
 const SLUG = '2025-10-21-caddy-automatic-tls-setup';
 
@@ -57,4 +59,23 @@ test('storeComment: when a comment counts as being answered', async (t) => {
     assert.equal(out.status, 201);
     assert.deepEqual(events, ['arriving', 'render', 'answering', 'stored', 'answered']);
   });
+});
+
+test('storeComment: a renderer that cannot answer makes /api/health degraded until one renders again', async () => {
+  const health = new HealthState();
+  let failing = true;
+  const deps = { ...recordingDeps([]), health };
+  deps.renderer = {
+    render: async (_client: string, body: string) => {
+      if (failing) throw new AppError('render_unavailable', 'The comment renderer could not start (EMFILE); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' } });
+      return { html: `<p>${body.length}</p>`, html_key: 'k' };
+    },
+  } as unknown as CommentRenderer;
+  await assert.rejects(storeComment(deps, 'client', SLUG, doc('An ordinary comment with enough characters.')), (e: AppError) => e.status === 503);
+  assert.equal(health.status, 'degraded');
+  assert.match(health.report().renderer?.reason ?? '', /could not start/);
+  failing = false;
+  const out = await storeComment(deps, 'client', SLUG, doc('An ordinary comment with enough characters.'));
+  assert.equal(out.status, 201);
+  assert.equal(health.status, 'ok');
 });

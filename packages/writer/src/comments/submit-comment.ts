@@ -34,7 +34,7 @@ export interface CommentSubmitDeps {
   duplicates?: DuplicateGuard;
   /** The hidden comments: a twin of one is answered with it, never stored again (`hidden-twins.ts`). */
   hidden?: HiddenTwins;
-  /** Told when the store fails or stalls (`/api/health` says `degraded`, part `store`), and when it works again. */
+  /** Told when the store fails or stalls, or no renderer answers (`/api/health` says `degraded`, part `store` or `renderer`), and when it works again. */
   health?: HealthState;
 }
 
@@ -124,7 +124,14 @@ export async function storeComment(deps: CommentSubmitDeps, client: string, slug
   const settleDuplicates = deps.duplicates?.begin(slug, sender, input.body) ?? (() => {});
   try {
     const t0 = performance.now();
-    const rendering = await deps.renderer.render(client, input.body, light);
+    // A renderer that does not answer or cannot start says so in /api/health until one renders again.
+    const rendering = await deps.renderer.render(client, input.body, light).then(
+      (r) => (deps.health?.clear('renderer'), r),
+      (error: unknown) => {
+        if (error instanceof AppError && error.code === 'render_unavailable') deps.health?.set('renderer', error.message);
+        throw error;
+      },
+    );
     checkRenderedBody(rendering.html);
     if (!light) answered = deps.publisher.answeringComment();
     const t1 = performance.now();
