@@ -3,12 +3,12 @@
  * keeps waiting, and starts as soon as an edit fixes them. It exited with code 1, so an
  * author had to run it again after every fix.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '../helpers/http.ts';
-import { makeProject, postSource } from '../helpers/project.ts';
+import { makeProject, postSource, type TestProject } from '../helpers/project.ts';
 import { startDev } from '../helpers/dev-process.ts';
 import { build } from '@agora/generator';
 import { request } from 'node:http';
@@ -32,6 +32,18 @@ async function firstEvent(url: string): Promise<{ event: string; data: string }>
   throw new Error(`no event in ${text}`);
 }
 
+/** `agora dev` on a free port of `project`, once it says it waits for a fix; stopped (and the project removed) after the test. */
+async function devWaitingForFix(t: TestContext, project: TestProject): Promise<{ dev: ReturnType<typeof startDev>; url: string }> {
+  const port = await freePort();
+  const dev = startDev(project, {}, port);
+  t.after(async () => {
+    await dev.stop();
+    await project.remove();
+  });
+  await dev.until('the error and the wait', () => /Waiting for a fix/.test(dev.stderr()));
+  return { dev, url: `http://127.0.0.1:${port}` };
+}
+
 test('agora dev: content with errors at the start waits for the fix, then starts', { timeout: 120_000 }, async (t) => {
   const FILE = 'content/posts/2025-05-01-broken.md';
   const project = await makeProject({ files: { [FILE]: postSource({ date: 'yesterday' }), 'content/posts/2025-05-02-fine.md': postSource({ title: 'Fine', date: '2025-05-02' }) } });
@@ -53,14 +65,7 @@ test('agora dev: content with errors at the start waits for the fix, then starts
 test('agora dev: while the content has errors, its port shows them in the browser; the fix brings the site', { timeout: 120_000 }, async (t) => {
   const FILE = 'content/posts/2025-05-01-broken.md';
   const project = await makeProject({ files: { [FILE]: postSource({ date: 'yesterday' }) } });
-  const port = await freePort();
-  const dev = startDev(project, {}, port);
-  t.after(async () => {
-    await dev.stop();
-    await project.remove();
-  });
-  await dev.until('the error and the wait', () => /Waiting for a fix/.test(dev.stderr()));
-  const url = `http://127.0.0.1:${port}`;
+  const { dev, url } = await devWaitingForFix(t, project);
   assert.match(dev.stderr(), new RegExp(`${url.replace(/[.]/g, '\\.')} shows them meanwhile`));
   // Not "connection refused": a page that loads the live-reload script, which shows the messages.
   const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
@@ -92,14 +97,7 @@ test('agora dev: while the content has errors, the last site is served whole (st
   const project = await makeProject({ files: { [FILE]: postSource({ date: '2025-05-01' }), 'secret.txt': 'not for the web' } });
   await build(project.config);
   await writeFile(join(project.root, FILE), postSource({ date: 'yesterday' }));
-  const port = await freePort();
-  const dev = startDev(project, {}, port);
-  t.after(async () => {
-    await dev.stop();
-    await project.remove();
-  });
-  await dev.until('the error and the wait', () => /Waiting for a fix/.test(dev.stderr()));
-  const url = `http://127.0.0.1:${port}`;
+  const { url } = await devWaitingForFix(t, project);
   const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
   assert.equal(page.status, 200);
   const html = await page.text();

@@ -44,6 +44,8 @@ const WATCH_OPTIONS = { ignoreInitial: true };
 const DEBOUNCE_MS = 15;
 /** How often content/ is checked when the system cannot watch it (ms). */
 const POLL_MS = 100;
+/** Where a problem of the watching goes unless the caller takes it. */
+const warnOnConsole = (message: string) => console.warn(`agora dev: ${message}`);
 
 /**
  * Watch `dir`, calling `onChange` with each path that changed; resolves once watching.
@@ -115,7 +117,7 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
   const watcher = await watchContent(config.contentDir, (path) => {
     changed.add(path);
     schedule();
-  }, options.onWarning ?? ((message) => console.warn(`agora dev: ${message}`)));
+  }, options.onWarning ?? warnOnConsole);
   return {
     state,
     close: async () => {
@@ -143,7 +145,7 @@ export async function nextContentChange(config: AgoraConfig, sinceMs = Date.now(
     if (timer) clearTimeout(timer);
     timer = setTimeout(resolveChange, debounceMs);
   };
-  const watcher = await watchContent(config.contentDir, soon, (message) => console.warn(`agora dev: ${message}`));
+  const watcher = await watchContent(config.contentDir, soon, warnOnConsole);
   try {
     if (await changedSince(config.contentDir, sinceMs)) soon();
     await change;

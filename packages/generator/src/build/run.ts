@@ -3,7 +3,6 @@
  * those without stored HTML), render and emit it
  * (`schedule.ts`), settle and apply its removals, save what must be saved.
  */
-import { saveDerived } from './derived-saves.ts';
 import { type Message, sortMessages } from '../messages.ts';
 import { styleWarnings } from '../render/cache.ts';
 import type { RenderPool } from '../render/pool.ts';
@@ -14,6 +13,7 @@ import { planBuild, settleRemovals, type BuildPlan } from './plan.ts';
 import { emitInOrder, emitWhileRendering, ensureRendered, type Slices } from './schedule.ts';
 import type { BuildState } from './state.ts';
 import type { BuildResult } from './types.ts';
+import { saveDerived } from './derived-saves.ts';
 
 /**
  * Outputs of comment and views rebuilds larger than this (the big JSON lists,

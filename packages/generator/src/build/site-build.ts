@@ -5,7 +5,6 @@
  * (`plan.ts`) and carries it out (`run.ts`, `schedule.ts`) through the output sink;
  * every cache is in the build state (`state.ts`).
  */
-import { saveDerived } from './derived-saves.ts';
 import { rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { AgoraConfig } from '../config.ts';
@@ -29,6 +28,7 @@ import { BuildState, type Held } from './state.ts';
 import { runChange, runFull } from './run.ts';
 import { postPages, SearchIndexer, type SearchIndexListener, type SearchIndexStatus } from './search-indexer.ts';
 import type { BuildOptions, BuildResult, PagesWritten } from './types.ts';
+import { saveDerived } from './derived-saves.ts';
 
 export type { BuildOptions, BuildResult, PagesWritten, StoreSnapshot } from './types.ts';
 
@@ -104,8 +104,14 @@ export class SiteBuild {
     const paths = await listPostFiles(join(config.contentDir, 'posts'));
     const pool = cache.size === 0 && paths.length >= POOL_THRESHOLD ? RenderPool.start(options.workers) : undefined;
     try {
-      let parseUnsaved: Message | null = null;
-      const { content, posts, messages } = await readValidContent(config, { paths, cache: parsed }).finally(async () => void (parseUnsaved = await saveDerived('parsed front matter', () => parsed.save())));
+      let read: Awaited<ReturnType<typeof readValidContent>>;
+      let parseUnsaved: Message | null;
+      try {
+        read = await readValidContent(config, { paths, cache: parsed });
+      } finally {
+        parseUnsaved = await saveDerived('parsed front matter', () => parsed.save());
+      }
+      const { content, posts, messages } = read;
       if (parseUnsaved) messages.push(parseUnsaved);
       const site = buildSiteModel({ config: config.site, posts, comments: options.store?.comments ?? [], views: options.store?.views ?? new Map(), catalog: withKeyStatus(content.catalog, options.missingKeys) });
       messages.push(...withoutPostMessages(config, commentsWithoutPost(options.store?.comments ?? [], site.bySlug)));

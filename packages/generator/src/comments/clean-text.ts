@@ -39,9 +39,13 @@ const VARIATION_SELECTOR_RUN = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}]{2,}/u;
 
 const BIDI = /^[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]$/u;
 
+/** A character's code point as messages name it: `U+001B`, `U+1FFFF`. */
+export function codePointName(char: string): string {
+  return `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 function describe(char: string, index: number): UnsafeChar {
-  const cp = char.codePointAt(0) ?? 0;
-  const codePoint = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const codePoint = codePointName(char);
   let kind = 'invisible character';
   if (/\p{Cc}/u.test(char)) kind = 'control character';
   else if (BIDI.test(char)) kind = 'bidirectional control';

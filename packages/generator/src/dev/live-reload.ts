@@ -37,6 +37,9 @@ const MISSING = '\0missing';
 /** What `agora dev` shows for a missing page: the site's look, and the script that reloads it once the page is back. */
 const DEV_NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.</p></main>${LIVE_RELOAD_TAG}</body></html>`;
 
+/** A path below `dist/` of an API mirror (`/api/…`, `/agencatalog/api/…`): JSON, never a page. */
+const API_MIRROR = /^[\\/](agencatalog[\\/])?api[\\/]/;
+
 /** Answer `DEV_NOT_FOUND_PAGE` with a 404. */
 function notFound(req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -155,8 +158,7 @@ export class LiveReload {
     const found = await stat(file).then((s) => (s.isDirectory() ? stat(join(file, 'index.html')).then((i) => (i.isFile() ? join(file, 'index.html') : null)) : s.isFile() ? file : null)).catch(() => null);
     if (found === null) return false;
     const bytes = await readFile(found);
-    const relative = found.slice(this.distDir.length);
-    const type = contentType(extname(found)) || (/^[\\/](agencatalog[\\/])?api[\\/]/.test(relative) ? 'application/json; charset=utf-8' : 'application/octet-stream');
+    const type = contentType(extname(found)) || (API_MIRROR.test(found.slice(this.distDir.length)) ? 'application/json; charset=utf-8' : 'application/octet-stream');
     res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length, 'Cache-Control': 'no-store' });
     res.end(req.method === 'HEAD' ? undefined : bytes);
     return true;
@@ -200,9 +202,8 @@ export class LiveReload {
     if (!urlPath.endsWith('/') && !urlPath.endsWith('.html')) return null;
     const file = this.distFile(urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
     if (file === null) return null;
-    const decoded = decodeURIComponent(urlPath);
     const info = await stat(file).catch(() => null);
-    if (!info) return decoded.startsWith('/api/') || decoded.startsWith('/agencatalog/api/') ? null : MISSING;
+    if (!info) return API_MIRROR.test(file.slice(this.distDir.length)) ? null : MISSING;
     if (!info.isFile()) return null;
     const html = await readFile(file, 'utf8');
     const at = html.lastIndexOf('</body>');

@@ -92,7 +92,6 @@ function feedOutputs(site: SiteModel, spec: FeedSpec): Output[] {
 const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 const xmlEntity = (c: string) => XML_ENTITIES[c] ?? c;
 
-/** Text content: `&`, `<`, `>`. Quotes need no escape there, and keep the bytes readers had. */
 /**
  * What XML 1.0 cannot hold (its `Char` production: C0 controls but tab and line breaks,
  * lone surrogates, U+FFFE, U+FFFF), in any form, escaped or not: left out, so that
@@ -100,6 +99,7 @@ const xmlEntity = (c: string) => XML_ENTITIES[c] ?? c;
  */
 const NOT_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/** Text content: `&`, `<`, `>`. Quotes need no escape there, and keep the bytes readers had. */
 function xmlText(value: string): string {
   return value.replace(NOT_XML_CHAR, '').replace(/[&<>]/g, xmlEntity);
 }

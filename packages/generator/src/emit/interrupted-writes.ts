@@ -8,10 +8,9 @@
  * process that is gone, or the manifest's own crash marker (a writer killed between a
  * rebuild and its save), makes the next full build sweep `dist/` once.
  */
-import { isDiskFull } from '../atomic-write.ts';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isProcessAlive, removeStaleTemps } from '../atomic-write.ts';
+import { isDiskFull, isProcessAlive, removeStaleTemps } from '../atomic-write.ts';
 import type { Manifest } from './manifest.ts';
 
 /** A writing marker beside the manifest (`manifest.json`), named by its process. */

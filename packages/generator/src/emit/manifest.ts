@@ -8,10 +8,9 @@
  * a marker, and a manifest found next to a marker may be stale and is ignored (the next
  * build then emits everything once, which is always correct).
  */
-import { isDiskFull } from '../atomic-write.ts';
 import { rm, stat, access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-write.ts';
+import { isDiskFull, writeFileAtomic } from '../atomic-write.ts';
 import { readJsonFile } from '../json-file.ts';
 
 /** Entries of the manifest stringified between two yields when it is saved. */

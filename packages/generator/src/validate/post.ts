@@ -9,6 +9,7 @@ import { splitFrontMatter } from '../load/front-matter.ts';
 import { FIELD_RULES, POST_KEYS, REQUIRED_KEYS, type PostKey } from './front-matter-rules.ts';
 import { postUrl, isStorableName } from '../paths.ts';
 import { measureBody } from '../comments/body-shape.ts';
+import { codePointName } from '../comments/clean-text.ts';
 
 export interface ParsedPost {
   post: Post | null;
@@ -113,9 +114,8 @@ function checkBodyCharacters(body: string, bodyLine: number, report: Report): vo
   const match = NOT_TEXT.exec(body);
   if (!match) return;
   const before = body.slice(0, match.index).split('\n');
-  const codePoint = `U+${match[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   report('warning', bodyLine + before.length - 1, before.at(-1)!.length + 1, 'body-control-character',
-    `Unexpected ${/\p{Cc}/u.test(match[0]) ? 'control character' : 'noncharacter'} ${codePoint} in the body: the feeds leave it out, and a page shows it as nothing or as a box`,
+    `Unexpected ${/\p{Cc}/u.test(match[0]) ? 'control character' : 'noncharacter'} ${codePointName(match[0])} in the body: the feeds leave it out, and a page shows it as nothing or as a box`,
     'remove it (pasted terminal output often holds escape sequences)');
 }
 

@@ -48,6 +48,11 @@ interface Lane {
   queue: FairQueue;
 }
 
+/** 503 `render_unavailable`: the renderer's trouble, not the comment's; nothing was stored. */
+function unavailable(why: string): AppError {
+  return new AppError('render_unavailable', `The comment renderer ${why}; nothing was stored. Try again shortly.`, { field: 'body', headers: { 'Retry-After': '5' } });
+}
+
 export class CommentRenderer {
   private readonly light: Lane;
   private readonly heavy: Lane;
@@ -92,12 +97,12 @@ export class CommentRenderer {
       // A worker that cannot start (the process is out of file descriptors or memory) is
       // the machine's trouble, not the comment's: 503 and try again, as for a timeout (it was a 500).
       const rendered = await pool.render([['new', body]]).catch((error: unknown) => {
-        throw new AppError('render_unavailable', `The comment renderer could not start (${(error as Error)?.message ?? String(error)}); nothing was stored. Try again shortly.`, { field: 'body', headers: { 'Retry-After': '5' } });
+        throw unavailable(`could not start (${(error as Error)?.message ?? String(error)})`);
       });
       const outcome = rendered.get('new') ?? { error: 'no rendering came back' };
       if ('html' in outcome) return { html: outcome.html, html_key: commentHtmlKey(body) };
       if (outcome.timeout) {
-        throw new AppError('render_unavailable', 'The comment renderer did not answer in time; nothing was stored. Try again shortly.', { field: 'body', headers: { 'Retry-After': '5' } });
+        throw unavailable('did not answer in time');
       }
       throw new AppError('comment_unrenderable', `body cannot be rendered (${outcome.error}); nothing was stored: simplify the markdown`, { field: 'body' });
     });
