@@ -1,7 +1,7 @@
 /** Comment rendering off the main thread: the time budget, per-comment errors, and stored renderings in a build (issue 19: nothing is ever left out). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { build, commentHtmlKey, type Comment } from '@agora/generator';
@@ -58,6 +58,35 @@ test('CommentRenderPool', async (t) => {
     assert.ok('html' in results.get('warm')!);
     assert.deepEqual(results.get('slower'), { error: 'rendering took longer than 20 ms', timeout: true });
   });
+});
+
+/** Threads of this process (Linux): a worker thread is one more. */
+async function threadCount(): Promise<number> {
+  return (await readdir('/proc/self/task')).length;
+}
+
+test('CommentRenderPool: a close while the worker loads stops that worker; a render meanwhile shares it', { skip: process.platform !== 'linux' && 'counts threads in /proc' }, async () => {
+  const settle = () => new Promise((r) => setTimeout(r, 300));
+  await settle();
+  const before = await threadCount();
+  const pool = new CommentRenderPool({ budgetMs: 1000 });
+  // Before: the worker that was loading at the close loaded afterwards and stayed, for the
+  // life of the process; and a render during the warm-up started a second worker.
+  const warming = pool.warm();
+  const rendered = pool.render([['a', 'while *warming*']]);
+  await warming;
+  assert.deepEqual(await rendered, new Map([['a', { html: '<p>while <em>warming</em></p>' }]]));
+  const loaded = await threadCount();
+  await pool.close();
+  await settle();
+  assert.equal(await threadCount(), before, 'every worker thread stopped at the close');
+
+  const again = new CommentRenderPool({ budgetMs: 1000 });
+  const loading = again.warm().catch((error: unknown) => error);
+  await again.close();
+  await loading;
+  await settle();
+  assert.equal(await threadCount(), before, `the worker still loading at the close stopped too (${loaded - before} thread(s) per worker)`);
 });
 
 test('stored comments in a build: stored HTML used, the rest rendered, nothing left out', async (t) => {

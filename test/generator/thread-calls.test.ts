@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ThreadCalls } from '../../packages/generator/src/thread-calls.ts';
@@ -49,4 +51,27 @@ test('without idleMs a thread stays', async (t) => {
   const worker = calls.worker;
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(calls.worker, worker);
+});
+
+test('a close while the worker says it is ready settles before the process may end', async (t) => {
+  // The worker loads and says "ready" while the main thread is busy, so that message is
+  // still queued when `close()` terminates the worker. Handling it unref'd the worker
+  // `close()` waited for: the process ended with the close unsettled (in the test suite,
+  // a writer's close that never settled: "Promise resolution is still pending but the
+  // event loop has already resolved").
+  const dir = await mkdtemp(join(tmpdir(), 'agora-thread-calls-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'worker.mjs'), "import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\nparentPort.on('message', (m) => parentPort.postMessage({ seq: m.seq }));\n");
+  await writeFile(join(dir, 'main.mts'), [
+    `import { ThreadCalls } from ${JSON.stringify(new URL('../../packages/generator/src/thread-calls.ts', import.meta.url).href)};`,
+    `const calls = new ThreadCalls({ url: new URL(${JSON.stringify(pathToFileURL(join(dir, 'worker.mjs')).href)}), name: 'The test thread' });`,
+    'calls.start();',
+    'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);',
+    'await calls.close();',
+    "console.log('closed');",
+  ].join('\n'));
+  for (let i = 0; i < 3; i++) {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(dir, 'main.mts')], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(child.stdout.trim(), 'closed', `run ${i}: the close never settled; exit ${child.status}, ${child.stderr}`);
+  }
 });

@@ -31,6 +31,16 @@ export function errorFromWire({ message, code }: WireError): Error {
   return Object.assign(new Error(message), code ? { code } : {});
 }
 
+/**
+ * Terminate `worker` and resolve once it has exited. It is ref'd first: an idle worker is
+ * unref'd, and a process with nothing else to do could end before the exit, leaving the
+ * caller's close unsettled.
+ */
+export function stopWorker(worker: Worker): Promise<number> {
+  worker.ref();
+  return worker.terminate();
+}
+
 /** A call failed because its thread stopped (crashed, ran out of memory, was terminated). */
 export class ThreadStopped extends Error {
   override name = 'ThreadStopped';
@@ -106,7 +116,7 @@ export class ThreadCalls<Request extends object, Reply extends object> {
     this.running = null;
     if (!running) return;
     while (running.waiting.size > 0) await new Promise((r) => setTimeout(r, 5));
-    await running.worker.terminate();
+    await stopWorker(running.worker);
   }
 
   /** Start the worker now (so the first call does not wait for it to load). Throws if it cannot be made. */
@@ -127,7 +137,9 @@ export class ThreadCalls<Request extends object, Reply extends object> {
         running.waiting.delete(reply.seq);
         waiting?.resolve(reply);
       }
-      if (running.waiting.size === 0 && running.loaded) {
+      // Not once `close` has it: a "ready" still queued when `close` called `terminate()`
+      // unref'd the worker it waits for, and the process could end with that wait unsettled.
+      if (running.waiting.size === 0 && running.loaded && this.running === running) {
         worker.unref();
         this.stopWhenIdle(running);
       }

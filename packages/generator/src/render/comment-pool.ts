@@ -14,6 +14,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import type { CommentRenderReply, CommentRenderRequest, CommentWorkerData } from './comment-worker.ts';
+import { stopWorker } from '../thread-calls.ts';
 
 /** What rendering one comment gave: its HTML, or why there is none. */
 export type CommentRenderOutcome = { html: string } | { error: string; timeout?: boolean };
@@ -62,6 +63,8 @@ type Outcome = (item: Item, outcome: CommentRenderOutcome, timeout: boolean) => 
 /** One worker thread, replaced whenever it overruns or dies. */
 class Lane {
   private worker: Worker | null = null;
+  private starting: Promise<Worker> | null = null;
+  private closed = false;
   private readonly progress = new SharedArrayBuffer(16);
   private readonly view = new BigInt64Array(this.progress);
 
@@ -93,14 +96,28 @@ class Lane {
     return this.worker !== null;
   }
 
-  close(): Promise<unknown> {
+  /** Stop the worker, also one still loading (it would otherwise load after the close and stay). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const starting = this.starting;
     const worker = this.worker;
     this.worker = null;
-    return worker ? worker.terminate() : Promise.resolve();
+    if (worker) await stopWorker(worker);
+    const late = await starting?.catch(() => null);
+    if (late) await stopWorker(late);
   }
 
+  /** The worker, started if none runs; callers while it loads share the one loading. */
   private start(): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
+    if (this.closed) return Promise.reject(new Error('Cannot start the comment renderer: it is closed'));
+    this.starting ??= this.load().finally(() => {
+      this.starting = null;
+    });
+    return this.starting;
+  }
+
+  private load(): Promise<Worker> {
     // Compiled (lib/*.js): the worker itself; from the sources (tsx): the bootstrap that registers tsx.
     const worker = new Worker(new URL(import.meta.url.endsWith('.ts') ? './comment-worker-entry.mjs' : './comment-worker.js', import.meta.url), {
       workerData: { progress: this.progress, niceness: this.niceness } satisfies CommentWorkerData,
