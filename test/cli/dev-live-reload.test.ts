@@ -15,7 +15,7 @@ import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
 
 declare global {
   interface Window {
-    cspViolations: string[];
+    agoraCspViolation: (violation: string) => void;
   }
 }
 
@@ -45,9 +45,12 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
   assert.ok(url, `dev started (stderr: ${stderr})`);
 
   const page = await browser.newPage();
+  // Collected here, across every reload of the page (a reload started a fresh list, and
+  // reading it from the page raced the reloads).
+  const cspViolations: string[] = [];
+  await page.exposeBinding('agoraCspViolation', (_source, violation: string) => void cspViolations.push(violation));
   await page.addInitScript(() => {
-    window.cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) => window.agoraCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
   });
   const pageUrl = `${url}/guide/2025-05-01-live/`;
 
@@ -90,7 +93,7 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
   });
 
   await t.test('should run under the CSP without a violation', async () => {
-    assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+    assert.deepEqual(cspViolations, []);
   });
 });
 

@@ -101,6 +101,37 @@ test('watch: a watcher without onBuild still rebuilds (onPages and the files in 
   assert.match(await readFile(join(project.config.distDir, 'api/post/2025-05-01-one'), 'utf8'), /One, edited/);
 });
 
+test('watch: a save in place (truncate, then write) is built once, whole; a file left empty is reported', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }) } });
+  const builds: string[][] = [];
+  const errors: unknown[] = [];
+  const watcher = await watch(project.config, { onBuild: (r) => void builds.push(r.written), onError: (e) => errors.push(e) });
+  t.after(async () => {
+    await watcher.close();
+    await watcher.state.close();
+    await project.remove();
+  });
+  const file = join(project.root, 'content/posts/2025-05-01-one.md');
+  const settled = async () => {
+    await new Promise((r) => setTimeout(r, 400));
+    await watcher.idle();
+  };
+  // The two steps of a save further apart than the quiet period (15 ms), as on a busy
+  // machine. Before, the empty file was built: a front-matter error, then a second rebuild.
+  await writeFile(file, '');
+  await new Promise((r) => setTimeout(r, 80));
+  await writeFile(file, postSource({ title: 'One, saved in place' }));
+  await settled();
+  assert.deepEqual(errors, [], 'the empty moment of the save was not built');
+  assert.equal(builds.length, 1, `one rebuild: ${JSON.stringify(builds)}`);
+  assert.match(await readFile(join(project.config.distDir, 'api/post/2025-05-01-one'), 'utf8'), /One, saved in place/);
+
+  await writeFile(file, '');
+  const deadline = Date.now() + 5000;
+  while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(errors.length, 1, 'a file left empty is reported after the wait');
+});
+
 test('agora dev: an edit in two speeds', async (t) => {
   const project = await makeProject({ files: { 'content/posts/2025-05-01-one.md': postSource({ title: 'One' }), 'content/posts/2025-05-02-two.md': postSource({ title: 'Two', date: '2025-05-02' }) } });
   t.after(() => project.remove());

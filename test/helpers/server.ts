@@ -6,7 +6,7 @@ import { makeProject, type ProjectOptions, type TestProject } from './project.ts
 import { recordAnswersTo } from './answer-recorder.ts';
 
 /** Start the real server; with `AGORA_RECORD_ANSWERS` set, every answer is recorded (answer-recorder.ts). */
-export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+export async function startTestServer(project: TestProject, env: NodeJS.ProcessEnv = {}, options: { onListening?: (url: string) => void } = {}): Promise<RunningServer> {
   const server = await startServer({
     config: project.config,
     // One post's comment text in memory (production: 500): every test that shows a
@@ -14,6 +14,7 @@ export async function startTestServer(project: TestProject, env: NodeJS.ProcessE
     env: { AGORA_VIEWS_FLUSH_MS: '100', AGORA_AGGREGATE_DELAY_MS: '100', AGORA_LIST_INTERVAL_MS: '100', AGORA_COMMENT_TEXT_POSTS: process.env.AGORA_COMMENT_TEXT_POSTS ?? '1', ...env },
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     handleSignals: false,
+    ...options,
   });
   recordAnswersTo(server.server, join(project.config.distDir, 'openapi.json'), process.env.AGORA_RECORD_ANSWERS);
   return server;

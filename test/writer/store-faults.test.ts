@@ -355,6 +355,63 @@ test('a writer started on a full disk, and a build into a full dist/, say so and
   assert.match(build.stderr, /^agora: ENOSPC: no space left on device.*: the disk holding the site's data\/, dist\/ or \.cache\/ folder is full\. Free some space on it, then run the command again\.$/m);
 });
 
+test('a writer whose dist/ is full at start serves the existing dist/, says why, refuses comments, and catches up once there is room', { timeout: 180_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const { distDir, contentDir } = project.config;
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  let mounted = false;
+  t.after(async () => {
+    if (mounted) await run('umount', [distDir]);
+    await project.remove();
+  });
+  // A site built once, then a new post written while the writer is stopped.
+  await (await startTestServer(project)).close();
+  const saved = `${distDir}.saved`;
+  await rm(saved, { recursive: true, force: true });
+  assert.equal(await run('cp', ['-a', distDir, saved]), 0);
+  await rm(distDir, { recursive: true, force: true });
+  await mkdir(distDir, { recursive: true });
+  if ((await run('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', distDir])) !== 0) return t.skip('cannot mount a tmpfs here');
+  mounted = true;
+  assert.equal(await run('cp', ['-a', `${saved}/.`, distDir]), 0);
+  await rm(saved, { recursive: true, force: true });
+  const slug = '2026-01-02-written-while-the-disk-was-full';
+  await writeFile(join(contentDir, 'posts', `${slug}.md`), ['---', 'title: Written while the disk was full', 'date: 2026-01-02', 'model: gpt-5', 'category: knowhow', 'tags: disk, writer', 'summary: A post the writer cannot publish until there is room on the disk.', '---', 'Its body says that a writer whose dist/ is full keeps serving the pages it has, and publishes this post once there is room again.', ''].join('\n'));
+  // Every block taken, as by another program's files.
+  await run('dd', ['if=/dev/zero', `of=${join(distDir, 'filler')}`, 'bs=4k']);
+  const llms = await readFile(join(distDir, 'llms.txt'), 'utf8');
+
+  // Before: the start failed with ENOSPC and the process ended, taking the whole site offline.
+  let listening: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => (listening = resolve));
+  const started = startTestServer(project, {}, { onListening: listening });
+  t.after(async () => (await started).close());
+  const server = { url: await url };
+  const health = async () => (await (await fetch(`${server.url}/api/health`)).json()) as { status: string; problems?: Record<string, { reason: string }> };
+  let seen = await health();
+  for (const deadline = Date.now() + 30_000; !seen.problems?.dist && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) seen = await health();
+  assert.equal(seen.status, 'starting', JSON.stringify(seen));
+  assert.match(seen.problems?.dist?.reason ?? '', /no space left on the disk holding dist\/.*trying again/, JSON.stringify(seen));
+  const page = await fetch(`${server.url}/llms.txt`);
+  assert.equal(page.status, 200);
+  assert.equal(await page.text(), llms, 'the existing dist/ is served as it was');
+  const refused = await postComment(server.url, OTHER, commentDoc({}, 'Sent while dist/ is full: refused, not stored.'), {});
+  assert.equal(refused.status, 503);
+  const why = (await refused.json()) as { error: { code: string; message: string } };
+  assert.equal(why.error.code, 'starting');
+  assert.match(why.error.message, /cannot catch up yet: no space left on the disk holding dist\//, 'refused at once, saying why');
+  assert.ok(refused.headers.get('retry-after'));
+
+  await rm(join(distDir, 'filler'));
+  for (const deadline = Date.now() + 60_000; seen.status === 'starting' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) seen = await health();
+  assert.equal(seen.status, 'ok', JSON.stringify(seen));
+  await started;
+  assert.equal((await fetch(`${server.url}/knowhow/${slug}/`)).status, 200, 'the new post is published once there is room');
+  assert.match(await readFile(join(distDir, 'llms.txt'), 'utf8'), /Written while the disk was full/);
+  const stored = await postComment(server.url, OTHER, commentDoc({}, 'Sent after the disk had room again.'));
+  assert.equal(stored.status, 201, await stored.text());
+});
+
 test('a writer whose cache folder alone is full starts, serves and takes comments: .cache/ is derived', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
   const project = await makeProject({ samplePosts: true });
   const { cacheDir } = project.config;

@@ -37,11 +37,18 @@ export interface Watcher {
  * its threshold): with it and a 50 ms quiet period, a save took ~90 ms before the rebuild
  * even began, against a target of 100 ms from save to page. Editors replace a file by
  * rename or write it in one go; a save that comes in pieces (truncate, then write) lands
- * within the quiet period below, and a piece that came later is one more rebuild.
+ * within the quiet period below, or waits while its file is empty (`EMPTY_WAITS`).
  */
 const WATCH_OPTIONS = { ignoreInitial: true };
 /** Quiet period after a change before the rebuild: the events of one save (or a save-all) make one rebuild. */
 const DEBOUNCE_MS = 15;
+/**
+ * How many more quiet periods a batch waits while one of its files is empty. A save in
+ * place truncates, then writes: on a busy machine the two came more than the quiet period
+ * apart, and the empty file was built: the page flashed a front-matter error, then
+ * reloaded twice. A file left empty on purpose is reported ~10 periods later.
+ */
+const EMPTY_WAITS = 10;
 /** How often content/ is checked when the system cannot watch it (ms). */
 const POLL_MS = 100;
 /** Where a problem of the watching goes unless the caller takes it. */
@@ -83,16 +90,30 @@ export async function watchContent(dir: string, onChange: (path: string) => void
   return { close: () => current.close() };
 }
 
+/** Whether any of `paths` is an empty file now (one deleted or unreadable is not). */
+async function someEmpty(paths: readonly string[]): Promise<boolean> {
+  const sizes = await Promise.all(paths.map((path) => stat(path).then((s) => (s.isFile() ? s.size : -1), () => -1)));
+  return sizes.includes(0);
+}
+
 export async function watch(config: AgoraConfig, options: WatchOptions = {}): Promise<Watcher> {
   const state = options.state ?? (await build(config, { longLived: true })).state;
   state.prepareEdits();
   const changed = new Set<string>();
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
+  let emptyWaits = 0;
 
   const run = async (): Promise<void> => {
     const batch = [...changed];
     changed.clear();
+    if (emptyWaits < EMPTY_WAITS && (await someEmpty(batch))) {
+      // Most likely a save under way: the batch waits one more quiet period (`schedule` after this run).
+      emptyWaits++;
+      for (const path of batch) changed.add(path);
+      return;
+    }
+    emptyWaits = 0;
     try {
       // Not inside `onBuild?.(…)`: an optional call skips its arguments when there is no
       // `onBuild`, and a watcher without one never rebuilt.

@@ -11,7 +11,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { Router, type RequestHandler } from 'express';
-import { build, formatMessage, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
+import { build, formatMessage, isDiskFull, type AgoraConfig, type BuildResult, type SiteBuild } from '@agora/generator';
 import { createApp } from './app.ts';
 import { KeyDirectories } from './agents/key-directory.ts';
 import type { AgentDeps } from './mcp/deps.ts';
@@ -106,7 +106,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     failStart = reject;
   });
   ready.catch(() => {});
-  const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: config.store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS });
+  // Before listening: what keeps the start from catching up (the database away, dist/ full) shows in `/api/health` at once.
+  const health = new HealthState();
+  const starting = createStartingApp({ distDir: config.distDir, site: config.site, store: config.store.engine, startedAt, ready, waitMs: STARTING_WAIT_MS, health });
   let handler: RequestListener = starting;
   const security = securityHeaderList(config.site);
   // Host is checked here, not by Node (whose 400 has no body): a JSON error like every other.
@@ -130,13 +132,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   options.onListening?.(url);
   for (let wait = 1000; !store; wait = Math.min(wait * 2, 10_000)) {
     logger.warn({ retry_in_ms: wait }, 'the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again');
+    health.set('store', 'the database does not answer; serving the existing dist/ and trying again');
     await new Promise((r) => setTimeout(r, wait));
     store = await openOrAway();
   }
+  health.clear('store');
   recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
-  const health = new HealthState();
   // The provider keys of this environment decide which catalog entries the build shows
   // as pending_key (read again at every start, so a key set later shows at once).
   const keys = keyStatusFromEnv(env);
@@ -188,15 +191,32 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     });
     // Renderings and records stay in memory between rebuilds (renderings until comments are
     // calm for AGORA_RELEASE_AFTER_MS: `Publisher`), so a comment's rebuild seldom reads the render cache.
-    ({ result, state } = await build(config, {
-      store: await loadSnapshot(store, views.totals(), { dropText: settings.commentTextPosts !== 0, onHidden: (c) => hidden.add(c) }),
-      longLived: true,
-      commentTextPosts: settings.commentTextPosts,
-      searchIndexInBackground: true,
-      missingKeys: keys.catalog,
-      onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
-      onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
-    }));
+    const catchUp = async () =>
+      build(config, {
+        store: await loadSnapshot(store!, views!.totals(), { dropText: settings.commentTextPosts !== 0, onHidden: (c) => hidden.add(c) }),
+        longLived: true,
+        commentTextPosts: settings.commentTextPosts,
+        searchIndexInBackground: true,
+        missingKeys: keys.catalog,
+        onCommentRendered: (comment, html, key) => renderings.rendered(comment, html, key),
+        onCommentPlain: (comment, reason) => renderings.shownPlain(comment, reason),
+      });
+    // A dist/ (or .cache/) that cannot take the catch-up's files does not take the site
+    // offline: the existing dist/ is served (every file in it whole: writes are atomic),
+    // comments are refused with 503 `starting`, and the build is tried again until there is room.
+    for (let wait = 1000; ; wait = Math.min(wait * 2, 10_000)) {
+      try {
+        ({ result, state } = await catchUp());
+        break;
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+        const reason = `${(error as NodeJS.ErrnoException).code === 'EROFS' ? 'the disk holding dist/ is read-only' : 'no space left on the disk holding dist/'} (${(error as Error).message}); serving the existing dist/ and trying again`;
+        health.set('dist', reason);
+        logger.error({ err: error, retry_in_ms: wait }, `cannot catch up: ${reason}. Free some space on it; nothing stored was changed`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+    health.clear('dist');
     built = state;
   } catch (error) {
     return abandonStart(error);

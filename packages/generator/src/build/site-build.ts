@@ -117,7 +117,11 @@ export class SiteBuild {
       messages.push(...withoutPostMessages(config, commentsWithoutPost(options.store?.comments ?? [], site.bySlug)));
       const state = new BuildState(site, content, cache, manifest, { budgetMs: options.commentBudgetMs, onRendered: options.onCommentRendered, onPlain: options.onCommentPlain, longLived: options.longLived, tokens, loadComments: options.longLived ? options.store?.loadComments : undefined, commentTextPosts: options.commentTextPosts });
       const built = new SiteBuild(config, state, options.missingKeys);
-      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers });
+      // A build that fails (a full disk) lets go of its threads: the writer tries again.
+      const result = await runFull(state, built.prepare, messages, { pool, workers: options.workers }).catch(async (error: unknown) => {
+        await built.close().catch(() => {});
+        throw error;
+      });
       // The text of the comments of every post beyond the ones used last goes now, also
       // when the build emitted nothing (a restart with nothing changed).
       state.texts.evict(state.site);

@@ -13,6 +13,7 @@ import type { SiteConfig } from '@agora/generator';
 import { AppError, sendError } from '../errors.ts';
 import { staticRoutes } from '../routes/static.ts';
 import { securityHeaders } from './security-headers.ts';
+import type { HealthState } from '../health.ts';
 
 export interface StartingAppOptions {
   distDir: string;
@@ -23,6 +24,8 @@ export interface StartingAppOptions {
   ready: Promise<RequestListener>;
   /** Longest a request that needs the full app waits for it (ms). */
   waitMs: number;
+  /** What keeps the start from catching up (the database away, dist/ full), shown as `problems`. */
+  health?: HealthState;
 }
 
 /** GET/HEAD answered from the files as they are: not negotiated pages, not the writer's own GETs. */
@@ -39,6 +42,10 @@ export function createStartingApp(options: StartingAppOptions): Express {
   app.disable('x-powered-by');
   app.set('etag', 'weak');
   const waitForFull: RequestHandler = async (req, res, next) => {
+    // Held up by a problem that takes a person (dist/ full) or a retry (the database away):
+    // refused at once, saying why, rather than after the whole wait.
+    const problems = options.health?.status === 'degraded' ? Object.values(options.health.report()) : [];
+    if (problems.length > 0) return next(new AppError('starting', `The writer is starting and cannot catch up yet: ${problems.map((p) => p.reason).join('; ')}. Nothing was stored. Retry shortly.`, { headers: { 'Retry-After': '10' } }));
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       options.ready.catch(() => null),
@@ -50,7 +57,8 @@ export function createStartingApp(options: StartingAppOptions): Express {
   };
   app.use(securityHeaders(options.site));
   app.get('/api/health', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000) });
+    const problems = options.health?.status === 'degraded' ? { problems: options.health.report() } : {};
+    res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000), ...problems });
   });
   const files = staticRoutes(options.distDir);
   app.use((req, res, next) => (isStaticRead(req) ? files(req, res, () => waitForFull(req, res, next)) : waitForFull(req, res, next)));

@@ -145,10 +145,10 @@ export function siteSchemas(): Record<string, Schema> {
       type: 'object',
       description: 'Health of the writer process. Further members are informative only.',
       properties: {
-        status: { type: 'string', enum: ['ok', 'degraded', 'starting'], description: '`ok`; `degraded` with `problems` naming what is failing right now; `starting` while the writer catches up at start (it serves the existing files meanwhile; only `status`, `store` and `uptime_s` are sent then).' },
+        status: { type: 'string', enum: ['ok', 'degraded', 'starting'], description: '`ok`; `degraded` with `problems` naming what is failing right now; `starting` while the writer catches up at start (it serves the existing files meanwhile; only `status`, `store`, `uptime_s` and, when something keeps it from catching up, `problems` are sent then).' },
         problems: {
           type: 'object',
-          description: 'With `degraded`: each failing part (`rebuild`, `aggregates`, …) with why and since when.',
+          description: 'With `degraded`: each failing part (`rebuild`, `aggregates`, …) with why and since when. With `starting`: what keeps the writer from catching up (`store`: the database does not answer; `dist`: no room on the disk holding dist/), tried again until it works.',
           additionalProperties: { type: 'object', properties: { reason: { type: 'string' }, since: { type: 'string', format: 'date-time' } }, required: ['reason', 'since'] },
         },
         store: { type: 'string', enum: ['files', 'postgres'], description: 'The store engine.' },
