@@ -34,6 +34,7 @@ import { createPublicDataRouter } from './public-data/router.ts';
 import { keyStatusFromEnv } from './public-data/key-status.ts';
 import { loadLimits } from './http/limits-config.ts';
 import { applyConnectionLimits } from './http/connection-limits.ts';
+import { capForOpenFiles, openFilesLimit } from './http/fd-limit.ts';
 import { securityHeaderList, setHeaders } from './http/security-headers.ts';
 import { AppError, writeError } from './errors.ts';
 import { assertPortFree } from './http/port-check.ts';
@@ -82,11 +83,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const { config } = options;
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
-  const limits = loadLimits(config.file);
+  const configured = loadLimits(config.file);
+  const fdCap = capForOpenFiles(configured.maxConnections, openFilesLimit());
+  const limits = { ...configured, maxConnections: fdCap.maxConnections };
   // The providers' settings too, though only a site with a catalog calls them: every
   // setting is read before the port is taken, so a bad one stops the start at once.
   loadProviderConfig(env);
   const logger = options.logger ?? pino({ level: settings.logLevel });
+  if (fdCap.warning) logger.warn({ open_files_limit: openFilesLimit(), max_connections: limits.maxConnections }, fdCap.warning);
   // Before anything else, so a taken port fails in a second.
   await assertPortFree(config.host, config.port);
   // A database that is down at start does not keep the existing pages from being served:

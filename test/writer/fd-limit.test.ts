@@ -1,0 +1,84 @@
+/**
+ * The connection cap against the limit on open files (`http/fd-limit.ts`): with a limit
+ * below `maxConnections` plus what the writer needs for itself, connections are capped
+ * lower and the log says so, so a flood of connections never leaves the writer without
+ * a descriptor to store a comment.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { capForOpenFiles, FD_RESERVE, openFilesLimit } from '../../packages/writer/src/http/fd-limit.ts';
+import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
+import { commentDoc, API_KEY } from '../helpers/server.ts';
+import { createPool, send } from '../helpers/http.ts';
+import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
+
+const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
+Max cpu time              unlimited            unlimited            seconds
+Max open files            1024                 524288               files
+Max locked memory         8388608              8388608              bytes
+`;
+
+test('openFilesLimit reads the soft limit of /proc/self/limits', () => {
+  assert.equal(openFilesLimit(LIMITS), 1024);
+  assert.equal(openFilesLimit(LIMITS.replace('1024  ', 'unlimited')), null);
+  assert.equal(openFilesLimit('no such line'), null);
+  if (process.platform === 'linux') assert.ok((openFilesLimit() ?? 0) > 0, 'this process has a limit');
+});
+
+test('capForOpenFiles keeps room for the writer below the limit', () => {
+  assert.deepEqual(capForOpenFiles(1000, 65536), { maxConnections: 1000 });
+  assert.deepEqual(capForOpenFiles(1000, null), { maxConnections: 1000 });
+  const capped = capForOpenFiles(1000, 1024);
+  assert.equal(capped.maxConnections, 1024 - FD_RESERVE);
+  assert.match(capped.warning ?? '', /at most 1024 files.*maxConnections 1000.*capped at 768.*ulimit -n/);
+  assert.equal(capForOpenFiles(0, 1024).maxConnections, 768, 'no cap configured: the limit still sets one');
+  assert.equal(capForOpenFiles(0, 100).maxConnections, 1, 'never below one');
+});
+
+test('a writer with few file descriptors caps its connections and still stores a comment under a flood of them', { timeout: 120_000, skip: process.platform !== 'linux' && 'ulimit and /proc' }, async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
+  t.after(() => project.remove());
+  const LIMIT = 600;
+  const child = spawn('/bin/sh', ['-c', `ulimit -n ${LIMIT} && exec "$0" "$@"`, process.execPath, join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'start'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.after(() => child.kill('SIGKILL'));
+  const lines: LogEntry[] = [];
+  const base = await new Promise<string>((resolve, reject) => {
+    onJsonLines(child.stdout!, (entry) => {
+      if (!entry) return;
+      lines.push(entry);
+      if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
+    });
+    child.once('exit', (code) => reject(new Error(`agora start exited ${code} before listening`)));
+  });
+  const warning = lines.find((l) => /capped at/.test(l.msg ?? ''));
+  assert.match(warning?.msg ?? '', new RegExp(`at most ${LIMIT} files.*capped at ${LIMIT - FD_RESERVE}`), 'the log says the cap and how to raise the limit');
+
+  // A client with a connection open before the flood.
+  const agent = createPool(1);
+  t.after(() => agent.destroy());
+  const slug = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
+  assert.equal((await send(agent, `${base}/api/health`, 'GET')).status, 200);
+  // The flood: more connections than the process has descriptors, held open.
+  const { port } = new URL(base);
+  const sockets: Socket[] = [];
+  t.after(() => sockets.forEach((s) => s.destroy()));
+  await Promise.all(Array.from({ length: LIMIT }, () => new Promise<void>((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => resolve());
+    socket.on('error', () => resolve()).on('close', () => resolve());
+    sockets.push(socket);
+  })));
+  await new Promise((r) => setTimeout(r, 300));
+  // Before: every descriptor went to connections, and the comment was lost with its
+  // connection (ECONNRESET: the writer had no descriptor left).
+  const res = await send(agent, `${base}/api/comments/${slug}`, 'POST', commentDoc({}, 'Stored while a flood of connections holds the writer at its cap.'), { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8' });
+  assert.equal(res.status, 201, res.body);
+  sockets.forEach((s) => s.destroy());
+  const page = await send(agent, `${base}/api/comments/${slug}`, 'GET');
+  assert.match(page.body, /holds the writer at its cap/);
+});
