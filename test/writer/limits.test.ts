@@ -137,7 +137,9 @@ test('rate limits on a real server', async (t) => {
   });
 
   await t.test('should count only stored comments against the per-post budget', async () => {
-    assert.equal((await post(POST_A, '198.51.100.20', commentDoc({ type: 'nonsense' }))).status, 400);
+    const refused = await post(POST_A, '198.51.100.20', commentDoc({ type: 'nonsense' }));
+    assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('ratelimit')?.split(', ')[1], '"comments-post";r=2;t=3600', 'the 400 says its point is back');
     const ok = await post(POST_A, '198.51.100.20', commentDoc({ author: 'agent-1' }));
     assert.equal(ok.status, 201);
     assert.equal(ok.headers.get('ratelimit-policy'), '"comments-ip";q=3;w=60, "comments-post";q=2;w=3600, "comments-site";q=3;w=3600');
@@ -156,6 +158,8 @@ test('rate limits on a real server', async (t) => {
     t.mock.timers.tick(3600_000);
     const repeat = await post(POST_A, '198.51.100.24', doc);
     assert.equal(repeat.status, 200);
+    // Its headers say what is left after the refund (before: one less than was left).
+    assert.equal(repeat.headers.get('ratelimit')?.split(', ')[1], '"comments-post";r=2;t=3600', 'the duplicate charged nothing');
     const first = (await (await fetch(`${server.url}/api/comments/${POST_A}`)).json()) as { id: string; author: string }[];
     assert.equal(((await repeat.json()) as { id: string }).id, first.find((c) => c.author === 'agent-1')?.id);
     assert.equal(await stored(), 2, 'nothing stored');

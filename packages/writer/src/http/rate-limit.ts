@@ -24,6 +24,7 @@ import { resolvePostSlug } from '../post-slug.ts';
 import { StoreError } from '../store/types.ts';
 import type { Limits } from './limits-config.ts';
 import { clientKey } from './client-key.ts';
+import onHeaders from 'on-headers';
 import { retryAfterSeconds, setRateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.ts';
 
 /** Where counters live: this process, or a PostgreSQL pool shared by all nodes. */
@@ -177,6 +178,15 @@ function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boole
     // only a little lower until its window ends.
     if (taken.length > 0) res.once('close', () => void ((res.writableFinished ? !STORED.has(res.statusCode) : !req.complete) && refund(taken).catch(() => {})));
     setRateLimitHeaders(res, states);
+    // An answer that stores nothing (a duplicate's 200, a 4xx) gives its points back: its
+    // headers say what is left after that, not one less.
+    if (taken.length > 0) {
+      onHeaders(res, () => {
+        if (STORED.has(res.statusCode)) return;
+        const refunded = new Set(taken.map((t) => t.state));
+        setRateLimitHeaders(res, states.map((s) => (refunded.has(s) ? { ...s, remaining: Math.min(s.policy.quota, s.remaining + 1) } : s)));
+      });
+    }
     next();
   };
 }
