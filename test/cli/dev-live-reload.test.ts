@@ -48,6 +48,9 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
   // Collected here, across every reload of the page (a reload started a fresh list, and
   // reading it from the page raced the reloads).
   const cspViolations: string[] = [];
+  // View counts the pages sent: none in `agora dev` (every reload counted one before).
+  const viewPuts: string[] = [];
+  page.on('request', (request) => void (request.method() === 'PUT' && viewPuts.push(request.url())));
   await page.exposeBinding('agoraCspViolation', (_source, violation: string) => void cspViolations.push(violation));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => window.agoraCspViolation(`${e.violatedDirective} ${e.blockedURI}`));
@@ -60,6 +63,8 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
     assert.equal(await page.locator('script[src="/__agora/live-reload.js"]').count(), 1);
     const built = await readFile(join(project.config.distDir, 'guide/2025-05-01-live/index.html'), 'utf8');
     assert.doesNotMatch(built, /__agora/);
+    assert.match(built, /<script src="\/assets\/views\.js"/, 'dist/ keeps the view counter');
+    assert.equal(await page.locator('script[src="/assets/views.js"]').count(), 0, 'agora dev leaves it out');
     await page.waitForFunction(() => document.documentElement.dataset.agoraDev === 'listening');
   });
 
@@ -94,6 +99,7 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
 
   await t.test('should run under the CSP without a violation', async () => {
     assert.deepEqual(cspViolations, []);
+    assert.deepEqual(viewPuts, [], 'no reload counted a view');
   });
 });
 

@@ -19,6 +19,8 @@ import { formatMessage, type Message } from '../messages.ts';
 export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
 export const LIVE_RELOAD_EVENTS = '/__agora/events';
 /** The tag the dev server adds before `</body>` of each page it serves. */
+/** The post pages' view counter (`render/pages/post.ts`), left out of the pages `agora dev` serves. */
+const VIEW_COUNTER = /<script src="\/assets\/views\.js"[^>]*><\/script>/;
 export const LIVE_RELOAD_TAG = `<script src="${LIVE_RELOAD_SCRIPT}" defer></script>`;
 /** A comment line to each client this often, so idle-socket timeouts never cut the stream. */
 const HEARTBEAT_MS = 15_000;
@@ -205,7 +207,9 @@ export class LiveReload {
     const info = await stat(file).catch(() => null);
     if (!info) return API_MIRROR.test(file.slice(this.distDir.length)) ? null : MISSING;
     if (!info.isFile()) return null;
-    const html = await readFile(file, 'utf8');
+    // Without the view counter: each save reloads the page, and each reload PUT a view to
+    // the writer the site names (the live site's, when `writerUrl` is set).
+    const html = (await readFile(file, 'utf8')).replace(VIEW_COUNTER, '');
     const at = html.lastIndexOf('</body>');
     return at === -1 ? `${html}${LIVE_RELOAD_TAG}` : `${html.slice(0, at)}${LIVE_RELOAD_TAG}${html.slice(at)}`;
   }
