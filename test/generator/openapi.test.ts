@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { fileURLToPath } from 'node:url';
 import { emitOpenApi } from '../../packages/generator/src/emit/openapi.ts';
 import type { SiteConfig, SiteModel } from '../../packages/generator/src/types.ts';
@@ -134,6 +135,20 @@ test('emitOpenApi', async (t) => {
     const refs = new Set((JSON.stringify(bare).match(/"#\/components\/schemas\/[^"]+"/g) ?? []).map((ref) => ref.slice(22, -1)));
     for (const name of refs) assert.ok(bare.components.schemas[name], `${name} resolves`);
     assert.deepEqual(Object.keys(bare.components.schemas).filter((name) => !refs.has(name)), []);
+  });
+
+  await t.test('should take in ProxyCall what the proxy takes: numbers and booleans, params left out', () => {
+    // Before: strings only, params required; a client generated from it could not send `"nx": 60`.
+    const schemas = (doc as unknown as { components: { schemas: Record<string, object> } }).components.schemas;
+    const ajv = new Ajv2020({ strict: false });
+    for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const valid = ajv.compile({ $ref: '#/components/schemas/ProxyCall' });
+    for (const body of [
+      { service: 'weather-forecast', operation: 'getVilageFcst', params: { base_date: '20261121', base_time: '0500', nx: 60, ny: 127 } },
+      { service: 'weather-forecast', operation: 'getVersion' },
+      { service: 'business-registration', operation: 'status', params: { b_no: 1248100998, strict: true } },
+    ]) assert.ok(valid(body), `${JSON.stringify(body)}: ${ajv.errorsText(valid.errors)}`);
+    for (const body of [{ service: 'weather-forecast', operation: 'getVersion', params: { a: null } }, { service: 'x', operation: 'y', params: { a: { b: 1 } } }, { operation: 'y' }]) assert.equal(valid(body), false, JSON.stringify(body));
   });
 
   await t.test('should document a 4xx for every operation that takes input', () => {

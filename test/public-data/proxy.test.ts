@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
+import { proxyExampleCall } from '../../packages/generator/src/render/pages/catalog.ts';
 import { activeCatalog, dig, startHarness, type Harness } from './harness.ts';
 
 const NOW = new Date('2026-11-21T02:30:00Z');
@@ -74,6 +75,16 @@ test('proxy call with every operation', async (t) => {
     assert.match(url('ecos'), /^\/api\/StatisticSearch\/FAKEECOSKEY42\/json\/kr\/1\/100\/722Y001\/M\/202508\/202510\/0101000$/);
     assert.match(url('rtms'), /[?&]serviceKey=fake%2BService%2FKey%3D%3D/);
   });
+  // Last: its calls would change the provider log the subtests above read.
+  await t.test("should answer each catalog page's example call", async () => {
+    // Before: corporate-info's page showed `"params":{}`, refused with 400 (exactly one of corpNm, crno, bzno).
+    for (const service of (await activeCatalog()).services) {
+      const example = proxyExampleCall(service);
+      const answer = await call(harness, token, example);
+      assert.equal(answer.status, 200, `${JSON.stringify(example)}: ${JSON.stringify(answer.body)}`);
+    }
+  });
+
 });
 
 test('proxy call refusals', async (t) => {
@@ -106,6 +117,9 @@ test('proxy call refusals', async (t) => {
     ['two records in one validate call', { service: 'business-registration', operation: 'validate', params: { b_no: '1248100998,2208162517', start_dt: '20000101', p_nm: 'Hong' } }, 400, 'validation', 'params.b_no', /10-digit business number/],
     ['a p_nm of 31 characters', { service: 'business-registration', operation: 'validate', params: { b_no: '1248100998', start_dt: '20000101', p_nm: 'p'.repeat(31) } }, 400, 'validation', 'params.p_nm', /1 to 30 characters, got 31/],
     ['a support-notice range that ends before it starts (as /api/biznotice refuses it)', { service: 'support-notices', operation: 'getbizList_v2', params: { startDate: '2026-11-21', endDate: '2026-11-01' } }, 400, 'validation', 'params.endDate', /body\/params\/endDate must not be before startDate \(2026-11-21\)/],
+    // Before: an empty value was dropped, and the call went upstream unfiltered (200, a quota call spent).
+    ['a support-notice q that is empty (as /api/biznotice?q= refuses it)', { service: 'support-notices', operation: 'getbizList_v2', params: { q: '' } }, 400, 'validation', 'params.q', /1 to 30 characters, got 0/],
+    ['a tourism radius that is empty (as /api/tour refuses it)', { service: 'tourism-content', operation: 'locationBasedList2', params: { mapX: '126.97', mapY: '37.57', radius: '' } }, 400, 'validation', 'params.radius', /radius/],
     ['a support-notice q of 31 characters', { service: 'support-notices', operation: 'getbizList_v2', params: { q: 'q'.repeat(31) } }, 400, 'validation', 'params.q', /1 to 30 characters, got 31/],
     ['a complex code without its A', { ...ok, params: { kaptCode: 'B1' } }, 400, 'validation', 'params.kaptCode', /the letter A followed by 1 to 12 digits/],
     ['a pending_key entry', { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: 'x' } }, 503, 'not_configured', undefined, /`statutes-case-law` is pending_key/],

@@ -110,8 +110,13 @@ function parseYamlBlock(text: string, lineOffset: number) {
   }
   for (const pair of contents.items) {
     const keyNode = pair.key as Node | null;
-    const key = isScalar(keyNode) ? String(keyNode.value) : '';
     const position = at(keyNode?.range?.[0] ?? 0);
+    // A complex key (`? [a]`) named no key at all: every message about it said `front_matter/`.
+    if (!isScalar(keyNode)) {
+      problems.push({ ...position, message: `Unexpected key \`${String(keyNode ?? '').replace(/\s+/g, ' ').trim() || '(empty)'}\`, expected a plain name before \`:\`` });
+      continue;
+    }
+    const key = String(keyNode.value);
     if (isForbidden(pair.value as Node | null)) {
       problems.push({ ...position, message: `Unexpected YAML tag or alias in \`${key}\`, expected plain data` });
       continue;

@@ -119,15 +119,19 @@ const envelope = closedObject('The answer of every simple public-data endpoint a
   }),
 });
 
-const proxyCall = closedObject('A proxy call: one catalog operation with its parameters.', {
-  service: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Slug of a catalog entry (`services[].slug` of the catalog).' },
-  operation: { type: 'string', minLength: 1, description: 'Operation id of that entry (`apis[].id`).' },
-  params: {
-    type: 'object',
-    description: "The operation's parameters as strings; required ones must be present and unknown ones are rejected. `{}` when it takes none.",
-    additionalProperties: { type: 'string' },
-  },
-});
+const proxyCall: Schema = {
+  ...closedObject('A proxy call: one catalog operation with its parameters.', {
+    service: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', description: 'Slug of a catalog entry (`services[].slug` of the catalog).' },
+    operation: { type: 'string', minLength: 1, description: 'Operation id of that entry (`apis[].id`).' },
+    params: {
+      type: 'object',
+      description: "The operation's parameters: strings (at most 500 characters), numbers or booleans, sent to the provider as text. Required ones must be present and unknown ones are rejected; `{}` or left out when it takes none.",
+      additionalProperties: { type: ['string', 'number', 'boolean'] },
+    },
+  }),
+  // As the writer takes it (and docs/public-data.md says): `params` may be left out.
+  required: ['service', 'operation'],
+};
 
 /** Schemas of the site's records, errors and the public-data envelope. */
 export function siteSchemas(): Record<string, Schema> {

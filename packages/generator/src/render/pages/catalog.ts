@@ -47,10 +47,22 @@ ${op.params.length === 0 ? html`<p class="empty">No parameters.</p>` : html`<div
 </section>`;
 }
 
-function proxyExample(site: SiteConfig, catalog: Catalog, s: CatalogService): string {
+/**
+ * The call a detail page shows: the entry's first operation with its required
+ * parameters. An operation with none gets its first parameter that has an example: a
+ * rule such as "exactly one of corpNm, crno, bzno" is not in the catalog, and the call
+ * shown without one was refused with 400.
+ */
+export function proxyExampleCall(s: CatalogService): { service: string; operation: string; params: Record<string, string> } {
   const op = s.apis[0];
-  const params = Object.fromEntries((op?.params ?? []).filter((p) => p.required).map((p) => [p.name, p.example]));
-  const bodyJson = JSON.stringify({ service: s.slug, operation: op?.id ?? '', params });
+  const required = (op?.params ?? []).filter((p) => p.required);
+  const firstExample = (op?.params ?? []).find((p) => p.example !== undefined);
+  const params = Object.fromEntries((required.length > 0 ? required : firstExample ? [firstExample] : []).map((p) => [p.name, p.example]));
+  return { service: s.slug, operation: op?.id ?? '', params };
+}
+
+function proxyExample(site: SiteConfig, catalog: Catalog, s: CatalogService): string {
+  const bodyJson = JSON.stringify(proxyExampleCall(s));
   return [
     `curl -X POST '${site.writerUrl || site.baseUrl}${catalog.proxy.call}' \\`,
     `  -H '${catalog.proxy.auth}: <your token>' \\`,

@@ -7,7 +7,7 @@
 import { AppError } from '../../errors.ts';
 import type { Catalog, CatalogService, Operation } from '@agora/generator';
 import { findOperation, findService } from '../services.ts';
-import { checkProxyParams } from './proxy-rules.ts';
+import { checkProxyParams, hasProxyRule } from './proxy-rules.ts';
 
 /** A checked proxy call. */
 export interface ProxyInput {
@@ -58,7 +58,9 @@ export function parseProxyInput(catalog: Catalog, body: unknown): ProxyInput {
       throw new AppError('validation', `body/params/${name} is not a parameter of ${operation.id}; allowed: ${known.join(', ') || 'none'}`, { field: `params.${name}` });
     }
     const text = paramValue(name, value);
-    if (text !== '') params[name] = text;
+    // An empty value is no value, unless the parameter has a rule: then it is checked as
+    // the simple endpoint checks it (`q=` is a 400 there), not sent upstream unfiltered.
+    if (text !== '' || hasProxyRule(service.slug, operation.id, name)) params[name] = text;
   }
   const missing = operation.params.find((p) => p.required && params[p.name] === undefined);
   if (missing) throw new AppError('validation', `body/params/${missing.name} is required by ${operation.id}${missing.desc ? ` (${missing.desc})` : ''}`, { field: `params.${missing.name}` });

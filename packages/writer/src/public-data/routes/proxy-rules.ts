@@ -41,6 +41,11 @@ const PROXY_CROSS_RULES: Readonly<Record<string, (params: Record<string, string>
   'support-notices/getbizList_v2': (params) => dateOrderProblem(params, 'body/params', (name) => `params.${name}`),
 };
 
+/** Whether `name` of `service`/`operation` has a value rule (an empty value is then checked by it, not dropped). */
+export function hasProxyRule(service: string, operation: string, name: string): boolean {
+  return PROXY_RULES[`${service}/${operation}`]?.[name] !== undefined;
+}
+
 /** Check the `params` of a proxy call to `service`/`operation` (400 naming `params.<name>`); returns them normalized. */
 export function checkProxyParams(service: string, operation: string, params: Record<string, string>): Record<string, string> {
   const rules = PROXY_RULES[`${service}/${operation}`];
