@@ -118,6 +118,13 @@ test('simple endpoints', async (t) => {
     // Only unregistered numbers: the service leaves `match_cnt` out; the answer says 0.
     const none = await harness.get(`/api/bizinfo${qs({ action: 'status', b_no: '1234567891' })}`);
     assert.deepEqual([dig(none.data, 'match_cnt'), dig(none.data, 'items', 0, 'registered')], [0, false]);
+    // Spec 7: an unregistered number is a result, whatever its check digit (before: 400 for
+    // 1234567890, whose check digit is wrong, as for nine in ten made-up numbers).
+    for (const bNo of ['1234567890', '0000000000', '1248100997']) {
+      const unknown = await harness.get(`/api/bizinfo${qs({ action: 'status', b_no: bNo })}`);
+      assert.equal(unknown.status, 200, `${bNo}: ${JSON.stringify(unknown.body)}`);
+      assert.equal(dig(unknown.data, 'items', 0, 'tax_type'), '국세청에 등록되지 않은 사업자등록번호입니다.');
+    }
   });
 
   await t.test('should answer /api/bizinfo validate with 01 on match and 02 on mismatch', async () => {

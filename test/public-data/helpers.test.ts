@@ -1,23 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isValidBusinessNumber } from '../../packages/writer/src/public-data/query/business-number.ts';
 import { redactMessage, redactUrl } from '../../packages/writer/src/upstream/redact.ts';
 import { sanitizeDetail } from '../../packages/writer/src/upstream/upstream-error.ts';
 import { toExcerpt, EXCERPT_MAX } from '../../packages/writer/src/upstream/mss/excerpt.ts';
 import { secondsUntilKstMidnight, kstDay } from '../../packages/writer/src/upstream/kst.ts';
 import { classifyResultCode } from '../../packages/writer/src/upstream/result-codes.ts';
 import { ecosDate } from '../../packages/writer/src/upstream/ecos/client.ts';
-
-test('isValidBusinessNumber', async (t) => {
-  await t.test('should accept 1248100998 and 2208717483', () => {
-    assert.equal(isValidBusinessNumber('1248100998'), true);
-    assert.equal(isValidBusinessNumber('2208717483'), true);
-  });
-  await t.test('should refuse a wrong check digit and a wrong length', () => {
-    assert.equal(isValidBusinessNumber('1248100997'), false);
-    assert.equal(isValidBusinessNumber('124810099'), false);
-  });
-});
 
 test('redactUrl', async (t) => {
   await t.test('should mask key parameters by name', () => {

@@ -84,7 +84,7 @@ const ENDPOINTS: SimpleEndpoint[] = [
       attribution: 'Source: National Tax Service, business registration status service (odcloud, data.go.kr)',
       data: { match_cnt: 1, items: [{ b_no: '1234567891', b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '' }] },
     },
-    invalid: { field: 'b_no', message: 'query/b_no 1234567890 has a wrong check digit' },
+    invalid: { field: 'b_no', message: 'query/b_no must be a 10-digit business number, got "12345"' },
   },
   {
     path: '/api/corp',

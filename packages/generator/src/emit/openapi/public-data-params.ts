@@ -46,7 +46,7 @@ export const BIZINFO_PARAMS: Parameter[] = [
   queryParam('action', '`status` (registration status of up to 10 numbers) or `validate` (authenticity of one registration).', { type: 'string', enum: ['status', 'validate'] }, true),
   queryParam(
     'b_no',
-    'Business registration numbers: 10 digits each, with or without the hyphens of the printed form (124-81-00998), separated by spaces or commas; at most 10 (one with `validate`). The check digit of each is verified.',
+    'Business registration numbers: 10 digits each, with or without the hyphens of the printed form (124-81-00998), separated by spaces or commas; at most 10 (one with `validate`). A number the tax office does not know is an item saying so (`registered: false`), not an error.',
     { type: 'string', pattern: '^[ ,]*[0-9]{3}-?[0-9]{2}-?[0-9]{5}([ ,]+[0-9]{3}-?[0-9]{2}-?[0-9]{5}){0,9}[ ,]*$', examples: ['1234567891, 2208162517', '124-81-00998'] },
     true,
   ),

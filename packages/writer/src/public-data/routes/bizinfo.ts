@@ -1,7 +1,7 @@
 /**
  * `GET /api/bizinfo?action=status&b_no=…` (up to 10 numbers) or
  * `?action=validate&b_no=…&start_dt=YYYYMMDD&p_nm=…` (one record). Numbers are
- * checked (10 digits, check digit) before the NTS call; separators are tolerated.
+ * checked (10 digits each) before the NTS call; separators are tolerated.
  */
 import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
