@@ -116,6 +116,10 @@ test('build of the sample site', async (t) => {
     assert.match(headers, /post\.md\n {2}Content-Type: text\/plain; charset=utf-8$/m, 'spec 4.1: post.md is text/plain');
     assert.match(headers, /^\/agents\.md\n {2}Content-Type: text\/markdown; charset=utf-8$/m);
     assert.match(headers, /^\/llms\.txt\n {2}Content-Type: text\/plain; charset=utf-8$/m);
+    // The feeds with their own media types, as the writer serves them.
+    assert.match(headers, /^\/feed\.json\n {2}Content-Type: application\/feed\+json; charset=utf-8\n {2}Access-Control-Allow-Origin: \*$/m);
+    assert.match(headers, /^\/:category\/:slug\/comments\.atom\n {2}Content-Type: application\/atom\+xml; charset=utf-8$/m);
+    assert.match(headers, /^\/tags\/:tag\/feed\.json\n {2}Content-Type: application\/feed\+json; charset=utf-8$/m);
   });
 
   await t.test('should rewrite nothing on a warm build', async () => {

@@ -49,9 +49,11 @@ test('static files while they are replaced', async (t) => {
     assert.equal(folder.status, 301);
     assert.equal(folder.headers.get('location'), '/tags/');
     // Both feed formats: their charset, and readable from other sites' scripts like the JSON Feed.
-    for (const path of ['/feed.atom', '/comments/feed.atom', '/feed.json']) {
+    for (const path of ['/feed.atom', '/comments/feed.atom', '/feed.json', '/comments/feed.json']) {
       const res = await fetch(`${server.url}${path}`);
       assert.match(res.headers.get('content-type') ?? '', /charset=utf-8/, path);
+      // Each format's own media type (the JSON Feed was served as plain application/json).
+      assert.match(res.headers.get('content-type') ?? '', path.endsWith('.atom') ? /^application\/atom\+xml;/ : /^application\/feed\+json;/, path);
       assert.equal(res.headers.get('access-control-allow-origin'), '*', path);
     }
     // A folder with no page of its own is a 404 as it is, not a redirect to another 404.

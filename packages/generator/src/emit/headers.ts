@@ -1,6 +1,6 @@
 /**
  * `_headers` for Netlify and Cloudflare Pages: the security headers on every path,
- * content types for the extensionless JSON mirrors, `post.md` (text/plain, spec 4.1) and the llms files, and
+ * content types for the extensionless JSON mirrors, `post.md` (text/plain, spec 4.1), the llms files and the feeds, and
  * cache rules; every markdown file with `Content-Signal`, each page and each `post.md`
  * with its `Link` header, and `post.md` and `agents.md` with `x-markdown-tokens` (the
  * list twins change with comments, which never rewrite this file, so only the writer
@@ -11,6 +11,18 @@ import type { Output } from './output.ts';
 import { contentSignal } from '../config.ts';
 import { securityHeaders } from './security-headers.ts';
 import { linkHeader, type PageLinks } from './page-links.ts';
+
+/**
+ * The feeds with their own media types (a host guesses `application/json` for a JSON
+ * Feed and nothing useful for `.atom`), readable from other sites' scripts: the site's,
+ * the comments', each category's and tag's, and each post's comment feed.
+ */
+const FEED_RULES = ['/feed', '/comments/feed', '/:category/feed', '/tags/:tag/feed', '/:category/:slug/comments']
+  .flatMap((base) => [
+    `${base}.atom\n  Content-Type: application/atom+xml; charset=utf-8\n  Access-Control-Allow-Origin: *\n`,
+    `${base}.json\n  Content-Type: application/feed+json; charset=utf-8\n  Access-Control-Allow-Origin: *\n`,
+  ])
+  .join('\n');
 
 /** Token counts the file can state (o200k_base). */
 export interface MarkdownSizes {
@@ -91,6 +103,7 @@ ${markdown}
 /agencatalog/catalog.json
   Content-Type: ${CONTENT_TYPES.json}
   Access-Control-Allow-Origin: *
+${FEED_RULES}
 
 /assets/*
   Cache-Control: public, max-age=3600

@@ -15,7 +15,10 @@ import { sendWholeFile } from '../http/send-file.ts';
 
 function contentType(path: string): string | null {
   const p = path.replace(/\\/g, '/');
-  if (/\/api\/[^.]*$/.test(p) || p.endsWith('.json')) return CONTENT_TYPES.json;
+  if (/\/api\/[^.]*$/.test(p)) return CONTENT_TYPES.json;
+  // JSON Feed's own type (jsonfeed.org 1.1): the site's, each list's and each post's comment feed.
+  if (/\/(feed|comments)\.json$/.test(p)) return 'application/feed+json; charset=utf-8';
+  if (p.endsWith('.json')) return CONTENT_TYPES.json;
   // Spec 4.1: a post's source answers text/plain; the other markdown twins text/markdown.
   if (p.endsWith('/post.md')) return CONTENT_TYPES.text;
   if (p.endsWith('.md')) return CONTENT_TYPES.markdown;
