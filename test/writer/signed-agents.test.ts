@@ -292,9 +292,13 @@ test('rate budgets follow the verified agent; failed signatures cost the address
   for (let i = 0; i < 3; i++) {
     const res = await postComment(server.url, SLUG, doc(i), await agent.sign(url));
     assert.equal(res.status, 201, 'a verified agent has its own budget, not its address\'s');
+    // Named as what it is (before: `comments-ip`, as if the address's).
+    assert.match(res.headers.get('ratelimit') ?? '', new RegExp(`^"comments-agent";r=${2 - i};t=\\d+, "comments-post"`));
+    assert.match(res.headers.get('ratelimit-policy') ?? '', /^"comments-agent";q=3;w=60, /);
   }
   const over = await postComment(server.url, SLUG, doc(3), await agent.sign(url));
   assert.equal(over.status, 429, 'and it is spent too');
+  assert.match(((await over.json()) as { error: { message: string } }).error.message, /\(comments-agent\)/);
   assert.ok(over.headers.get('retry-after'));
 });
 

@@ -41,12 +41,15 @@ export function clientKey(req: Request): string {
   return agent ? agentKey(agent) : addressOf(req);
 }
 
+/** How a verified agent's budget key begins (an address key never does). */
+export const AGENT_KEY_PREFIX = 'agent:';
+
 /**
  * The budget key of a verified agent: its origin (every key of one directory shares
  * one budget, so minting keys buys nothing).
  */
 export function agentKey(agent: { origin: string }): string {
-  return `agent:${agent.origin}`;
+  return `${AGENT_KEY_PREFIX}${agent.origin}`;
 }
 
 /** The budget key of a request's address, whoever signed it. */

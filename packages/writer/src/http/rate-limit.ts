@@ -23,7 +23,7 @@ import { AppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { StoreError } from '../store/types.ts';
 import type { Limits } from './limits-config.ts';
-import { clientKey } from './client-key.ts';
+import { AGENT_KEY_PREFIX, clientKey } from './client-key.ts';
 import onHeaders from 'on-headers';
 import { retryAfterSeconds, setRateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.ts';
 
@@ -153,7 +153,8 @@ async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => bo
   const states: PolicyState[] = [];
   if (budgets.commentsIp) {
     const { state } = await take(budgets.commentsIp, client);
-    states.push(state);
+    // A verified agent's own budget (its origin's), named so: `comments-ip` said it was its address's.
+    states.push(client.startsWith(AGENT_KEY_PREFIX) ? { ...state, policy: { ...state.policy, name: 'comments-agent' } } : state);
     if (state.exceeded) return { states, taken: [], over: 'comment requests from this client' };
   }
   const held: (Taken | null)[] = isPost(slug) ? await Promise.all([budgets.commentsPost && take(budgets.commentsPost, slug), budgets.commentsSite && take(budgets.commentsSite, 'site')]) : [];
