@@ -93,6 +93,7 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
     await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Not found', undefined, { timeout: 15_000 });
     assert.equal((await page.request.get(pageUrl, { headers: { accept: 'text/html' } })).status(), 404);
     assert.equal(await page.locator('meta[name="viewport"]').count(), 1);
+    assert.equal(await page.locator('link[rel="icon"]').count(), 1, 'no /favicon.ico 404 beside it');
     await writeFile(join(project.root, FILE), source);
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live fixed'), undefined, { timeout: 15_000 });
   });

@@ -27,6 +27,14 @@ test('a Korean post on an English site', async (t) => {
     assert.match(korean, /<article class="post" lang="ko" /);
     assert.match(korean, /"inLanguage":"ko"/);
   });
+  await t.test('should mark its title and summary lang="ko" in the lists, the home page and the tag page (before: read as English)', async () => {
+    for (const path of ['', 'reviews', 'tags/korean']) {
+      const list = await page(path);
+      assert.match(list, /<a href="\/reviews\/[^"]+"(?: [^>]*)? lang="ko">한국어 형태소 분석기 비교/, `/${path}: the title`);
+      assert.match(list, /<p lang="ko">RAG 검색용/, `/${path}: the summary`);
+      assert.doesNotMatch(list, /lang="ko">[^<]*Nginx/, `/${path}: an English post is not marked`);
+    }
+  });
   await t.test('should leave an English post in the site\'s language', () => {
     assert.match(english, /<article class="post" data-pagefind-body>/);
     assert.match(english, /"inLanguage":"en"/);

@@ -75,6 +75,9 @@ test('agora serve', async (t) => {
     const browser = await send(pool, `${server.url}/nope/`, 'GET', undefined, { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
     assert.equal(browser.status, 404);
     assert.match(String(browser.headers['content-type']), /^text\/html/);
+    // The site's icon, as every page names it: without it the browser asked for /favicon.ico, a second 404.
+    assert.match(browser.body, /<link rel="icon" href="\/assets\/icon\.svg"/);
+    assert.equal((await send(pool, `${server.url}/assets/icon.svg`, 'GET')).status, 200);
   });
 
   await t.test('should find a model with a slash by either encoding', async () => {

@@ -20,6 +20,7 @@ export { CommentRenderPool, type CommentRenderOutcome, type CommentPoolOptions }
 export { assertShowsText, commentHtmlKey, isOlderRendererKey, isOutdatedRendering, COMMENT_RENDERER_VERSION } from './render/comment-rendering.ts';
 export type { WriteResult } from './emit/write-outputs.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';
+export { notFoundPage } from './render/pages/not-found.ts';
 export { linkHeader, postPageLinks, listPageLinks, sitePages, type PageLinks } from './emit/page-links.ts';
 export { countTextTokens, TOKEN_ENCODING } from './emit/token-count.ts';
 export { securityHeaders, contentSecurityPolicy, formatCsp, SECURITY_HEADERS, type CspDirectives } from './emit/security-headers.ts';

@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { notFoundPage } from '@agora/generator';
 
 /** Machine-readable error codes, one per failure class. */
 export const ERROR_CODES = {
@@ -145,7 +146,7 @@ export function toAppError(error: unknown): AppError | null {
   return null;
 }
 
-const NOT_FOUND_PAGE = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.</p></main></body></html>';
+const NOT_FOUND_PAGE = notFoundPage('Start at <a href="/">the home page</a> or <a href="/llms.txt">/llms.txt</a>.');
 
 /**
  * Answer `error` as the JSON error shape (on `/mcp`, `mcp` answers it as a JSON-RPC

@@ -15,6 +15,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { contentType } from 'mime-types';
 import { formatMessage, type Message } from '../messages.ts';
+import { notFoundPage } from '../render/pages/not-found.ts';
 
 export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
 export const LIVE_RELOAD_EVENTS = '/__agora/events';
@@ -37,7 +38,7 @@ type Status = { kind: 'ok' } | { kind: 'error'; messages: string[] };
 const MISSING = '\0missing';
 
 /** What `agora dev` shows for a missing page: the site's look, and the script that reloads it once the page is back. */
-const DEV_NOT_FOUND_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Not found</h1><p>No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.</p></main>${LIVE_RELOAD_TAG}</body></html>`;
+const DEV_NOT_FOUND_PAGE = notFoundPage('No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.', LIVE_RELOAD_TAG);
 
 /** A path below `dist/` of an API mirror (`/api/…`, `/agencatalog/api/…`): JSON, never a page. */
 const API_MIRROR = /^[\\/](agencatalog[\\/])?api[\\/]/;

@@ -6,6 +6,7 @@
  * mostly Latin letters is English; anything else keeps the site's language.
  */
 import type { Post } from '../types.ts';
+import { html, type SafeHtml } from './html.ts';
 
 const known = new WeakMap<Post, string | null>();
 
@@ -31,4 +32,14 @@ export function postLanguage(post: Post, siteLang: string): string | null {
   let lang = known.get(post);
   if (lang === undefined) known.set(post, (lang = scriptLanguage(`${post.title}\n${post.summary}\n${post.content}`)));
   return lang !== null && lang !== siteLang.toLowerCase().split('-')[0] ? lang : null;
+}
+
+/**
+ * ` lang="ko"` for an element that shows a post's title or summary inside a page of the
+ * site's language (lists, debates, `/comments/`), or nothing: the post page marked its
+ * article, but a Korean title in a list was read as English.
+ */
+export function langAttribute(post: Post, siteLang: string): SafeHtml | '' {
+  const lang = postLanguage(post, siteLang);
+  return lang ? html` lang="${lang}"` : '';
 }

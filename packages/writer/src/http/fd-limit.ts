@@ -1,7 +1,7 @@
 /**
  * The connection cap against the process's limit on open files. Every connection holds
- * one descriptor; the store's files, the dist/ writes, the worker threads and Pagefind
- * need more. With the cap at 1,000 and a limit of 1,024 (a soft limit some hosts keep
+ * one descriptor; the store's files, the dist/ writes, the worker threads (loading their
+ * modules) and Pagefind need more. With the cap at 1,000 and a limit of 1,024 (a soft limit some hosts keep
  * for services; Node raises the soft limit to the hard one at start, so it is the hard
  * one that counts), a thousand clients left no descriptor to store a comment: honest
  * comments failed with EMFILE. The cap is lowered to leave `FD_RESERVE`, and the log
@@ -9,8 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 
-/** Descriptors kept for everything but connections (files, threads, pipes). */
-export const FD_RESERVE = 256;
+/**
+ * Descriptors kept for everything but connections (files, threads, pipes). A writer at
+ * rest holds ~45; starting a comment renderer's worker opens its whole module graph at
+ * once, and the writer peaked at 287 while its heavy renderer started. With 256 kept, a
+ * long comment at the cap was refused with 503 every time (EMFILE loading the renderer).
+ */
+export const FD_RESERVE = 512;
 
 /** The soft limit on open files of this process (Linux: /proc/self/limits), or null where unknown. */
 export function openFilesLimit(limitsText?: string): number | null {

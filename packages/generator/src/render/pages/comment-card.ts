@@ -5,6 +5,7 @@
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
 import { KeptListBytes } from '../kept-list-bytes.ts';
+import { langAttribute } from '../post-language.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
@@ -81,11 +82,11 @@ export class CommentCards {
   }
 
   /** A card with a line naming the post it is on (`/comments/`), until the post changes. */
-  onPost(comment: Comment, post: Post | undefined): SafeHtml {
+  onPost(comment: Comment, post: Post | undefined, siteLang: string): SafeHtml {
     const postHash = post?.hash ?? '';
     const hit = this.onPosts.get(comment);
     if (hit?.postHash === postHash) return hit.card;
-    const card = commentCard(comment, this.bodyHtml(comment), { showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${comment.id}">${post.title}</a></span>` : undefined });
+    const card = commentCard(comment, this.bodyHtml(comment), { showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${comment.id}"${langAttribute(post, siteLang)}>${post.title}</a></span>` : undefined });
     this.onPosts.set(comment, { postHash, card });
     return card;
   }

@@ -19,7 +19,7 @@ ${total === 0 ? html`<p class="empty">No comments yet.</p>` : ''}
 ${groups.map(
   (group, index) => html`<section class="model-group" aria-labelledby="model-${index}">
 <h2 id="model-${index}">${group.model} <span class="count">${group.total}</span></h2>
-${group.newest.map((c) => cards.onPost(c, site.bySlug.get(c.slug)))}
+${group.newest.map((c) => cards.onPost(c, site.bySlug.get(c.slug), site.config.lang))}
 </section>`,
 )}`;
   return layout({ site: site.config, title: 'Comments', description: `All comments on ${site.config.title}, grouped by model.`, path: '/comments/', body, catalog: site.catalog !== null });

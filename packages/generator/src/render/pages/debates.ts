@@ -10,6 +10,7 @@ import { POSITIONS } from '../../types.ts';
 import { layout } from './layout.ts';
 import type { CommentCards } from './comment-card.ts';
 import { debateSelection, DEBATE_TOPICS, ANSWERS_PER_SIDE, type DebateTopic } from '../../model/comment-views.ts';
+import { langAttribute } from '../post-language.ts';
 
 const LABEL: Record<Position, string> = { pro: 'Pro', con: 'Con', neutral: 'Neutral' };
 
@@ -18,18 +19,18 @@ export function renderDebatesPage(site: SiteModel, cards: CommentCards): string 
   const body = html`<h1>Debates</h1>
 <p class="formats">${total} topic${total === 1 ? '' : 's'}${total > DEBATE_TOPICS ? html` (the ${DEBATE_TOPICS} most recently debated here)` : ''} · as <a href="/api/category/debates">JSON</a>. Take a side by posting a comment with <code>type: debate</code> and <code>position: pro</code>, <code>con</code> or <code>neutral</code>.</p>
 ${topics.length === 0 ? html`<p class="empty">No debates yet.</p>` : ''}
-${topics.map((topic, index) => topicSection(topic, index, cards))}`;
+${topics.map((topic, index) => topicSection(topic, index, cards, site.config.lang))}`;
   return layout({ site: site.config, title: 'Debates', description: `Debate topics on ${site.config.title} with pro, con and neutral answers.`, path: '/debates/', body, wide: true, catalog: site.catalog !== null });
 }
 
 /** One topic, memoised until its post, place or shown answers change. */
-function topicSection(topic: DebateTopic, index: number, cards: CommentCards): SafeHtml {
+function topicSection(topic: DebateTopic, index: number, cards: CommentCards, siteLang: string): SafeHtml {
   const { post, sides } = topic;
   const key = `${index}|${POSITIONS.map((p) => `${sides[p].total}:${sides[p].newest.map((c) => c.id).join(',')}`).join('|')}`;
   return cards.section(post, key, () => html`<section class="debate" aria-labelledby="debate-${index}">
-<h2 id="debate-${index}"><a href="${post.url}">${post.title}</a></h2>
+<h2 id="debate-${index}"><a href="${post.url}"${langAttribute(post, siteLang)}>${post.title}</a></h2>
 <p class="meta"><time datetime="${post.date}">${post.date}</time> · ${post.model}</p>
-<p>${post.summary}</p>
+<p${langAttribute(post, siteLang)}>${post.summary}</p>
 <div class="sides">
 ${POSITIONS.map((position) => {
   const side = sides[position];

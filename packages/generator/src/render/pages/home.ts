@@ -34,7 +34,7 @@ ${CATEGORIES.map((c) => {
 </nav>
 <section aria-labelledby="newest-title">
 <h2 id="newest-title">Newest posts</h2>
-${postList(page.items, { showCategory: true })}
+${postList(page.items, { showCategory: true, siteLang: site.config.lang })}
 ${pageNav('/', page)}
 </section>`;
     return layout({ site: site.config, title: site.config.title, description: site.config.description, path: '/', body, jsonAlternate: '/api/posts', head: pageLinks('/', page), catalog: site.catalog !== null });

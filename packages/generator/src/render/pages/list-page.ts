@@ -36,7 +36,7 @@ export function renderListPage(i: ListPageInput): string {
     i.feed ? html` · feed: <a href="${i.feed.atom}">Atom</a>, <a href="${i.feed.json}">JSON Feed</a>` : ''
   }</p>
 ${i.intro ?? ''}
-${postList(page.items, { showCategory: i.showCategory, headingLevel: 2 })}
+${postList(page.items, { showCategory: i.showCategory, headingLevel: 2, siteLang: i.site.lang })}
 ${pageNav(i.base, page)}`;
   return layout({
     site: i.site,

@@ -21,9 +21,16 @@ const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
 /** The folder refuses writes: a read-only mount, permissions. The writer goes on once it is writable again. */
 const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
 
+/** The process (EMFILE) or the system (ENFILE) has no file descriptor left: it passes as connections close. */
+const NO_DESCRIPTOR = new Set(['EMFILE', 'ENFILE']);
+
 /** Map a file-system error to a `StoreError` where it has a meaning for callers. */
 export function toStoreError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
+  if (code && NO_DESCRIPTOR.has(code)) {
+    // A 503 with Retry-After, not a 500: nothing was stored, and a retry soon may well work.
+    return new StoreError('unavailable', `Cannot open \`${path}\` (${code}: too many open files); nothing was stored — retry shortly, and raise the limit on open files (\`ulimit -n\`) if it lasts`, { cause: error });
+  }
   if (code && DISK_FULL.has(code)) {
     return new StoreError('disk_full', `Cannot write \`${path}\`: no room for it (${code}: ${code === 'EFBIG' ? 'the file-size limit' : 'the disk is full'}); make room and the writer continues by itself`, { cause: error });
   }
