@@ -9,6 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -124,4 +125,29 @@ test('a comment the store could not read back is refused before it is written', 
   assert.match(String(error), /unknown type; nothing was stored/);
   // The post's file still reads, with the comment stored before.
   assert.deepEqual((await store.comments.forSlug('alpha')).map((c) => c.id), [comment('alpha', 1).id]);
+});
+
+test('a process out of file descriptors refuses a comment as unavailable (a 503), stores nothing, and stores again once some close', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'agora-file-thread-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const store = await openEmbeddedStore(dir, 'server');
+  t.after(() => store.close());
+  await store.comments.add(comment('alpha', 1));
+  // Every descriptor taken, as by a flood of connections (worker threads share the table).
+  const held: number[] = [];
+  const release = () => held.splice(0).forEach((fd) => closeSync(fd));
+  t.after(release);
+  try {
+    for (;;) held.push(openSync('/dev/null', 'r'));
+  } catch (error) {
+    assert.equal((error as NodeJS.ErrnoException).code, 'EMFILE');
+  }
+  const refused = await store.comments.add(comment('alpha', 2)).then(() => null, (e: unknown) => e);
+  release();
+  // Before: the bare EMFILE, answered 500 internal.
+  assert.ok(refused instanceof StoreError, `a StoreError: ${String(refused)}`);
+  assert.equal(refused.code, 'unavailable');
+  assert.match(refused.message, /EMFILE: too many open files.*nothing was stored.*ulimit -n/);
+  await store.comments.add(comment('alpha', 3));
+  assert.deepEqual((await store.comments.forSlug('alpha')).map((c) => c.id), ['alpha-001', 'alpha-003']);
 });
