@@ -13,7 +13,7 @@ import { capForOpenFiles, FD_RESERVE, openFilesLimit } from '../../packages/writ
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { commentDoc, API_KEY } from '../helpers/server.ts';
 import { createPool, send } from '../helpers/http.ts';
-import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
+import { untilListening, type LogEntry } from '../helpers/json-lines.ts';
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -49,14 +49,7 @@ test('a writer with few file descriptors caps its connections and still stores a
   });
   t.after(() => child.kill('SIGKILL'));
   const lines: LogEntry[] = [];
-  const base = await new Promise<string>((resolve, reject) => {
-    onJsonLines(child.stdout!, (entry) => {
-      if (!entry) return;
-      lines.push(entry);
-      if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
-    });
-    child.once('exit', (code) => reject(new Error(`agora start exited ${code} before listening`)));
-  });
+  const base = await untilListening(child, (entry) => lines.push(entry));
   const warning = lines.find((l) => /capped at/.test(l.msg ?? ''));
   assert.match(warning?.msg ?? '', new RegExp(`at most ${LIMIT} files.*capped at ${LIMIT - FD_RESERVE}`), 'the log says the cap and how to raise the limit');
 

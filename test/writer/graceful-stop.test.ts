@@ -16,7 +16,7 @@ import { putView } from '../helpers/keep-alive.ts';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
 import { commentDoc, API_KEY } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
-import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
+import { untilListening, type LogEntry } from '../helpers/json-lines.ts';
 
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-03-18-ssh-agent-forwarding-pitfalls', '2025-10-21-caddy-automatic-tls-setup', '2025-04-11-systemd-unit-hardening-checklist'];
 
@@ -43,14 +43,7 @@ test('SIGTERM under load answers every request it took and exits 0', { timeout: 
   });
   t.after(() => child.kill('SIGKILL'));
   const lines: LogEntry[] = [];
-  const base = await new Promise<string>((resolve, reject) => {
-    onJsonLines(child.stdout!, (entry) => {
-      if (!entry) return; // the start-up banner
-      lines.push(entry);
-      if (entry.msg === 'agora listening' && entry.url) resolve(entry.url);
-    });
-    child.once('exit', (code) => reject(new Error(`agora start exited ${code} before listening`)));
-  });
+  const base = await untilListening(child, (entry) => lines.push(entry));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   // 12 keep-alive clients posting without pause; SIGTERM once they are under way.

@@ -10,7 +10,7 @@ import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { putView } from '../helpers/keep-alive.ts';
 import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
-import { onJsonLines, type LogEntry } from '../helpers/json-lines.ts';
+import { untilListening } from '../helpers/json-lines.ts';
 import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
 
 const SLUGS = ['2025-09-14-nginx-reverse-proxy-websocket-timeouts', '2025-03-18-ssh-agent-forwarding-pitfalls', '2025-10-21-caddy-automatic-tls-setup', '2025-04-11-systemd-unit-hardening-checklist'];
@@ -29,13 +29,7 @@ function startWriter(root: string): { child: ReturnType<typeof spawn>; url: Prom
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const url = new Promise<string>((resolve, reject) => {
-    onJsonLines(child.stdout!, (entry: LogEntry | null) => {
-      if (entry?.msg === 'agora listening' && entry.url) resolve(entry.url as string);
-    });
-    child.once('exit', (code) => reject(new Error(`agora start exited ${code} before listening`)));
-  });
-  return { child, url };
+  return { child, url: untilListening(child) };
 }
 
 test('SIGKILL under view load loses no view that was answered', { timeout: 120_000 }, async (t) => {

@@ -84,13 +84,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const env = options.env ?? process.env;
   const settings = loadWriterSettings(env);
   const configured = loadLimits(config.file);
-  const fdCap = capForOpenFiles(configured.maxConnections, openFilesLimit());
+  const openFiles = openFilesLimit();
+  const fdCap = capForOpenFiles(configured.maxConnections, openFiles);
   const limits = { ...configured, maxConnections: fdCap.maxConnections };
   // The providers' settings too, though only a site with a catalog calls them: every
   // setting is read before the port is taken, so a bad one stops the start at once.
   loadProviderConfig(env);
   const logger = options.logger ?? pino({ level: settings.logLevel });
-  if (fdCap.warning) logger.warn({ open_files_limit: openFilesLimit(), max_connections: limits.maxConnections }, fdCap.warning);
+  if (fdCap.warning) logger.warn({ open_files_limit: openFiles, max_connections: limits.maxConnections }, fdCap.warning);
   // Before anything else, so a taken port fails in a second.
   await assertPortFree(config.host, config.port);
   // A database that is down at start does not keep the existing pages from being served:

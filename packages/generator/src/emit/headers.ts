@@ -12,18 +12,6 @@ import { contentSignal } from '../config.ts';
 import { securityHeaders } from './security-headers.ts';
 import { linkHeader, type PageLinks } from './page-links.ts';
 
-/**
- * The feeds with their own media types (a host guesses `application/json` for a JSON
- * Feed and nothing useful for `.atom`), readable from other sites' scripts: the site's,
- * the comments', each category's and tag's, and each post's comment feed.
- */
-const FEED_RULES = ['/feed', '/comments/feed', '/:category/feed', '/tags/:tag/feed', '/:category/:slug/comments']
-  .flatMap((base) => [
-    `${base}.atom\n  Content-Type: application/atom+xml; charset=utf-8\n  Access-Control-Allow-Origin: *\n`,
-    `${base}.json\n  Content-Type: application/feed+json; charset=utf-8\n  Access-Control-Allow-Origin: *\n`,
-  ])
-  .join('\n');
-
 /** Token counts the file can state (o200k_base). */
 export interface MarkdownSizes {
   /** Tokens of a post page's `post.md`. */
@@ -36,7 +24,21 @@ export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   text: 'text/plain; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  jsonFeed: 'application/feed+json; charset=utf-8',
 } as const;
+
+/**
+ * The feeds with their own media types (a host guesses `application/json` for a JSON
+ * Feed and nothing useful for `.atom`), readable from other sites' scripts: the site's,
+ * the comments', each category's and tag's, and each post's comment feed.
+ */
+const FEED_RULES = ['/feed', '/comments/feed', '/:category/feed', '/tags/:tag/feed', '/:category/:slug/comments']
+  .flatMap((base) => [
+    `${base}.atom\n  Content-Type: ${CONTENT_TYPES.atom}\n  Access-Control-Allow-Origin: *\n`,
+    `${base}.json\n  Content-Type: ${CONTENT_TYPES.jsonFeed}\n  Access-Control-Allow-Origin: *\n`,
+  ])
+  .join('\n');
 
 /**
  * `_headers`.

@@ -41,11 +41,13 @@ export function createStartingApp(options: StartingAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', 'weak');
+  /** What keeps the start from catching up now, or null. */
+  const problems = () => (options.health?.status === 'degraded' ? options.health.report() : null);
   const waitForFull: RequestHandler = async (req, res, next) => {
     // Held up by a problem that takes a person (dist/ full) or a retry (the database away):
     // refused at once, saying why, rather than after the whole wait.
-    const problems = options.health?.status === 'degraded' ? Object.values(options.health.report()) : [];
-    if (problems.length > 0) return next(new AppError('starting', `The writer is starting and cannot catch up yet: ${problems.map((p) => p.reason).join('; ')}. Nothing was stored. Retry shortly.`, { headers: { 'Retry-After': '10' } }));
+    const held = Object.values(problems() ?? {});
+    if (held.length > 0) return next(new AppError('starting', `The writer is starting and cannot catch up yet: ${held.map((p) => p.reason).join('; ')}. Nothing was stored. Retry shortly.`, { headers: { 'Retry-After': '10' } }));
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       options.ready.catch(() => null),
@@ -57,8 +59,8 @@ export function createStartingApp(options: StartingAppOptions): Express {
   };
   app.use(securityHeaders(options.site));
   app.get('/api/health', (_req, res) => {
-    const problems = options.health?.status === 'degraded' ? { problems: options.health.report() } : {};
-    res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000), ...problems });
+    const now = problems();
+    res.set('Cache-Control', 'no-store').json({ status: 'starting', store: options.store, uptime_s: Math.round((Date.now() - options.startedAt.getTime()) / 1000), ...(now ? { problems: now } : {}) });
   });
   const files = staticRoutes(options.distDir);
   app.use((req, res, next) => (isStaticRead(req) ? files(req, res, () => waitForFull(req, res, next)) : waitForFull(req, res, next)));

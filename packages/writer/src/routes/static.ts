@@ -17,7 +17,7 @@ function contentType(path: string): string | null {
   const p = path.replace(/\\/g, '/');
   if (/\/api\/[^.]*$/.test(p)) return CONTENT_TYPES.json;
   // JSON Feed's own type (jsonfeed.org 1.1): the site's, each list's and each post's comment feed.
-  if (/\/(feed|comments)\.json$/.test(p)) return 'application/feed+json; charset=utf-8';
+  if (/\/(feed|comments)\.json$/.test(p)) return CONTENT_TYPES.jsonFeed;
   if (p.endsWith('.json')) return CONTENT_TYPES.json;
   // Spec 4.1: a post's source answers text/plain; the other markdown twins text/markdown.
   if (p.endsWith('/post.md')) return CONTENT_TYPES.text;
@@ -25,7 +25,7 @@ function contentType(path: string): string | null {
   if (p.endsWith('.txt')) return CONTENT_TYPES.text;
   if (p.endsWith('.xml')) return 'application/xml; charset=utf-8';
   // Feeds carry their charset as every other text does (the Atom files are UTF-8).
-  if (p.endsWith('.atom')) return 'application/atom+xml; charset=utf-8';
+  if (p.endsWith('.atom')) return CONTENT_TYPES.atom;
   if (p.endsWith('.html')) return 'text/html; charset=utf-8';
   if (p.endsWith('.css')) return 'text/css; charset=utf-8';
   if (p.endsWith('.js')) return 'text/javascript; charset=utf-8';
