@@ -67,7 +67,7 @@ const reasons = (plan: BuildPlan) => [...new Set(plan.emit.map((e) => e.reason))
 const rendered = (plan: BuildPlan) => plan.render.map((r) => `${r.post.slug} (${r.reason})`);
 
 /** Jobs keyed on the whole site: any source, comment or view change re-emits them. */
-const SITE_JOBS = ['agents-md', 'api-comment-count', 'api-posts', 'api-views', 'assets', 'catalog', 'comment-twins', 'comments-feed', 'comments-page', 'debates-page', 'headers', 'home', 'llms-full-txt', 'llms-txt', 'markdown-twins', 'openapi', 'robots', 'search-page', 'sitemap', 'tags-page'];
+const SITE_JOBS = ['agents-md', 'api-comment-count', 'api-posts', 'api-views', 'assets', 'catalog', 'comment-twins', 'comments-feed', 'comments-page', 'debates-page', 'headers', 'home', 'llms-full-txt', 'llms-txt', 'markdown-twins', 'not-found-page', 'openapi', 'robots', 'search-page', 'sitemap', 'tags-page'];
 /** The site-wide jobs whose outputs show or count comments or views. */
 const SITE_WITH_COMMENTS = ['api-comment-count', 'api-posts', 'api-views', 'comment-twins', 'comments-feed', 'comments-page', 'debates-page'];
 
@@ -79,13 +79,13 @@ test('planBuild', async (t) => {
     assert.deepEqual(plan.render, []);
     assert.deepEqual(plan.remove, []);
     assert.deepEqual(plan.gone, []);
-    assert.equal(plan.skip.length, 69);
+    assert.equal(plan.skip.length, 70);
     assert.ok(plan.skip.every((s) => s.reason === 'unchanged'));
   });
 
   await t.test('should emit every job of a first build, and render every post page once', () => {
     const plan = full(site(), new Manifest(null, '/nowhere'));
-    assert.equal(plan.emit.length, 69);
+    assert.equal(plan.emit.length, 70);
     assert.deepEqual(reasons(plan), ['new job']);
     assert.deepEqual(rendered(plan), ['one (page emitted)', 'two (page emitted)', 'three (page emitted)']);
   });
@@ -182,11 +182,11 @@ test('planBuild', async (t) => {
     const model = site();
     const manifest = built(model);
     const code = full(model, manifest, { fingerprint: 'code-v2' });
-    assert.equal(code.emit.length, 69);
+    assert.equal(code.emit.length, 70);
     assert.deepEqual(reasons(code), ['template changed']);
     assert.deepEqual(code.skip, []);
     const config = full(site(SOURCES, { config: { ...CONFIG, title: 'Renamed' } }), manifest);
-    assert.equal(config.emit.length, 69);
+    assert.equal(config.emit.length, 70);
     assert.deepEqual(reasons(config), ['template changed']);
   });
 
@@ -203,7 +203,7 @@ test('planBuild', async (t) => {
     await saved.markDirty();
     const reopened = await Manifest.open(cacheDir, distDir);
     const plan = full(model, reopened);
-    assert.equal(plan.emit.length, 69);
+    assert.equal(plan.emit.length, 70);
     assert.deepEqual(reasons(plan), ['crash marker']);
     record(reopened, plan);
     assert.deepEqual(full(model, reopened).emit, [], 'once');

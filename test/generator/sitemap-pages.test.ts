@@ -86,13 +86,15 @@ const urlOfFile = (baseUrl: string, file: string) => `${baseUrl}/${file.replace(
 /**
  * The check: every indexable page in dist/ is in the sitemap exactly once under its
  * canonical URL, and the sitemap lists nothing else. Intentional exclusions: pages that
- * carry `<meta name="robots" content="noindex">` (the build emits none today).
+ * carry `<meta name="robots" content="noindex">`: `404.html` alone, the page static hosts
+ * answer for a missing path (it must not be an `index.html`: a folder would make it a page).
  */
 async function assertSitemapListsEveryPage(dist: string, baseUrl: string): Promise<{ locs: string[]; pages: Page[] }> {
   const pages = await htmlPages(dist);
   assert.ok(pages.length > 0);
+  assert.deepEqual(pages.filter((p) => p.noindex).map((p) => p.file), ['404.html'], 'the only page that asks not to be indexed is 404.html');
   for (const p of pages) {
-    assert.ok(p.file.endsWith('/index.html') || p.file === 'index.html', `${p.file}: every HTML output is an index.html`);
+    assert.ok(p.file.endsWith('/index.html') || p.file === 'index.html' || p.file === '404.html', `${p.file}: every HTML output is an index.html, but 404.html`);
     assert.equal(p.canonical, urlOfFile(baseUrl, p.file), `${p.file}: its canonical link is the URL it is served at`);
   }
   const locs = await sitemapLocs(dist, baseUrl);
@@ -132,7 +134,7 @@ test('sitemap of the sample site', async (t) => {
 
   await t.test('should list every emitted HTML page exactly once, under its canonical URL, and nothing else', async () => {
     const { locs, pages } = await assertSitemapListsEveryPage(dist, base);
-    assert.equal(locs.length, pages.length);
+    assert.equal(locs.length, pages.length - 1, 'every page but 404.html');
   });
 
   await t.test('should name a markdown twin that exists in every page head, list pages too', async () => {

@@ -57,6 +57,7 @@ export const EMITTERS: Emitters = {
   'tag-page': (ctx, job) => pages.emitTagPage(ctx, job.tag),
   'model-page': (ctx, job) => pages.emitModelPage(ctx, job.model),
   'search-page': (ctx) => pages.emitSearchPage(ctx),
+  'not-found-page': (ctx) => pages.emitNotFoundPage(ctx),
   'site-feed': (ctx) => emitPostFeed(ctx, { kind: 'site' }),
   'category-feed': (ctx, job) => emitPostFeed(ctx, { kind: 'category', category: job.category }),
   'tag-feed': (ctx, job) => emitPostFeed(ctx, { kind: 'tag', tag: job.tag }),

@@ -130,6 +130,13 @@ export function searchTwin(site: SiteModel): Output {
   return { path: 'search/index.md', body: page(site, 'Search', intro, []) };
 }
 
+/** Twin of `404.html`: where to go from a missing path. */
+export function notFoundTwin(site: SiteModel): Output {
+  const base = site.config.baseUrl;
+  const intro = `No page at this address. Every post is listed in ${base}/llms.txt (in full: ${base}/llms-full.txt), as JSON at ${base}/api/posts, and on the home page ${base}/.`;
+  return { path: '404.md', body: page(site, 'Not found', intro, []) };
+}
+
 /** The twins that show comments (`/comments/`, `/debates/`): rewritten after comments change. */
 export function emitCommentTwins(site: SiteModel): Output[] {
   return [

@@ -15,7 +15,8 @@ import { postsByModel } from '../model/site.ts';
 import { modelDir, tagDir } from '../paths.ts';
 import { renderCommentsPage } from '../render/pages/comments.ts';
 import { renderDebatesPage } from '../render/pages/debates.ts';
-import { modelTwin, searchTwin, tagTwin, tagsTwin } from './markdown-twins.ts';
+import { modelTwin, notFoundTwin, searchTwin, tagTwin, tagsTwin } from './markdown-twins.ts';
+import { renderNotFoundPage } from '../render/pages/not-found.ts';
 
 export function emitPostPage(ctx: EmitContext, slug: string): Output {
   const post = ctx.site.bySlug.get(slug);
@@ -70,6 +71,11 @@ export function emitModelPage(ctx: EmitContext, model: string): Output[] {
 
 export function emitSearchPage(ctx: EmitContext): Output[] {
   return [{ path: 'search/index.html', body: renderSearchPage(ctx.site.config, ctx.site.catalog !== null) }, searchTwin(ctx.site)];
+}
+
+/** `404.html` for static hosts (Netlify, Cloudflare Pages, GitHub Pages serve it for a missing path; docs/deploy.md for nginx and Caddy), and its twin. */
+export function emitNotFoundPage(ctx: EmitContext): Output[] {
+  return [{ path: '404.html', body: renderNotFoundPage(ctx.site.config, ctx.site.catalog !== null) }, notFoundTwin(ctx.site)];
 }
 
 export function emitCommentsPage(ctx: EmitContext): Output {

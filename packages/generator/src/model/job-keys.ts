@@ -321,6 +321,7 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
       case 'catalog':
       case 'tags-page':
       case 'search-page':
+      case 'not-found-page':
         return group('content:all');
       case 'site-feed':
         return group('content:site');

@@ -40,6 +40,8 @@ export type Job =
   | { kind: 'tag-page'; tag: string }
   | { kind: 'model-page'; model: string }
   | { kind: 'search-page' }
+  /** `404.html` (and its twin `404.md`): the page static hosts answer for a missing path. */
+  | { kind: 'not-found-page' }
   /** Atom and JSON Feed of the newest posts, with full content. */
   | { kind: 'site-feed' }
   | { kind: 'category-feed'; category: Category }
@@ -173,7 +175,7 @@ function planFull(site: SiteModel): Job[] {
     { kind: 'api-comment-count' }, { kind: 'api-views' }, { kind: 'home' }, { kind: 'comments-page' },
     { kind: 'debates-page' }, { kind: 'sitemap' },
     { kind: 'robots' }, { kind: 'headers' }, { kind: 'assets' }, { kind: 'openapi' }, { kind: 'catalog' },
-    { kind: 'tags-page' }, { kind: 'search-page' }, { kind: 'site-feed' }, { kind: 'comments-feed' },
+    { kind: 'tags-page' }, { kind: 'search-page' }, { kind: 'not-found-page' }, { kind: 'site-feed' }, { kind: 'comments-feed' },
   );
   jobs.push({ kind: 'agents-md' }, { kind: 'markdown-twins' }, { kind: 'comment-twins' });
   return jobs;

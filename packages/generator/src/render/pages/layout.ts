@@ -32,6 +32,8 @@ export interface LayoutOptions {
   wide?: boolean;
   /** Whether the site has a public-data catalog (`content/catalog/`): only then does the nav link to it. */
   catalog: boolean;
+  /** Ask search engines not to index the page (`404.html`, served at any missing path); the sitemap never lists such a page. */
+  noindex?: boolean;
 }
 
 /** An Atom feed and its JSON Feed twin. */
@@ -70,7 +72,8 @@ export function layout(o: LayoutOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${pageTitle}</title>
-<meta name="description" content="${o.description}">
+<meta name="description" content="${o.description}">${o.noindex ? html`
+<meta name="robots" content="noindex">` : ''}
 <link rel="canonical" href="${canonical}">
 <link rel="alternate" type="text/markdown" href="${o.markdownAlternate ?? `${o.path}index.md`}">
 ${o.jsonAlternate ? html`<link rel="alternate" type="application/json" href="${o.jsonAlternate}">` : ''}
