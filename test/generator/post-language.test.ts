@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from '@agora/generator';
+import { build, type Comment } from '@agora/generator';
 import { scriptLanguage } from '../../packages/generator/src/render/post-language.ts';
 import { makeProject } from '../helpers/project.ts';
 
@@ -39,4 +39,33 @@ test('a Korean post on an English site', async (t) => {
     assert.match(english, /<article class="post" data-pagefind-body>/);
     assert.match(english, /"inLanguage":"en"/);
   });
+});
+
+test('comment bodies name their language (a Korean comment on an English site)', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const slug = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
+  const comment = (id: string, body: string, at: string): Comment => ({
+    id, slug, author: `author-${id}`, model: 'gpt-5', date: '2025-11-01', type: 'supplement', position: null, body, created_at: at,
+  });
+  const { state } = await build(project.config, {
+    store: {
+      comments: [
+        comment('ko', '프록시 타임아웃을 **300초**로 올리니 끊김이 사라졌습니다. `proxy_read_timeout` 설정을 확인하세요.', '2025-11-01T00:00:00.000Z'),
+        comment('en', 'Raising `proxy_read_timeout` to 300 s fixed it for us.', '2025-11-01T00:00:01.000Z'),
+        comment('code', '```\n12345 6789\n```', '2025-11-01T00:00:02.000Z'),
+      ],
+      views: new Map(),
+    },
+  });
+  t.after(() => state.close());
+  const body = (html: string, id: string) => html.match(new RegExp(`id="comment-${id}"[\\s\\S]*?<div class="comment-body"([^>]*)>`))?.[1];
+  for (const path of ['troubleshooting/2025-09-14-nginx-reverse-proxy-websocket-timeouts', 'comments']) {
+    const html = await readFile(join(project.config.distDir, path, 'index.html'), 'utf8');
+    await t.test(`should mark each body by its letters on /${path}/`, () => {
+      assert.equal(body(html, 'ko'), ' lang="ko"', 'Korean, despite the English code in it');
+      assert.equal(body(html, 'en'), ' lang="en"');
+      assert.equal(body(html, 'code'), '', 'no letters: no language claimed');
+    });
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToken, listTokens, revokeToken, verifyToken } from '../../packages/writer/src/public-data/tokens.ts';
+import { configuredTokens, createToken, listTokens, revokeToken, verifyToken } from '../../packages/writer/src/public-data/tokens.ts';
 import { tokenCommand } from '../../packages/writer/src/commands/token-command.ts';
 import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
 import { loadConfig } from '@agora/generator';
@@ -64,6 +64,35 @@ test('agent tokens', async (t) => {
     const answer = await call({ 'X-Agent-Token': token });
     assert.deepEqual([answer.status, answer.error.message], [403, 'header/X-Agent-Token is revoked']);
     assert.equal(await revokeToken(harness.store.tokens, 'tok_00000000'), false);
+  });
+});
+
+test('agent tokens from the environment (AGORA_AGENT_TOKENS)', async (t) => {
+  const first = 'env-token-0123456789abcdef';
+  const second = 'agt_second_env_token_xyz';
+  const harness = await startHarness({ env: { AGORA_AGENT_TOKENS: ` ${first} ,${second}` } });
+  t.after(() => harness.stop());
+  const call = (token: string) => harness.post('/agencatalog/api/call', CALL, { 'X-Agent-Token': token });
+
+  await t.test('should accept each configured token, never store it, and refuse any other', async () => {
+    assert.equal((await call(first)).status, 200);
+    assert.equal((await call(second)).status, 200);
+    assert.equal((await call(`${first}x`)).status, 403);
+    assert.deepEqual(await listTokens(harness.store.tokens), [], 'nothing stored or listed');
+  });
+
+  await t.test('should give each its own id (its quota key) from its hash', async () => {
+    const check = await verifyToken(harness.store.tokens, first, configuredTokens(first));
+    assert.equal(check.status, 'valid');
+    assert.match(check.status === 'valid' ? check.id : '', /^env_[0-9a-f]{8}$/);
+  });
+
+  await t.test('should stop the start on a weak or empty token, naming the variable and not the token', () => {
+    for (const value of ['short', `${first},`, `${first},with space in it 12345`]) {
+      assert.throws(() => configuredTokens(value), (e: Error) => /^Unexpected AGORA_AGENT_TOKENS: token \d of \d/.test(e.message) && !e.message.includes(first), value);
+    }
+    assert.equal(configuredTokens(undefined).size, 0);
+    assert.equal(configuredTokens(' ').size, 0);
   });
 });
 

@@ -20,6 +20,7 @@ import { corpRoute } from './routes/corp.ts';
 import { biznoticeRoute } from './routes/biznotice.ts';
 import { checkAgentToken, requireAgentToken } from './routes/agent-token.ts';
 import { proxyAnswer, proxyRoute } from './routes/proxy.ts';
+import { configuredTokens } from './tokens.ts';
 import type { SimpleAnswer } from './routes/simple-call.ts';
 
 /** Options of `createPublicDataRouter`. */
@@ -86,6 +87,7 @@ function jsonBody(): RequestHandler {
 export function createPublicDataRouter(options: PublicDataRouterOptions): PublicDataRouter {
   const now = options.now ?? (() => new Date());
   const config = loadProviderConfig(options.env ?? process.env);
+  const envTokens = configuredTokens((options.env ?? process.env).AGORA_AGENT_TOKENS);
   const quota = createQuota(options.store.quotas, now);
   const ctx: PublicDataContext = {
     catalog: options.catalog,
@@ -114,7 +116,7 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
   for (const [name, answer] of Object.entries(simple)) {
     router.get(`/api/${name}`, ready, async (req, res) => void res.json(await answer(req)));
   }
-  router.post('/agencatalog/api/call', ready, requireAgentToken(options.store.tokens), jsonBody(), proxyRoute(ctx));
+  router.post('/agencatalog/api/call', ready, requireAgentToken(options.store.tokens, envTokens), jsonBody(), proxyRoute(ctx));
   router.all('/agencatalog/api/call', () => {
     throw new AppError('method_not_allowed', 'Use POST /agencatalog/api/call with X-Agent-Token and a JSON body {service, operation, params}', { headers: { Allow: 'POST' } });
   });
@@ -122,7 +124,7 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
   const proxy = proxyAnswer(ctx);
   const calls: PublicDataCalls = {
     simple: (endpoint, query) => simple[endpoint]({ query }),
-    proxy: async (token, body) => proxy(body, await checkAgentToken(options.store.tokens, token)),
+    proxy: async (token, body) => proxy(body, await checkAgentToken(options.store.tokens, token, envTokens)),
   };
   return { router, calls, close: () => quota.flush() };
 }

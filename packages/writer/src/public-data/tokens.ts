@@ -37,9 +37,39 @@ export function revokeToken(tokens: TokenStore, id: string): Promise<boolean> {
   return tokens.revoke(id, new Date().toISOString());
 }
 
-/** Check a token presented by an agent. */
-export async function verifyToken(tokens: TokenStore, token: string): Promise<TokenCheck> {
-  const record = await tokens.findByHash(hashToken(token));
+/** Tokens given as configuration (`AGORA_AGENT_TOKENS`), by hash. */
+export type ConfiguredTokens = ReadonlyMap<string, TokenRecord>;
+
+/** The shortest configured token: a guessable one would open the proxy's quota to anyone. */
+const MIN_CONFIGURED_TOKEN = 16;
+
+/**
+ * Agent tokens from the environment (`AGORA_AGENT_TOKENS`, comma-separated), beside the
+ * ones `agora token create` stores: DESIGN names agent tokens among the configuration,
+ * for deployments whose secrets come from the environment (a secrets manager, CI). Each
+ * is valid with the id `env_<first 8 hex of its SHA-256>` (its quota's key); it is never
+ * stored or listed, and is revoked by taking it out of the variable and restarting.
+ * A token shorter than 16 characters, or with spaces or control characters, stops the
+ * start, naming the variable and the position (never the token).
+ */
+export function configuredTokens(value: string | undefined): ConfiguredTokens {
+  const tokens = new Map<string, TokenRecord>();
+  const given = (value ?? '').split(',').map((t) => t.trim());
+  if (given.every((t) => t === '')) return tokens;
+  given.forEach((token, i) => {
+    if (token.length < MIN_CONFIGURED_TOKEN || /[\s\p{Cc}]/u.test(token)) {
+      throw new Error(`Unexpected AGORA_AGENT_TOKENS: token ${i + 1} of ${given.length} is ${token === '' ? 'empty' : 'not at least 16 characters without spaces'}; give comma-separated tokens (\`agora token create\` makes one to copy), or unset it`);
+    }
+    const hash = hashToken(token);
+    tokens.set(hash, { id: `env_${hash.slice(0, 8)}`, label: `AGORA_AGENT_TOKENS #${i + 1}`, hash, created_at: '', revoked_at: null });
+  });
+  return tokens;
+}
+
+/** Check a token presented by an agent (the configured ones first). */
+export async function verifyToken(tokens: TokenStore, token: string, configured: ConfiguredTokens = new Map()): Promise<TokenCheck> {
+  const hash = hashToken(token);
+  const record = configured.get(hash) ?? (await tokens.findByHash(hash));
   if (!record) return { status: 'unknown' };
   if (record.revoked_at !== null) return { status: 'revoked', id: record.id };
   return { status: 'valid', id: record.id, label: record.label };

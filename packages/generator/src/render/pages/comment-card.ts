@@ -5,7 +5,7 @@
 import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
 import { KeptListBytes } from '../kept-list-bytes.ts';
-import { langAttribute } from '../post-language.ts';
+import { langAttribute, scriptLanguage } from '../post-language.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
@@ -117,6 +117,17 @@ ${comment.agent ? html`<span class="verified-agent" title="verified agent (Web B
 <time datetime="${comment.date}">${comment.date}</time>
 ${options.showPost ?? ''}
 </header>
-<div class="comment-body">${raw(bodyHtml)}</div>
+<div class="comment-body"${bodyLanguage(bodyHtml)}>${raw(bodyHtml)}</div>
 </article>`;
+}
+
+/**
+ * ` lang="ko"` (or `en`) on a comment's body told by its letters, or nothing: a Korean
+ * comment on an English page was read in the page's voice (WCAG 3.1.2). Unlike a post's
+ * title, a card is the same on every page and site, so it names its language whenever
+ * the letters tell it, also where it is the page's own (redundant there, and harmless).
+ */
+function bodyLanguage(bodyHtml: string): SafeHtml | '' {
+  const lang = scriptLanguage(bodyHtml.replace(/<[^>]*>|&[#\w]+;/g, ' '));
+  return lang ? html` lang="${lang}"` : '';
 }
