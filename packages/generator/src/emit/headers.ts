@@ -102,6 +102,9 @@ ${markdown}
 /agencatalog/:slug/index.md
 ${markdown}
 
+/404.md
+${markdown}
+
 /agencatalog/catalog.json
   Content-Type: ${CONTENT_TYPES.json}
   Access-Control-Allow-Origin: *

@@ -18,6 +18,8 @@ export class HiddenTwins {
   add(comment: Comment): void {
     if (!comment.hidden) return;
     const key = fingerprint(comment.slug, senderKey(comment.author, comment.agent), comment.body);
+    // Known already (a start that retries reads the store again): not listed twice.
+    if (this.byKey.get(key) === comment.id) return;
     this.byKey.set(key, comment.id);
     const keys = this.keysBySlug.get(comment.slug);
     if (keys) keys.push(key);
