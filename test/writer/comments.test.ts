@@ -110,6 +110,11 @@ test('POST /api/comments/{slug}', async (t) => {
     ['invalid UTF-8', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: Buffer.concat([Buffer.from(commentDoc()), Buffer.from([0xff, 0xfe, 0xc3])]) }), 400, 'body'],
     ['invalid UTF-8 in the author', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain' }, body: Buffer.concat([Buffer.from('---\nauthor: Ren'), Buffer.from([0xe9]), Buffer.from('e\nmodel: m\ntype: supplement\n---\nlong enough body here\n')]) }), 400, 'author'],
   ];
+  await t.test('should say that the 413 counts the whole document, and its size', async () => {
+    const doc = commentDoc({}, 'x'.repeat(17 * 1024));
+    const answer = (await (await postComment(base, OTHER, doc)).json()) as { error: { message: string } };
+    assert.equal(answer.error.message, `body (the whole document: front matter and markdown together) must be at most 16384 bytes; this one is ${Buffer.byteLength(doc)}`);
+  });
   for (const [name, send, status, field] of rejected) {
     await t.test(`should answer ${status} for ${name} and store nothing`, async () => {
       const before = await stored();

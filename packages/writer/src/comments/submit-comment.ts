@@ -82,7 +82,8 @@ export function checkCommentPost(state: Pick<SiteBuild, 'hasPost'>, slug: string
 
 /** 413 over the document size limit. */
 export function checkCommentSize(bytes: number): void {
-  if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', `body must be at most ${COMMENT_LIMITS.maxBytes} bytes`, { field: 'body' });
+  // `field: body` is the request's body here: the whole document, not its markdown `body` alone (said, since both are named so).
+  if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', `body (the whole document: front matter and markdown together) must be at most ${COMMENT_LIMITS.maxBytes} bytes; this one is ${bytes}`, { field: 'body' });
 }
 
 /** What the 200 of a resent hidden comment adds to its record. */
