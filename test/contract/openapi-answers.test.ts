@@ -166,6 +166,13 @@ export function handle(answer: Answer<Post>): string {
 }
 handle({ status: 202, body: pending });
 handle({ status: 429, body: tooMany });
+
+// MCP: a generated client writes JSON-RPC messages and reads the answers without a cast.
+type Mcp = paths['/mcp']['post'];
+type McpBody = Mcp['requestBody']['content']['application/json'];
+export const ping = { jsonrpc: '2.0', id: 1, method: 'ping' } satisfies McpBody;
+export const batch = [{ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_posts', arguments: { query: 'nginx' } } }] satisfies McpBody;
+export const mcpAnswer = { jsonrpc: '2.0', id: 1, result: { tools: [] } } satisfies JsonOf<Mcp['responses'][200]>;
 `;
     // The same client with the mistakes a stale document let through: each must be an error.
     const bad = `import type { paths } from './openapi-types';
@@ -173,6 +180,7 @@ type Post = paths['/api/comments/{slug}']['post'];
 type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 export const pendingAsComment = ${body('POST', 202).json} satisfies JsonOf<Post['responses'][201]>;
 export const teapot: keyof Post['responses'] = 418;
+export const notJsonRpc = { jsonrpc: '1.0', method: 'ping' } satisfies paths['/mcp']['post']['requestBody']['content']['application/json'];
 `;
     await writeFile(join(dir, 'good.ts'), good);
     await writeFile(join(dir, 'bad.ts'), bad);
@@ -186,6 +194,7 @@ export const teapot: keyof Post['responses'] = 418;
     assert.deepEqual(errors.filter((l) => !/\bbad\.ts\(/.test(l)), [], 'the client of the real answers type-checks');
     assert.ok(errors.some((l) => /\bbad\.ts\(4,/.test(l)), `a 202 body is not a 201 body:\n${output}`);
     assert.ok(errors.some((l) => /\bbad\.ts\(5,/.test(l)), `418 is no declared status:\n${output}`);
+    assert.ok(errors.some((l) => /\bbad\.ts\(6,/.test(l)), `a message is JSON-RPC 2.0:\n${output}`);
   });
 
 });

@@ -42,6 +42,27 @@ const JSON_RPC_ERROR: Schema = {
   },
 };
 
+/**
+ * Any JSON-RPC 2.0 message: a request (`method`, `id`), a notification (`method`, no
+ * `id`) or a response (`result` or `error`). Open (`additionalProperties`): a bare
+ * `{type: object}` gave generated clients (openapi-typescript) `Record<string, never>`,
+ * so no message could be written without a cast.
+ */
+const JSON_RPC_MESSAGE: Schema = {
+  type: 'object',
+  description: 'A JSON-RPC 2.0 message: a request (`method` and `id`), a notification (`method` without `id`) or a response (`result` or `error`, with `id`).',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    id: { type: ['string', 'number', 'null'] },
+    method: { type: 'string', examples: ['initialize', 'tools/list', 'tools/call'] },
+    params: { type: 'object', additionalProperties: true },
+    result: { type: 'object', additionalProperties: true },
+    error: (JSON_RPC_ERROR.properties as Record<string, Schema>).error!,
+  },
+  additionalProperties: true,
+};
+
 function jsonRpcError(description: string, code: number, message: string, data?: Record<string, unknown>, headers?: Record<string, Header>): Response {
   return jsonResponse(description, JSON_RPC_ERROR, { jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }, headers);
 }
@@ -91,13 +112,13 @@ export function agentPaths(ctx: OpenApiContext): Paths {
         requestBody: {
           required: true,
           description: 'One JSON-RPC message, or a batch (an array of them) for the protocol revisions before 2025-06-18.',
-          content: { 'application/json': { schema: { oneOf: [{ type: 'object', description: 'A JSON-RPC 2.0 message.' }, { type: 'array', items: { type: 'object' }, minItems: 1, description: 'A batch.' }] } } },
+          content: { 'application/json': { schema: { oneOf: [JSON_RPC_MESSAGE, { type: 'array', items: JSON_RPC_MESSAGE, minItems: 1, description: 'A batch.' }] }, example: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } } },
         },
         responses: {
           '200': {
             description: 'The JSON-RPC answer (a message, or an array for a batch): as JSON, or as a server-sent event stream whose `message` events carry it (the SDK streams when the client accepts it).',
             content: {
-              'application/json': { schema: { oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] } },
+              'application/json': { schema: { oneOf: [JSON_RPC_MESSAGE, { type: 'array', items: JSON_RPC_MESSAGE }] } },
               'text/event-stream': { schema: { type: 'string', description: '`event: message` lines with the JSON-RPC answer as `data`.' } },
             },
           },
