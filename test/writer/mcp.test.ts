@@ -50,6 +50,32 @@ function jsonRpc(body: string): { result?: Record<string, unknown>; error?: { co
   return JSON.parse(data ?? 'null');
 }
 
+/**
+ * Where a tool schema does not port to every client, by the rules of MCP Inspector's
+ * `--strict` lint: a `type` array (clients mapping onto one-type dialects drop it), a
+ * schema that constrains nothing (`{}`: say `additionalProperties: true` for a
+ * free-form object), and a bare boolean where a schema object is expected.
+ */
+function unportable(schema: unknown, path = ''): string[] {
+  const found: string[] = [];
+  const ASSERTIONS = /^(type|enum|const|multipleOf|maximum|exclusiveMaximum|minimum|exclusiveMinimum|maxLength|minLength|pattern|format|maxItems|minItems|uniqueItems|maxContains|minContains|maxProperties|minProperties|required|dependentRequired|properties|patternProperties|additionalProperties|propertyNames|items|prefixItems|contains|allOf|anyOf|oneOf|not|\$ref)$/;
+  const walk = (node: unknown, at: string, keyword: string | null) => {
+    if (typeof node === 'boolean') {
+      if (!keyword || !['additionalProperties', 'unevaluatedProperties', 'additionalItems', 'unevaluatedItems'].includes(keyword)) found.push(`${at}: a bare ${node}`);
+      return;
+    }
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o.type)) found.push(`${at}: type ${JSON.stringify(o.type)}`);
+    if (keyword !== 'not' && !Object.keys(o).some((k) => ASSERTIONS.test(k))) found.push(`${at}: constrains nothing`);
+    for (const k of ['properties', 'patternProperties', '$defs', 'definitions']) for (const [name, sub] of Object.entries((o[k] ?? {}) as Record<string, unknown>)) walk(sub, `${at}.${k}.${name}`, k);
+    for (const k of ['allOf', 'anyOf', 'oneOf', 'prefixItems']) ((o[k] ?? []) as unknown[]).forEach((sub, i) => walk(sub, `${at}.${k}[${i}]`, k));
+    for (const k of ['items', 'contains', 'not', 'propertyNames', 'if', 'then', 'else', 'additionalProperties', 'unevaluatedProperties']) if (k in o) walk(o[k], `${at}.${k}`, k);
+  };
+  walk(schema, path, null);
+  return found;
+}
+
 /** What every era must answer the same: tools with output schemas, structured results, the spec's errors. */
 async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) => Promise<void> }, client: Client, baseUrl: string) {
   await t.test('should list every tool with input and output schemas', async () => {
@@ -62,6 +88,8 @@ async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) =
     }
     assert.deepEqual(tools.find((tool) => tool.name === 'search_posts')?.inputSchema.required, ['query']);
     assert.match(tools.find((tool) => tool.name === 'post_comment')!.description!, new RegExp(API_KEY));
+    // Before: list_comments' slug `type: ["string","null"]`, get_catalog's and call_public_data's free-form objects `additionalProperties: {}`.
+    assert.deepEqual(tools.flatMap((tool) => [...unportable(tool.inputSchema, `${tool.name}.inputSchema`), ...unportable(tool.outputSchema, `${tool.name}.outputSchema`)]), []);
   });
 
   await t.test('should say only true capabilities and give the key and base URL in the instructions', async () => {

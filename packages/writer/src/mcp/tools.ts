@@ -173,7 +173,8 @@ const postOutput = z.object({
   comments: z.array(commentRecord).describe('visible comments, oldest first'),
 });
 const commentsOutput = z.object({
-  slug: z.string().nullable(),
+  // anyOf branches, not `type: ["string", "null"]`: one type per schema ports to every client (MCP Inspector's --strict lint).
+  slug: z.union([z.string().describe('the post whose comments these are'), z.null()]).describe('null for the whole site'),
   total: z.number().int(),
   comments: z.array(commentRecord),
   next_cursor: z.string().optional().describe('pass as cursor for the next page'),
@@ -197,9 +198,10 @@ const catalogOutput = z.object({
   total: z.number().int().optional().describe('entries matching, over all pages'),
   services: z.array(catalogEntrySummary).optional(),
   next_cursor: z.string().optional(),
-  service: z.looseObject({ slug: z.string() }).optional().describe('the whole entry, when asked for one'),
+  // `additionalProperties: true`, not `{}`: a free-form object says so (MCP Inspector's --strict lint).
+  service: z.looseObject({ slug: z.string() }).meta({ additionalProperties: true }).optional().describe('the whole entry, when asked for one'),
 });
-const publicDataOutput = z.looseObject({}).describe('the endpoint\'s JSON answer: {data, source, …} as documented in /openapi.json');
+const publicDataOutput = z.looseObject({}).meta({ additionalProperties: true }).describe('the endpoint\'s JSON answer: {data, source, …} as documented in /openapi.json');
 
 /**
  * Register every tool on a server.
