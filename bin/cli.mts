@@ -204,7 +204,8 @@ program
       const { startServer, createLogger } = await import('@agora/writer');
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
       const live = new LiveReload(cfg.distDir);
-      const start = () => startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler] });
+      // Comments and moderation rewrite pages too: an open one reloads as after an edit.
+      const start = () => startServer({ config: cfg, logger: createLogger({ level: process.env.LOG_LEVEL }), handlers: [live.handler], onWritten: (paths) => live.rewritten(paths) });
       let server: Awaited<ReturnType<typeof start>>;
       // Content with errors at the start: say them, show them in the browser on the port
       // meanwhile, and start once an edit fixes them.

@@ -98,6 +98,25 @@ test('agora dev: live reload', { skip: NEEDS_CHROMIUM }, async (t) => {
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Live fixed'), undefined, { timeout: 15_000 });
   });
 
+  await t.test('should reload more open pages than the browser keeps connections to one host (six), all through one stream', async () => {
+    // A stream per page held one of Chromium's six HTTP/1.1 connections each: six pages open, none reloaded.
+    const context = await browser.newContext();
+    t.after(() => context.close());
+    const pages = await Promise.all(Array.from({ length: 8 }, () => context.newPage()));
+    for (const p of pages) {
+      await p.goto(pageUrl);
+      await p.waitForFunction(() => document.documentElement.dataset.agoraDev === 'listening', undefined, { timeout: 15_000 });
+    }
+    await writeFile(join(project.root, FILE), postSource({ title: 'Eight tabs' }));
+    for (const p of pages) await p.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('Eight tabs'), undefined, { timeout: 15_000 });
+  });
+
+  await t.test('should reload the open page when a comment rewrites it, as after an edit', async () => {
+    const res = await fetch(`${url}/api/comments/2025-05-01-live`, { method: 'POST', headers: { 'Content-Type': 'text/plain', 'X-API-Key': 'agora-public-comment-key' }, body: '---\nauthor: live-commenter\nmodel: m\ntype: supplement\n---\nA comment while the page is open.\n' });
+    assert.equal(res.status, 201);
+    await page.waitForFunction(() => document.body.textContent?.includes('live-commenter'), undefined, { timeout: 15_000 });
+  });
+
   await t.test('should run under the CSP without a violation', async () => {
     assert.deepEqual(cspViolations, []);
     assert.deepEqual(viewPuts, [], 'no reload counted a view');

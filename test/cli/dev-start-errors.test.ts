@@ -70,7 +70,15 @@ test('agora dev: while the content has errors, its port shows them in the browse
   // Not "connection refused": a page that loads the live-reload script, which shows the messages.
   const page = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
   assert.equal(page.status, 404);
-  assert.match(await page.text(), /<script src="\/__agora\/live-reload\.js"/);
+  const standIn = await page.text();
+  assert.match(standIn, /<script src="\/__agora\/live-reload\.js"/);
+  assert.match(standIn, /data-agora-stand-in>The site could not be built/, 'says why there is no page, not "no page here yet"');
+  // No build has written dist/ yet: the stand-in still gets the site's stylesheet and icon (both 404 before).
+  for (const [asset, type] of [['/assets/site.css', /^text\/css/], ['/assets/icon.svg', /^image\/svg\+xml/]] as const) {
+    const res = await fetch(`${url}${asset}`);
+    assert.equal(res.status, 200, asset);
+    assert.match(res.headers.get('content-type') ?? '', type);
+  }
   const broken = await firstEvent(url);
   assert.equal(broken.event, 'error-report');
   assert.match(broken.data, /2025-05-01-broken\.md:3:1 error Unexpected date `yesterday`/);

@@ -50,6 +50,8 @@ export interface StartOptions {
   onListening?: (url: string) => void;
   /** Mounted before the other routers and the static site (`agora dev`: live reload). */
   handlers?: RequestHandler[];
+  /** Told the `dist/` paths each comment rebuild and site-wide flush wrote (`agora dev` reloads the open pages among them). */
+  onWritten?: (paths: readonly string[]) => void;
 }
 
 export interface RunningServer {
@@ -231,7 +233,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   // comments_rendered: stored comments that had no usable HTML (old data, edits in data/); 0 on a normal restart.
   logger.info({ posts: result.posts, rendered: result.rendered, comments_rendered: renderings.renderedCount, written: result.written.length, ms: result.ms, store: store.engine }, 'site built');
 
-  publisher = new Publisher({ state, store, health, logger, onReread: (slug, comments) => hidden.replace(slug, comments), aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs });
+  publisher = new Publisher({ state, store, health, logger, onReread: (slug, comments) => hidden.replace(slug, comments), aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs, onWritten: options.onWritten });
   const published = publisher;
   const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
   // The parts that may still refuse a setting (the catalog's providers, the routes): a

@@ -1,8 +1,10 @@
 // Live reload for `agora dev` only (never in dist/): the dev server serves this file at
 // /__agora/live-reload.js and adds it to the pages it serves. It listens to
 // /__agora/events (server-sent events, allowed by the site's CSP: script and connect
-// from 'self'), reloads the page after each rebuild that wrote files, and shows the
-// positioned message of a post that fails validation until a rebuild succeeds.
+// from 'self') through one SharedWorker for all open pages (/__agora/live-reload-worker.js:
+// a stream per page held one of the browser's six connections to the host each),
+// reloads the page after each rebuild that rewrote it, and shows the positioned message
+// of a post that fails validation until a rebuild succeeds.
 (() => {
   const ID = 'agora-dev-error';
   const show = (messages) => {
@@ -20,22 +22,35 @@
       });
       document.body.prepend(box);
     }
-    box.textContent = `agora dev: the last edit was not built; the page shows the previous version\n\n${messages.join('\n\n')}`;
+    box.textContent = `agora dev: the last edit was not built; the page shows ${document.querySelector("[data-agora-stand-in]") ? 'the messages until the site starts' : 'the previous version'}\n\n${messages.join('\n\n')}`;
   };
-  const events = new EventSource('/__agora/events');
-  // Marks the page as listening (for a person in the inspector, and for the tests).
-  events.addEventListener('open', () => (document.documentElement.dataset.agoraDev = 'listening'));
   // This page's file in dist/: `/guide/x/` → `guide/x/index.html`.
   const path = decodeURIComponent(location.pathname).replace(/^\//, '');
   const file = path === '' || path.endsWith('/') ? `${path}index.html` : path;
-  events.addEventListener('reload', (event) => {
-    const data = JSON.parse(event.data);
-    if (data.all || data.pages.includes(file)) location.reload();
-  });
-  events.addEventListener('error-report', (event) => show(JSON.parse(event.data).messages));
-  // Fixed: a page that showed errors reloads (it may be the stand-in served while the
-  // site could not start, or an older build of this page).
-  events.addEventListener('ok', () => {
-    if (document.getElementById(ID)) location.reload();
-  });
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    location.reload();
+  };
+  const handle = ({ type, data }) => {
+    // Marks the page as listening (for a person in the inspector, and for the tests).
+    if (type === 'open') document.documentElement.dataset.agoraDev = 'listening';
+    else if (type === 'reload' && (data.all || data.pages.includes(file))) reload();
+    else if (type === 'error-report') show(data.messages);
+    // Fixed: a page that showed errors reloads (it may be the stand-in served while the
+    // site could not start, or an older build of this page).
+    else if (type === 'ok' && document.getElementById(ID)) reload();
+  };
+  if (typeof SharedWorker === 'function') {
+    const worker = new SharedWorker('/__agora/live-reload-worker.js', { name: 'agora-dev' });
+    worker.port.addEventListener('message', (event) => handle(event.data));
+    worker.port.start();
+    addEventListener('pagehide', () => worker.port.postMessage('bye'));
+    return;
+  }
+  // No SharedWorker (Chrome on Android): a stream of this page's own.
+  const events = new EventSource('/__agora/events');
+  events.addEventListener('open', () => handle({ type: 'open' }));
+  for (const type of ['reload', 'error-report', 'ok']) events.addEventListener(type, (event) => handle({ type, data: JSON.parse(event.data) }));
 })();

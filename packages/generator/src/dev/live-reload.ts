@@ -16,9 +16,14 @@ import { extname, join, normalize, sep } from 'node:path';
 import { contentType } from 'mime-types';
 import { formatMessage, type Message } from '../messages.ts';
 import { notFoundPage } from '../render/pages/not-found.ts';
+import { emitAssets } from '../emit/assets.ts';
 
 export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
 export const LIVE_RELOAD_EVENTS = '/__agora/events';
+/** The SharedWorker that holds one event stream for every open page (`live-reload-worker.js`). */
+const LIVE_RELOAD_WORKER = '/__agora/live-reload-worker.js';
+/** The files of live reload the dev server serves, by URL path. */
+const CLIENT_FILES: Record<string, string> = { [LIVE_RELOAD_SCRIPT]: './live-reload-client.js', [LIVE_RELOAD_WORKER]: './live-reload-worker.js' };
 /** The tag the dev server adds before `</body>` of each page it serves. */
 /** The post pages' view counter (`render/pages/post.ts`), left out of the pages `agora dev` serves. */
 const VIEW_COUNTER = /<script src="\/assets\/views\.js"[^>]*><\/script>/;
@@ -40,20 +45,36 @@ const MISSING = '\0missing';
 /** What `agora dev` shows for a missing page: the site's look, and the script that reloads it once the page is back. */
 const DEV_NOT_FOUND_PAGE = notFoundPage('No page here (yet): this page reloads when one is built. Start at <a href="/">the home page</a>.', LIVE_RELOAD_TAG);
 
+/** What a page path with no file shows while the site cannot start (no build yet, or none of this page): the messages come over it. */
+const DEV_STAND_IN_PAGE = notFoundPage('<span data-agora-stand-in>The site could not be built: the messages above say why. This page loads it as soon as an edit fixes them.</span>', LIVE_RELOAD_TAG);
+
 /** A path below `dist/` of an API mirror (`/api/…`, `/agencatalog/api/…`): JSON, never a page. */
 const API_MIRROR = /^[\\/](agencatalog[\\/])?api[\\/]/;
 
-/** Answer `DEV_NOT_FOUND_PAGE` with a 404. */
-function notFound(req: IncomingMessage, res: ServerResponse): void {
+/** Answer `DEV_NOT_FOUND_PAGE` (or, while the site cannot start, `DEV_STAND_IN_PAGE`) with a 404. */
+function notFound(req: IncomingMessage, res: ServerResponse, standIn = false): void {
   res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(req.method === 'HEAD' ? undefined : DEV_NOT_FOUND_PAGE);
+  res.end(req.method === 'HEAD' ? undefined : standIn ? DEV_STAND_IN_PAGE : DEV_NOT_FOUND_PAGE);
+}
+
+/** The site's stylesheet and icon as the build writes them to `dist/assets/`, for a stand-in served before any build; false for another path. */
+function sendBuiltInAsset(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const asset = emitAssets().find((a) => `/${a.path}` === path);
+  if (!asset) return false;
+  res.writeHead(200, { 'Content-Type': contentType(extname(path)) || 'application/octet-stream', 'Cache-Control': 'no-store' });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
+  return true;
 }
 
 export class LiveReload {
   private readonly clients = new Set<ServerResponse>();
   private status: Status = { kind: 'ok' };
   private readonly heartbeat: NodeJS.Timeout;
-  private script: string | null = null;
+  private readonly scripts = new Map<string, string>();
+  /** Serving the stand-in while the site cannot start (`serveWhileBroken`). */
+  private standIn = false;
 
   /** @param distDir The folder whose HTML pages get the script tag. */
   constructor(private readonly distDir: string) {
@@ -75,6 +96,16 @@ export class LiveReload {
   built(changed: readonly string[]): void {
     if (this.status.kind === 'error') this.send('event: ok\ndata: {}\n\n');
     this.status = { kind: 'ok' };
+    this.rewritten(changed);
+  }
+
+  /**
+   * Pages were rewritten without a content build (a comment, a moderator's change): reload
+   * each open one among them, and leave any content error shown.
+   *
+   * @param changed Paths in `dist/` written or removed.
+   */
+  rewritten(changed: readonly string[]): void {
     const pages = changed.filter((p) => p.endsWith('.html'));
     if (pages.length === 0) return;
     // A burst that rewrote thousands of pages (a template change): every page reloads.
@@ -99,10 +130,12 @@ export class LiveReload {
     const path = (req.url ?? '/').split('?')[0]!;
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (path === LIVE_RELOAD_EVENTS) return this.subscribe(res);
-    if (path === LIVE_RELOAD_SCRIPT) {
-      this.script ??= readFileSync(new URL('./live-reload-client.js', import.meta.url), 'utf8');
+    const clientFile = CLIENT_FILES[path];
+    if (clientFile) {
+      let script = this.scripts.get(path);
+      if (script === undefined) this.scripts.set(path, (script = readFileSync(new URL(clientFile, import.meta.url), 'utf8')));
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
-      return void res.end(req.method === 'HEAD' ? undefined : this.script);
+      return void res.end(req.method === 'HEAD' ? undefined : script);
     }
     // Only a browser's page request: agents asking for markdown get the negotiated twin.
     if (!/text\/html/.test(req.headers.accept ?? '')) return next();
@@ -110,7 +143,7 @@ export class LiveReload {
       if (html === null) return next();
       // A page that is not there (a post deleted while its page was open) is a 404 that
       // still reloads once the page comes back.
-      if (html === MISSING) return notFound(req, res);
+      if (html === MISSING) return notFound(req, res, this.standIn);
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : html);
     }, next);
@@ -136,13 +169,16 @@ export class LiveReload {
    */
   async serveWhileBroken(host: string, port: number): Promise<(() => Promise<void>) | null> {
     // The pages' stylesheet, scripts and other files come from dist/ too: the last site, with the messages over it.
-    const server = createServer((req, res) => this.handler(req, res, () => void this.sendFile(req, res).then((sent) => sent || notFound(req, res), () => notFound(req, res))));
+    // Before any build (no dist/ yet) the stand-in still has the site's stylesheet and icon.
+    const server = createServer((req, res) => this.handler(req, res, () => void this.sendFile(req, res).then((sent) => sent || sendBuiltInAsset(req, res) || notFound(req, res, true), () => notFound(req, res, true))));
     const listening = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.listen(port, host, () => resolve(true));
     });
     if (!listening) return null;
+    this.standIn = true;
     return async () => {
+      this.standIn = false;
       this.disconnect();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

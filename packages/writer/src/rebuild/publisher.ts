@@ -44,6 +44,8 @@ export interface PublisherOptions {
    * writer at rest after a burst holds what one just started holds (default 30000).
    */
   releaseAfterMs?: number;
+  /** Told the `dist/` paths each post rebuild and site-wide flush wrote (`agora dev`'s live reload). */
+  onWritten?: (paths: readonly string[]) => void;
 }
 
 /** Posts whose comment feeds one flush rewrites at most (the rest wait for the next). */
@@ -95,6 +97,7 @@ export class Publisher {
         });
         if (state.aggregatesPending) this.aggregates.touch();
         if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
+        if (write.written.length > 0) options.onWritten?.(write.written);
       },
       onError: (error, attempt) => {
         health.set('aggregates', `site-wide outputs failed to update: ${message(error)}`);
@@ -116,6 +119,7 @@ export class Publisher {
         // told of the failure and wait for nothing): `published` makes it inline where it may.
         this.aggregates.touch();
         logger.info({ slugs: slugs.size, written: write.written.length, ms: Math.round(performance.now() - started) }, 'rebuilt after comments');
+        options.onWritten?.(write.written);
       },
       onError: (error, attempt) => {
         health.set('rebuild', `post pages failed to rebuild (attempt ${attempt}): ${message(error)}`);
