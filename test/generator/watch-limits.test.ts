@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions } from 'chokidar';
@@ -59,4 +59,32 @@ test('watchContent: another watch error is said, and the watching goes on', asyn
   const deadline = Date.now() + 5000;
   while (!changes.includes(join(dir, 'post.md')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   assert.ok(changes.includes(join(dir, 'post.md')));
+});
+
+test('watchContent: the folder removed and put back (a restore) is watched again', async (t) => {
+  const parent = await mkdtemp(join(tmpdir(), 'agora-watch-'));
+  t.after(() => rm(parent, { recursive: true, force: true }));
+  const dir = join(parent, 'content');
+  await mkdir(join(dir, 'posts'), { recursive: true });
+  await writeFile(join(dir, 'posts', 'a.md'), 'text');
+  const warnings: string[] = [];
+  const changes: string[] = [];
+  const watcher = await watchContent(dir, (path) => changes.push(path), (m) => warnings.push(m));
+  t.after(() => watcher.close());
+  const seen = async (path: string) => {
+    const deadline = Date.now() + 5000;
+    while (!changes.includes(path) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(changes.includes(path), `${path} seen (${changes.join(', ')})`);
+  };
+  await rename(dir, join(parent, 'away'));
+  for (const deadline = Date.now() + 5000; warnings.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+  assert.match(warnings.join('\n'), /content was removed: the site has no content until it is back/);
+  const removals = changes.filter((c) => c === dir).length;
+  await rename(join(parent, 'away'), dir);
+  // Its return is a change of the folder (a rebuild of what is there), once it is watched again.
+  for (const deadline = Date.now() + 5000; changes.filter((c) => c === dir).length === removals && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(changes.filter((c) => c === dir).length, removals + 1, 'the return reported once');
+  // Before: nothing after the restore was ever seen.
+  await writeFile(join(dir, 'posts', 'b.md'), 'later edit');
+  await seen(join(dir, 'posts', 'b.md'));
 });

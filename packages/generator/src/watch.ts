@@ -5,7 +5,7 @@
  * whose bytes changed — all in the memory of one `SiteBuild`.
  */
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { watch as chokidarWatch, type ChokidarOptions, type FSWatcher } from 'chokidar';
 import type { AgoraConfig } from './config.ts';
 import { build, type BuildResult, type PagesWritten, type SiteBuild } from './build.ts';
@@ -60,16 +60,39 @@ const warnOnConsole = (message: string) => console.warn(`agora dev: ${message}`)
  * `ENOSPC`: inotify watches, both per user on Linux) chokidar cannot watch, and the
  * process died of an unhandled error event with a bare stack: then `dir` is polled
  * instead, and `warn` says so and how to raise the limit. Any other watch error is
- * said and the watching goes on.
+ * said and the watching goes on. When `dir` itself is removed (a folder moved away and
+ * back, a restore from a backup), the watch went with it and later edits were never
+ * seen: `dir` is then looked for every `POLL_MS` and watched again once it is back,
+ * which counts as a change of `dir`.
  */
 export async function watchContent(dir: string, onChange: (path: string) => void, warn: (message: string) => void, open: (dir: string, options: ChokidarOptions) => FSWatcher = chokidarWatch): Promise<{ close(): Promise<void> }> {
   let current: FSWatcher;
   let polling = false;
+  let closed = false;
+  let awaitingReturn = false;
+  const comeBack = async () => {
+    if (awaitingReturn) return;
+    awaitingReturn = true;
+    warn(`${dir} was removed: the site has no content until it is back; watching for it`);
+    // Closed after chokidar has handled the removal: closed from within its event, it left its own watches open.
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    await current.close();
+    while (!closed && !(await stat(dir).then((s) => s.isDirectory(), () => false))) await new Promise((r) => setTimeout(r, POLL_MS));
+    awaitingReturn = false;
+    if (closed) return;
+    current = start(polling);
+    // Once watching: the change it reports rebuilds from what is there, edits made meanwhile too.
+    await new Promise((r) => current.once('ready', r));
+    if (!closed) onChange(dir);
+  };
   let ready: () => void;
   const watching = new Promise<void>((resolve) => (ready = resolve));
   const start = (poll: boolean): FSWatcher => {
     const watcher = open(dir, poll ? { ...WATCH_OPTIONS, usePolling: true, interval: POLL_MS, binaryInterval: POLL_MS } : WATCH_OPTIONS);
-    watcher.on('all', (_event, path) => onChange(path));
+    watcher.on('all', (event, path) => {
+      onChange(path);
+      if (event === 'unlinkDir' && watcher === current && resolve(path) === resolve(dir)) void comeBack();
+    });
     watcher.once('ready', () => watcher === current && ready());
     watcher.on('error', (error: unknown) => {
       if (watcher !== current) return;
@@ -87,7 +110,12 @@ export async function watchContent(dir: string, onChange: (path: string) => void
   };
   current = start(false);
   await watching;
-  return { close: () => current.close() };
+  return {
+    close: () => {
+      closed = true;
+      return current.close();
+    },
+  };
 }
 
 /** Whether any of `paths` is an empty file now (one deleted or unreadable is not). */
