@@ -82,7 +82,7 @@ export async function watchContent(dir: string, onChange: (path: string) => void
     if (closed) return;
     current = start(polling);
     // Once watching: the change it reports rebuilds from what is there, edits made meanwhile too.
-    await new Promise((r) => current.once('ready', r));
+    await new Promise<void>((r) => current.once('ready', () => r()));
     if (!closed) onChange(dir);
   };
   let ready: () => void;

@@ -1,0 +1,45 @@
+/**
+ * Front matter is flat `key: value` lines; nesting is bounded (32 levels) before YAML
+ * reads it: thousands of levels overflowed the parser's stack (a posted comment got a
+ * 500 `internal`) or took ~65 ms each to refuse. Refused with a position, in one pass;
+ * real front matter (flow lists, block lists, quoted brackets, comments) still parses.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { splitFrontMatter } from '../../packages/generator/src/load/front-matter.ts';
+
+const doc = (yaml: string) => splitFrontMatter(`---\n${yaml}\n---\nbody\n`);
+
+test('front matter nesting', async (t) => {
+  await t.test('should refuse deep block and flow nesting with a position, quickly', () => {
+    for (const [name, yaml, line] of [
+      ['block sequences', `author: a\nx:\n${'- '.repeat(3000)}a`, 4],
+      ['flow sequences', `author: a\nx: ${'['.repeat(8000)}${']'.repeat(8000)}`, 3],
+      ['flow mappings', `x: ${'{a: '.repeat(40)}1${'}'.repeat(40)}`, 2],
+      ['indentation', `x:\n${Array.from({ length: 40 }, (_, i) => `${'  '.repeat(i + 1)}k${i}:`).join('\n')} v`, 35],
+    ] as const) {
+      const started = performance.now();
+      const { problems } = doc(yaml);
+      const ms = performance.now() - started;
+      assert.equal(problems.length, 1, name);
+      assert.match(problems[0]!.message, /nested more than 32 levels deep/, name);
+      assert.equal(problems[0]!.line, line, name);
+      assert.ok(ms < 50, `${name}: refused in ${ms.toFixed(1)} ms`);
+    }
+  });
+
+  await t.test('should read real front matter as before', () => {
+    const { problems, entries } = doc([
+      'title: "A [bracketed] title: with {braces}"',
+      "summary: it's [not] nested",
+      'tags: [nginx, [nested, once], proxy]  # a comment with [ brackets',
+      'list:',
+      '  - a',
+      '  - - b',
+      `deep: ${'['.repeat(32)}1${']'.repeat(32)}`,
+    ].join('\n'));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(entries.map((e) => e.key), ['title', 'summary', 'tags', 'list', 'deep']);
+    assert.equal(entries[0]!.value, 'A [bracketed] title: with {braces}');
+  });
+});
