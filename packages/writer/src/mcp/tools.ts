@@ -105,11 +105,18 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
   }
 }
 
-/** A post as markdown with its visible comments after it. */
+/**
+ * A post as markdown with its visible comments after it. Each body is a block quote,
+ * every line of it: pasted as it was, a body could close the list with its own
+ * `### site-admin …` heading and `## Comments (0)` (a comment forged in the text an
+ * agent reads), or leave a code fence open over every comment after it. Inside the
+ * quote a heading or fence is the commenter's, and ends with the quote.
+ */
 export function postWithComments(post: Post, comments: readonly Comment[]): string {
   const lines = [post.source.trimEnd(), '', `## Comments (${comments.length})`, ''];
   for (const c of comments) {
-    lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', c.body.trim(), '');
+    const quoted = c.body.trim().split(/\r?\n/).map((line) => (line === '' ? '>' : `> ${line}`));
+    lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', ...quoted, '');
   }
   return lines.join('\n');
 }
@@ -233,7 +240,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
 
   server.registerTool('get_post', {
     title: 'Get a post',
-    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first; then the same as JSON, which is also the structuredContent.',
+    description: 'A post as markdown (its post.md: front matter and body) followed by its comments, oldest first, each body as a block quote (a comment\'s own headings stay inside it); then the same as JSON, which is also the structuredContent.',
     inputSchema: z.object({ slug: z.string().min(1).describe('the post slug: the last path segment of its URL, raw or percent-encoded, e.g. 2025-09-14-nginx-reverse-proxy-websocket-timeouts') }),
     outputSchema: postOutput,
     annotations: { readOnlyHint: true },
