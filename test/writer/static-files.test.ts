@@ -48,6 +48,11 @@ test('static files while they are replaced', async (t) => {
     const folder = await fetch(`${server.url}/tags`, { redirect: 'manual' });
     assert.equal(folder.status, 301);
     assert.equal(folder.headers.get('location'), '/tags/');
+    // Leading slashes collapsed: `Location: //tags/` is the host `tags` to a browser.
+    for (const path of ['//tags', '///tags']) {
+      const answer = await send(pool, `${server.url}${path}`, 'GET');
+      assert.deepEqual([answer.status, answer.headers.location], [301, '/tags/'], path);
+    }
     // Both feed formats: their charset, and readable from other sites' scripts like the JSON Feed.
     for (const path of ['/feed.atom', '/comments/feed.atom', '/feed.json', '/comments/feed.json']) {
       const res = await fetch(`${server.url}${path}`);

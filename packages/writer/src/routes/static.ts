@@ -106,7 +106,8 @@ export function staticRoutes(distDir: string): Router {
     if (!(await stat(join(path, 'index.html')).catch(() => null))?.isFile()) return next();
     // A folder named without its slash: redirect, as static servers do (relative links then resolve).
     const query = req.originalUrl.slice(req.originalUrl.indexOf('?') >= 0 ? req.originalUrl.indexOf('?') : req.originalUrl.length);
-    res.redirect(301, `${req.baseUrl}${req.path}/${query}`);
+    // Leading slashes collapsed: `//guide` made `Location: //guide/`, which a browser reads as the host `guide`.
+    res.redirect(301, `${req.baseUrl}${req.path}/`.replace(/^\/+/, '/') + query);
   });
   return router;
 }
