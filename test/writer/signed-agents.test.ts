@@ -293,13 +293,40 @@ test('rate budgets follow the verified agent; failed signatures cost the address
     const res = await postComment(server.url, SLUG, doc(i), await agent.sign(url));
     assert.equal(res.status, 201, 'a verified agent has its own budget, not its address\'s');
     // Named as what it is (before: `comments-ip`, as if the address's).
-    assert.match(res.headers.get('ratelimit') ?? '', new RegExp(`^"comments-agent";r=${2 - i};t=\\d+, "comments-post"`));
-    assert.match(res.headers.get('ratelimit-policy') ?? '', /^"comments-agent";q=3;w=60, /);
+    // Beside it, the budget all agents signing from this address share (five clients' worth).
+    assert.match(res.headers.get('ratelimit') ?? '', new RegExp(`^"comments-agent";r=${2 - i};t=\\d+, "comments-agents-ip";r=${14 - i};t=\\d+, "comments-post"`));
+    assert.match(res.headers.get('ratelimit-policy') ?? '', /^"comments-agent";q=3;w=60, "comments-agents-ip";q=15;w=60, /);
   }
   const over = await postComment(server.url, SLUG, doc(3), await agent.sign(url));
   assert.equal(over.status, 429, 'and it is spent too');
   assert.match(((await over.json()) as { error: { message: string } }).error.message, /\(comments-agent\)/);
   assert.ok(over.headers.get('retry-after'));
+});
+
+test('agents signing from one address share a budget of five clients besides their own (origins are cheap to make)', async (t) => {
+  const limits = JSON.stringify({ limits: { commentsPerIpPerMinute: 1, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000 } });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': limits } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  // Six origins (a directory each, as wildcard DNS gives one attacker any number), one address.
+  const agents = await Promise.all(Array.from({ length: 6 }, () => startTestAgent()));
+  t.after(async () => {
+    await server.close();
+    await Promise.all(agents.map((a) => a.close()));
+    await project.remove();
+  });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const statuses: number[] = [];
+  let last: Response | null = null;
+  for (const [i, a] of agents.entries()) {
+    last = await postComment(server.url, SLUG, commentDoc({ author: `origin-${i}` }, `Signed from origin ${i}, the same address.`), await a.sign(url));
+    statuses.push(last.status);
+    if (i < 5) assert.match(last.headers.get('ratelimit') ?? '', new RegExp(`"comments-agents-ip";r=${4 - i};t=\\d+`));
+  }
+  // Before: each origin a fresh budget, all six stored (100 a minute from one address in an outside test).
+  assert.deepEqual(statuses, [201, 201, 201, 201, 201, 429]);
+  const body = (await last!.json()) as { error: { message: string } };
+  assert.match(body.error.message, /signed comment requests from this address .*\(comments-agents-ip\)/);
+  assert.equal((await postComment(server.url, SLUG, commentDoc({ author: 'unsigned' }, 'An unsigned comment from the same address.'))).status, 201, 'the address\'s own budget is apart');
 });
 
 test('failed signatures are counted against the address', async (t) => {

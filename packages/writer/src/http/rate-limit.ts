@@ -23,7 +23,7 @@ import { AppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { StoreError } from '../store/types.ts';
 import type { Limits } from './limits-config.ts';
-import { AGENT_KEY_PREFIX, clientKey } from './client-key.ts';
+import { AGENT_KEY_PREFIX, addressOf, clientKey } from './client-key.ts';
 import onHeaders from 'on-headers';
 import { retryAfterSeconds, setRateLimitHeaders, type Policy, type PolicyState } from './rate-limit-headers.ts';
 
@@ -45,7 +45,7 @@ export interface RateLimitOptions {
  */
 export interface RateLimitGuard {
   /** Comment budgets; call `settle(stored)` with whether a comment was stored (refunds otherwise). */
-  comment(client: string, slug: string): Promise<{ settle(stored: boolean): Promise<void> }>;
+  comment(client: string, slug: string, address?: string): Promise<{ settle(stored: boolean): Promise<void> }>;
   /** The public-data budget of the six simple endpoints. */
   publicData(client: string): Promise<void>;
   /** The proxy budget. */
@@ -142,20 +142,36 @@ function perClient(budget: Budget | null, what: string): RequestHandler {
   };
 }
 
-type CommentBudgets = Pick<Record<'commentsIp' | 'commentsPost' | 'commentsSite', Budget | null>, 'commentsIp' | 'commentsPost' | 'commentsSite'>;
+type CommentBudgets = Record<'commentsIp' | 'commentsAgentsIp' | 'commentsPost' | 'commentsSite', Budget | null>;
+
+/**
+ * How many verified agents' budgets one address may spend together, in comment budgets of
+ * one client: a verified agent is counted by its origin, and one key served under many
+ * origins (wildcard DNS) from one address took a fresh budget per origin (100 comments a
+ * minute from one address in an outside test). Agents behind one address (a cloud NAT)
+ * still get five clients' worth, apart from the unsigned clients there.
+ */
+export const SIGNED_BUDGETS_PER_ADDRESS = 5;
 
 /**
  * Take the comment budgets of one submission, for HTTP and MCP alike: per client
  * (every attempt), then per post and per site (given back by the caller when nothing
  * was stored). Returns what was taken, or what is over with everything given back.
  */
-async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => boolean, client: string, slug: string): Promise<{ states: PolicyState[]; taken: Taken[]; over?: string }> {
+async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => boolean, client: string, slug: string, address?: string): Promise<{ states: PolicyState[]; taken: Taken[]; over?: string }> {
   const states: PolicyState[] = [];
+  const signed = client.startsWith(AGENT_KEY_PREFIX);
   if (budgets.commentsIp) {
     const { state } = await take(budgets.commentsIp, client);
     // A verified agent's own budget (its origin's), named so: `comments-ip` said it was its address's.
-    states.push(client.startsWith(AGENT_KEY_PREFIX) ? { ...state, policy: { ...state.policy, name: 'comments-agent' } } : state);
+    states.push(signed ? { ...state, policy: { ...state.policy, name: 'comments-agent' } } : state);
     if (state.exceeded) return { states, taken: [], over: 'comment requests from this client' };
+  }
+  // Every origin signing from one address shares this one: origins are cheap to make.
+  if (signed && address && budgets.commentsAgentsIp) {
+    const { state } = await take(budgets.commentsAgentsIp, address);
+    states.push(state);
+    if (state.exceeded) return { states, taken: [], over: 'signed comment requests from this address (all its agents together)' };
   }
   const held: (Taken | null)[] = isPost(slug) ? await Promise.all([budgets.commentsPost && take(budgets.commentsPost, slug), budgets.commentsSite && take(budgets.commentsSite, 'site')]) : [];
   const taken = held.filter((t): t is Taken => t !== null);
@@ -171,7 +187,7 @@ async function takeComment(budgets: CommentBudgets, isPost: (slug: string) => bo
 function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boolean): RequestHandler {
   return async function commentRateLimit(req: Request, res: Response, next) {
     const slug = req.params.slug as string;
-    const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), resolvePostSlug(isPost, slug, 'path') ?? slug);
+    const { states, taken, over } = await takeComment(budgets, isPost, clientKey(req), resolvePostSlug(isPost, slug, 'path') ?? slug, addressOf(req));
     if (over) throw tooMany(res, states, over);
     // Refund a definite non-201 answer, and a request whose body never all arrived (hung up or
     // timed out mid-body: nothing can have been stored); a client that hangs up after sending
@@ -228,6 +244,7 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
 
   const budgets = {
     commentsIp: budget('comments-ip', limits.commentsPerIpPerMinute, 60),
+    commentsAgentsIp: budget('comments-agents-ip', limits.commentsPerIpPerMinute * SIGNED_BUDGETS_PER_ADDRESS, 60),
     commentsPost: budget('comments-post', limits.commentsPerPostPerHour, 3600),
     commentsSite: budget('comments-site', limits.commentsPerSitePerHour, 3600),
     publicData: budget('public-data', limits.publicDataPerIpPerMinute, 60),
@@ -264,15 +281,15 @@ function tooManyCalls(states: PolicyState[], what: string): AppError {
   return new AppError('rate_limited', `Too many ${what}: at most ${over.join(' and ')}; retry in ${wait} s`, { headers: { 'Retry-After': String(wait) } });
 }
 
-function createGuard(budgets: Record<'commentsIp' | 'commentsPost' | 'commentsSite' | 'publicData' | 'proxy', Budget | null>, isPost: (slug: string) => boolean): RateLimitGuard {
+function createGuard(budgets: CommentBudgets & Record<'publicData' | 'proxy', Budget | null>, isPost: (slug: string) => boolean): RateLimitGuard {
   const one = async (budget: Budget | null, client: string, what: string) => {
     if (!budget) return;
     const { state } = await take(budget, client);
     if (state.exceeded) throw tooManyCalls([state], what);
   };
   return {
-    async comment(client, slug) {
-      const { states, taken, over } = await takeComment(budgets, isPost, client, slug);
+    async comment(client, slug, address) {
+      const { states, taken, over } = await takeComment(budgets, isPost, client, slug, address);
       if (over) throw tooManyCalls(states, over);
       return { settle: async (stored) => void (stored || (await refund(taken))) };
     },

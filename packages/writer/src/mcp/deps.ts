@@ -27,4 +27,6 @@ export interface Caller {
   agentToken?: string;
   /** The verified agent that signed the HTTP request (Web Bot Auth), or null. */
   agent?: CommentAgent | null;
+  /** The address's budget key (over HTTP): all agents signing from one address share a budget besides their own. */
+  address?: string;
 }

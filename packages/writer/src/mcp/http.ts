@@ -20,7 +20,7 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
 import { isJsonRefused, writeError, type AppError } from '../errors.ts';
-import { clientKey, verifiedAgent } from '../http/client-key.ts';
+import { addressOf, clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { createMcpServer } from './server.ts';
 import type { AgentDeps, Caller } from './deps.ts';
@@ -128,12 +128,12 @@ const parseError: ErrorRequestHandler = (error: { type?: string; message?: strin
  * `clientId`, the credential headers in `extra`.
  */
 function callerInfo(req: Request): AuthInfo {
-  return { token: '', clientId: clientKey(req), scopes: [], extra: { apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token'), agent: verifiedAgent(req) } };
+  return { token: '', clientId: clientKey(req), scopes: [], extra: { apiKey: req.get('x-api-key'), agentToken: req.get('x-agent-token'), agent: verifiedAgent(req), address: addressOf(req) } };
 }
 
 function callerOf(info: AuthInfo | undefined): Caller {
-  const extra = (info?.extra ?? {}) as { apiKey?: string; agentToken?: string; agent?: Caller['agent'] };
-  return { client: info?.clientId ?? 'unknown', apiKey: extra.apiKey, agentToken: extra.agentToken, agent: extra.agent ?? null };
+  const extra = (info?.extra ?? {}) as { apiKey?: string; agentToken?: string; agent?: Caller['agent']; address?: string };
+  return { client: info?.clientId ?? 'unknown', apiKey: extra.apiKey, agentToken: extra.agentToken, agent: extra.agent ?? null, address: extra.address };
 }
 
 /**

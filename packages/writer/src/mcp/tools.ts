@@ -293,7 +293,7 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
   }, (args) => answer(deps, 'post_comment', async () => {
     const slug = resolveSlug(deps, args.slug)?.slug ?? args.slug;
     // Taken before the key is checked, as on HTTP: a flood of bad keys is throttled like any other.
-    const budget = await deps.limits.comment(caller.client, slug);
+    const budget = await deps.limits.comment(caller.client, slug, caller.address);
     let stored = false;
     try {
       const apiKey = commentKey(deps, args.api_key ?? caller.apiKey);

@@ -130,7 +130,7 @@ export const RETRY_AFTER: Record<string, Header> = retryAfter(
  */
 export const RATE_LIMIT_HEADERS: Record<string, Header> = {
   'RateLimit-Policy': {
-    description: 'The budgets that counted this request, each `"name";q=<requests>;w=<window seconds>`, e.g. `"comments-ip";q=10;w=60, "comments-post";q=60;w=3600, "comments-site";q=1000;w=3600` (`comments-agent` instead of `comments-ip` for a request signed by a verified agent: its origin\'s budget).',
+    description: 'The budgets that counted this request, each `"name";q=<requests>;w=<window seconds>`, e.g. `"comments-ip";q=10;w=60, "comments-post";q=60;w=3600, "comments-site";q=1000;w=3600` (`comments-agent` instead of `comments-ip` for a request signed by a verified agent: its origin\'s budget; beside it `comments-agents-ip`, the budget all agents signing from one address share, five times `comments-ip`).',
     schema: { type: 'string', pattern: '^"[a-z-]+";q=[0-9]+;w=[0-9]+(, "[a-z-]+";q=[0-9]+;w=[0-9]+)*$' },
   },
   RateLimit: {
