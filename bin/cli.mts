@@ -30,8 +30,7 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const program = new Command('agora')
   .description('Publish knowledge for AI agents: markdown posts to a static site, plus a thin comment writer.')
   .option('-C, --root <dir>', 'project root (where agora.config.json lives; default: AGORA_ROOT, else the current folder)')
-  .option('-v, --version', 'print the version of agora and exit')
-  .showHelpAfterError();
+  .option('-v, --version', 'print the version of agora and exit');
 
 // Read only when asked: `agora --help` stays three files.
 program.on('option:version', () => {
@@ -266,7 +265,8 @@ program
       const { initSite } = await generator();
       const site = await initSite({ dir: resolve(projectRoot(), dir ?? '.') });
       console.log(`created a site in ${site.root}: ${site.files.join(', ')}`);
-      const cd = dir ? `cd ${dir} && ` : '';
+      // Quoted for the shell where it needs it: `cd 내 노트 site` was three arguments.
+      const cd = dir ? `cd ${/^[\w@%+=:,./-]+$/u.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`} && ` : '';
       console.log(`next: ${cd}agora dev   (serves it and rebuilds on every edit)`);
     }),
   );
@@ -291,6 +291,13 @@ program
 
 // The writer's commands (comments, token, db, store, mcp) load the writer only when run, like serve.
 addWriterCommands(program, storeConfig);
+
+// A usage mistake is one line and where the usage is, for every command (the writer's
+// too): the whole help (~30 lines on stderr) buried the line that said what was wrong.
+(function hintAfterErrors(command: Command, name: string): void {
+  command.showHelpAfterError(`(run \`${name} --help\` for usage)`);
+  for (const sub of command.commands) hintAfterErrors(sub, `${name} ${sub.name()}`);
+})(program, 'agora');
 
 // Errors of subcommands defined in the packages are reported here, the same way. Not a
 // top-level await: the compiled bundle is CommonJS (bin/compile.mjs).

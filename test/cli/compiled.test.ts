@@ -143,6 +143,21 @@ test('the compiled CLI (no tsx installed): --help lists every command, the write
   const mcp = await agora(['mcp', '--help']);
   assert.equal(mcp.code, 0, mcp.stderr);
   assert.match(mcp.stdout, /^Usage: agora mcp/m);
+  // A usage mistake is the line that says it and where the usage is: the whole help (~30 lines) buried it.
+  for (const [args, hint] of [[['frobnicate'], 'agora'], [['build', '--bogus'], 'agora build'], [['comments', 'hide'], 'agora comments hide'], [['token', 'revoke'], 'agora token revoke']] as const) {
+    const wrong = await agora([...args]);
+    assert.equal(wrong.code, 1, args.join(' '));
+    const lines = wrong.stderr.trimEnd().split('\n');
+    assert.match(lines[0]!, /^error: /, args.join(' '));
+    assert.equal(lines.at(-1), `(run \`${hint} --help\` for usage)`, args.join(' '));
+    assert.ok(lines.length <= 3 && !wrong.stderr.includes('Usage:'), `${args.join(' ')}: ${wrong.stderr}`);
+  }
+  // `init`'s next line runs as written in a shell: a folder name with spaces is quoted.
+  const parent = await mkdtemp(join(tmpdir(), 'agora-init-'));
+  const init = await agora(['-C', parent, 'init', '내 노트 site']);
+  await rm(parent, { recursive: true, force: true });
+  assert.equal(init.code, 0, init.stderr);
+  assert.match(init.stdout, /^next: cd '내 노트 site' && agora dev /m);
   const db = await agora(['db', 'status']);
   assert.equal(db.code, 1);
   assert.match(db.stderr, /Cannot use `agora db` with the embedded files store/);

@@ -31,6 +31,10 @@ export const WRITER_COMMANDS: readonly WriterCommand[] = [
 /** Make `placeholder` behave as `real`: take over its subcommands, options and arguments, or run it as a whole. */
 function complete(placeholder: Command, real: Command): void {
   real.parent = placeholder.parent;
+  // A usage mistake: one line and where the usage is, as the CLI's own commands say it.
+  const hint = (command: Command, name: string) => command.showHelpAfterError(`(run \`agora ${name} --help\` for usage)`);
+  hint(real, placeholder.name());
+  for (const sub of real.commands) hint(sub, `${placeholder.name()} ${sub.name()}`);
   if (real.commands.length === 0) {
     // A command with its own action: hand it every word after its name (its help too).
     placeholder.helpOption(false).allowUnknownOption().allowExcessArguments().action(async () => {
