@@ -150,3 +150,16 @@ test('check on the sample content', async (t) => {
     assert.ok(result.files >= 14);
   });
 });
+
+test('check names a Unicode-normalization collision as such (it printed as a case collision of two identical-looking names)', async (t) => {
+  const nfc = '2025-05-01-한국어-노트';
+  const nfd = nfc.normalize('NFD');
+  assert.notEqual(nfc, nfd);
+  const project = await makeProject({ files: { [`content/posts/${nfc}.md`]: postSource({ title: 'Korean note', date: '2025-05-01' }), [`content/posts/${nfd}.md`]: postSource({ title: 'Korean note again', date: '2025-05-01' }) } });
+  t.after(() => project.remove());
+  const { messages } = await check(project.config);
+  const collision = messages.find((m) => m.ruleId === 'slug-collision');
+  assert.ok(collision, JSON.stringify(messages));
+  assert.match(collision.message, /the same name in another Unicode normalization \((NFC against decomposed, NFD|decomposed, NFD against NFC);/);
+  assert.doesNotMatch(collision.message, /case-insensitive/);
+});

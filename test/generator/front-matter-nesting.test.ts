@@ -43,3 +43,13 @@ test('front matter nesting', async (t) => {
     assert.equal(entries[0]!.value, 'A [bracketed] title: with {braces}');
   });
 });
+
+test('an indented key is told to start its line, not to close a bracket', () => {
+  // Before: BAD_INDENT's fix, "close the `[` or `{` on the same line", for `  date: …`.
+  for (const yaml of ['  title: A\ndate: 2026-01-04', 'title: A\nsummary: B\n  date: 2026-01-04\ntags: x']) {
+    const { problems } = doc(yaml);
+    assert.ok(problems.length > 0, yaml);
+    for (const p of problems) assert.match(p.fix ?? '', /^start every `key: value` at the beginning of its line/, `${yaml}: ${p.message}`);
+  }
+  assert.match(doc('title: A\ntags: [a, b\nx: 1').problems[0]!.fix ?? '', /close the `\[` or `\{`/, 'an open bracket keeps its own fix');
+});

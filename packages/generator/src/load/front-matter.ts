@@ -101,8 +101,13 @@ function parseYamlBlock(text: string, lineOffset: number) {
   };
   const seen = new Set<string>();
   for (const error of [...doc.errors, ...doc.warnings]) {
-    const fix = YAML_FIXES[error.code];
-    const problem = { ...at(errorStart(doc, error)), message: `Unexpected YAML: ${firstLine(error.message)}`, ...(fix ? { fix } : {}) };
+    const start = at(errorStart(doc, error));
+    // A key indented under the others (`  date: …`, on this line or the one the parser gave up
+    // after) is what to fix, whatever the parser calls it (BAD_INDENT suggested a bracket).
+    const lines = text.split('\n');
+    const indentedKey = [start.line - lineOffset, start.line - lineOffset - 1].some((n) => /^[ \t]+[\w-]+[ \t]*:/.test(lines[n - 1] ?? ''));
+    const fix = indentedKey ? INDENTED_LINE_FIX : YAML_FIXES[error.code];
+    const problem = { ...start, message: `Unexpected YAML: ${firstLine(error.message)}`, ...(fix ? { fix } : {}) };
     // One mistake may raise several errors at one place (a stray indented line): say it once.
     const id = `${problem.line}:${problem.column}`;
     if (seen.has(id)) continue;

@@ -59,6 +59,12 @@ function tagKeys(tags: string): TagKeys[] {
 
 // The messages, shared by both implementations so that their words never drift apart.
 
+/** Why two slugs that differ collide: the same letters in another Unicode form prints the same, and reads as nothing else. */
+function collisionReason(a: string, b: string): string {
+  if (a.normalize('NFC') === b.normalize('NFC')) return `: the same name in another Unicode normalization (${a === a.normalize('NFC') ? 'NFC' : 'decomposed, NFD'} against ${b === b.normalize('NFC') ? 'NFC' : 'decomposed, NFD'}; some tools write names decomposed), one name to normalizing file systems and to URLs`;
+  return ' on case-insensitive file systems';
+}
+
 function slugTaken(source: Pick<SourceFile, 'file' | 'slug'>, first: Pick<SourceFile, 'file' | 'slug'>): Message {
   const same = first.slug === source.slug;
   return {
@@ -66,7 +72,7 @@ function slugTaken(source: Pick<SourceFile, 'file' | 'slug'>, first: Pick<Source
     ruleId: same ? 'duplicate-slug' : 'slug-collision',
     message: same
       ? `Unexpected duplicate slug \`${source.slug}\`, already used by \`${first.file}\``
-      : `Unexpected slug \`${source.slug}\`: it collides with \`${first.slug}\` (\`${first.file}\`) on case-insensitive file systems`,
+      : `Unexpected slug \`${source.slug}\`: it collides with \`${first.slug}\` (\`${first.file}\`)${collisionReason(source.slug, first.slug)}`,
     fix: 'rename one of the two files; slugs are file names and must be unique',
   };
 }
