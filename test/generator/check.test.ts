@@ -163,3 +163,16 @@ test('check names a Unicode-normalization collision as such (it printed as a cas
   assert.match(collision.message, /the same name in another Unicode normalization \((NFC against decomposed, NFD|decomposed, NFD against NFC);/);
   assert.doesNotMatch(collision.message, /case-insensitive/);
 });
+
+test('check warns of a markdown file the build never reads as a post (x.MD, x.markdown)', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-fine.md': postSource({ date: '2025-05-01' }), 'content/posts/2025-05-02-shout.MD': postSource({ date: '2025-05-02' }), 'content/posts/sub/2025-05-03-long.markdown': postSource({ date: '2025-05-03' }), 'content/posts/notes.txt': 'not markdown' } });
+  t.after(() => project.remove());
+  const result = await check(project.config);
+  // Before: 0 errors, 0 warnings, and two posts silently not published.
+  const misnamed = result.messages.filter((m) => m.ruleId === 'not-a-post').map((m) => [m.file, m.severity, m.fix]);
+  assert.deepEqual(misnamed, [
+    ['content/posts/2025-05-02-shout.MD', 'warning', 'rename it to `2025-05-02-shout.md`, or move it out of the posts folder'],
+    ['content/posts/sub/2025-05-03-long.markdown', 'warning', 'rename it to `2025-05-03-long.md`, or move it out of the posts folder'],
+  ]);
+  assert.equal(result.files, 1);
+});

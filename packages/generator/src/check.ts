@@ -10,7 +10,8 @@ import { readContent, contentMessages } from './content.ts';
 import { RenderCache, styleWarnings } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { splitFrontMatter } from './load/front-matter.ts';
-import { hashText } from './load/posts.ts';
+import { hashText, misnamedPostFiles } from './load/posts.ts';
+import { join } from 'node:path';
 import { BODY_TOO_DEEP } from './validate/post.ts';
 
 export interface CheckResult {
@@ -52,7 +53,12 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
     await pool.close();
   }
   await cache.save();
-  return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache)]), files: content.parsed.size };
+  const misnamed = (await misnamedPostFiles(join(config.contentDir, 'posts'), config.root)).map((file): Message => ({
+    file, line: 1, column: 1, severity: 'warning', ruleId: 'not-a-post',
+    message: `Unexpected file name \`${file.split('/').pop()}\`: only \`*.md\` files are posts, so this one is not published`,
+    fix: `rename it to \`${file.split('/').pop()!.replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder`,
+  }));
+  return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache), ...misnamed]), files: content.parsed.size };
 }
 
 /** The slugs of every valid post (for tools that must know which posts exist, such as comment import). */

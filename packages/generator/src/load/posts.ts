@@ -39,6 +39,19 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
     .sort();
 }
 
+/**
+ * Files below `postsDir` named like markdown but not `*.md` (`x.MD`, `x.markdown`,
+ * `x.mdx`): never read as posts, and `agora check` said nothing of them. Relative to
+ * `root`, sorted.
+ */
+export async function misnamedPostFiles(postsDir: string, root: string): Promise<string[]> {
+  const entries = await readdir(postsDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((e) => e.isFile() && /\.(md|markdown|mdown|mkdn?|mdx)$/i.test(e.name) && !e.name.endsWith('.md'))
+    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+    .sort();
+}
+
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
   return { ...sourceName(absPath, root), absPath, text, hash: hashText(text) };
 }
