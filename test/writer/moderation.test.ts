@@ -52,6 +52,13 @@ test('agora comments', async (t) => {
     assert.ok(stored.some((c) => c.id === good.id));
   });
 
+  await t.test('should take the first characters of an id when no other id begins so, as git takes a commit', async () => {
+    // Before: only the whole UUID ("no comment with id 7f0c1234").
+    const { stdout } = await cli('unhide', good.id.slice(0, 8));
+    assert.match(stdout, new RegExp(`^unhide: ${good.id} on ${SLUG}`));
+    await assert.rejects(cli('hide', good.id.slice(0, 5)), (e: { code: number; stderr: string }) => e.code === 1 && /no comment with id/.test(e.stderr), 'five characters are too few to guess from');
+  });
+
   await t.test('should fail for an unknown id', async () => {
     await assert.rejects(cli('hide', 'no-such-id'), (e: { code: number; stderr: string }) => e.code === 1 && /no comment with id/.test(e.stderr));
   });

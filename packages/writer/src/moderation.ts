@@ -17,6 +17,22 @@ import { StoreError, type CommentChange, type Store } from './store/types.ts';
 
 export type ModerationAction = 'hide' | 'unhide' | 'delete';
 
+/** The shortest start of an id `agora comments hide` takes for the whole id, as git takes a commit's. */
+export const MIN_ID_PREFIX = 6;
+
+/**
+ * The one comment id that begins with `given` (at least `MIN_ID_PREFIX` characters: ids
+ * are long UUIDs, and the README's example `7f0c…` was read as something to type), or
+ * null. Several ids beginning with it: an error listing them.
+ */
+async function idBeginningWith(store: Store, given: string): Promise<string | null> {
+  if (given.length < MIN_ID_PREFIX) return null;
+  const matches: string[] = [];
+  for await (const batch of store.comments.scan()) for (const c of batch) if (c.id.startsWith(given)) matches.push(c.id);
+  if (matches.length > 1) throw new Error(`The id \`${given}\` begins ${matches.length} comments' ids (${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', …' : ''}); give more of it`);
+  return matches[0] ?? null;
+}
+
 /** How a change reached the pages. */
 export type Publication = { by: 'writer' } | { by: 'build'; written: number };
 
@@ -56,7 +72,12 @@ export async function publish(config: AgoraConfig, store: Store): Promise<Public
 export async function moderate(config: AgoraConfig, action: ModerationAction, id: string, reason?: string): Promise<ModerationResult> {
   return withStore(config, async (store) => {
     const change: CommentChange = action === 'hide' ? { action: 'hide', ...(reason ? { reason } : {}) } : action === 'unhide' ? { action: 'unhide' } : { action: 'delete' };
-    const before = await store.comments.change(id, change);
+    let before = await store.comments.change(id, change);
+    // No comment has that id: the one whose id begins with it, if one does.
+    if (!before) {
+      const whole = await idBeginningWith(store, id);
+      if (whole) before = await store.comments.change(whole, change);
+    }
     if (!before) return { comment: null, publication: null };
     return { comment: before, publication: await publish(config, store) };
   });

@@ -55,7 +55,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     const command = comments
       .command(action)
       .description(action === 'delete' ? 'delete a comment for good' : `${action} a comment (kept in the store, ${action === 'hide' ? 'left out of' : 'back in'} every page)`)
-      .argument('<id>', 'comment id (see `agora comments list`)');
+      .argument('<id>', 'comment id (see `agora comments list`), or its first 6 or more characters when no other id begins so');
     if (action === 'hide') command.option('--reason <text>', 'why (kept with the comment; `agora comments list` shows it)');
     command
       .action(async (id: string, opts: { reason?: string }) => {
@@ -65,7 +65,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
           process.exitCode = 1;
           return;
         }
-        process.stdout.write(`${action}: ${id} on ${printable(result.comment.slug)}; ${told(result.publication!)}\n`);
+        process.stdout.write(`${action}: ${result.comment.id} on ${printable(result.comment.slug)}; ${told(result.publication!)}\n`);
       });
   }
 
