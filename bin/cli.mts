@@ -230,6 +230,7 @@ program
       // Before the server's own handler closes it: open event streams would hold the close.
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);
+      watchConfigFile(cfg.root, listenOverrides(opts));
       // The search index follows edits in the background: say when it has caught up, and how far behind it was.
       server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
@@ -255,6 +256,37 @@ program
       });
     }),
   );
+
+/**
+ * `agora dev` rebuilds on edits under `content/`; an edit of `agora.config.json` changed
+ * nothing and said nothing (an invalid key too, which `agora check` refused). Say whether
+ * it is valid, and that a restart applies it: the port, the folders and every page's
+ * shell hang on it.
+ */
+function watchConfigFile(root: string, overrides: LoadConfigOptions['overrides']): void {
+  const { watch, existsSync } = process.getBuiltinModule('node:fs');
+  let last = '';
+  let timer: NodeJS.Timeout | undefined;
+  // The folder, not the file: an editor that saves by renaming a new file over it ends a watch on the file.
+  const watcher = watch(root, (_event, name) => {
+    if (name !== 'agora.config.json') return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      let said: string;
+      try {
+        config(overrides);
+        said = existsSync(resolve(root, 'agora.config.json')) ? 'agora dev: agora.config.json changed; restart `agora dev` to apply it (the port, folders and every page depend on it)' : 'agora dev: agora.config.json was removed; restart `agora dev` to run with the defaults';
+      } catch (error) {
+        said = `agora dev: agora.config.json changed and is not valid, so a restart would stop: ${(error as Error).message}`;
+      }
+      if (said === last) return;
+      last = said;
+      console.warn(said);
+    }, 50);
+  });
+  watcher.on('error', () => watcher.close());
+  watcher.unref();
+}
 
 program
   .command('init')
