@@ -92,9 +92,10 @@ function listenOverrides(opts: { port?: string; host?: string }): { port?: strin
   return { ...(opts.port ? { port: opts.port } : {}), ...(opts.host ? { host: opts.host } : {}) };
 }
 
-async function printMessages(messages: readonly Message[]): Promise<void> {
+/** Messages as diagnostics on stderr (a build's, dev's), or as the report itself on stdout (`agora check`'s). */
+async function printMessages(messages: readonly Message[], toStdout = false): Promise<void> {
   const { formatMessage } = await generator();
-  for (const m of messages) (m.severity === 'error' ? console.error : console.warn)(formatMessage(m));
+  for (const m of messages) (toStdout ? console.log : m.severity === 'error' ? console.error : console.warn)(formatMessage(m));
 }
 
 async function fail(error: unknown): Promise<void> {
@@ -165,7 +166,8 @@ program
       const { check } = await generator();
       // Not a site: refused as build is (a folder with nothing to check passed with 0 files).
       const result = await check(siteConfig());
-      await printMessages(result.messages);
+      // The report is the output: `agora check | less` showed the count alone.
+      await printMessages(result.messages, true);
       console.log(`${result.files} file${result.files === 1 ? '' : 's'} checked: ${result.errors} error${result.errors === 1 ? '' : 's'}, ${result.warnings} warning${result.warnings === 1 ? '' : 's'}`);
       if (result.errors > 0) process.exitCode = 1;
     }),

@@ -121,11 +121,12 @@ test('check', async (t) => {
 
   await t.test('should exit non-zero from the CLI and print file:line and the fix', async () => {
     const cli = run(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'check']);
-    const error = await cli.then(() => null, (e: { code: number; stderr: string }) => e);
+    const error = await cli.then(() => null, (e: { code: number; stdout: string; stderr: string }) => e);
     assert.ok(error, 'check must fail');
     assert.equal(error.code, 1);
-    assert.match(error.stderr, /content\/posts\/bad-date\.md:3:1 error Unexpected date `2025-02-30`/);
-    assert.match(error.stderr, /fix: /);
+    // On stdout, the report itself, before its count (`agora check | less` showed the count alone).
+    assert.match(error.stdout, /content\/posts\/bad-date\.md:3:1 error Unexpected date `2025-02-30`[^]*\n\d+ files? checked: [1-9]\d* errors?/);
+    assert.match(error.stdout, /fix: /);
   });
 });
 
