@@ -131,7 +131,7 @@ function guarded<A extends unknown[]>(action: (...args: A) => Promise<void>): (.
 
 /** One plain line for a person, besides the structured log. */
 function announce(running: { url: string; build: { posts: number } }): void {
-  console.log(`Agora is serving ${running.url} (site: ${running.build.posts} posts, writer ready)`);
+  console.log(`Agora is serving ${running.url} (site: ${running.build.posts} post${running.build.posts === 1 ? '' : 's'}, writer ready)`);
 }
 
 program

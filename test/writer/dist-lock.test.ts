@@ -34,8 +34,8 @@ test('agora build beside a running writer', async (t) => {
         (error: { code: number; stderr: string }) => error,
       );
       assert.equal(outcome.code, 1);
-      assert.match(outcome.stderr, new RegExp(`Cannot build: \`.*dist\` is being written by another agora process \\(pid ${process.pid}\\), most likely the running writer`));
-      assert.match(outcome.stderr, /restart the writer \(its start rebuilds what changed\), or stop it and build/);
+      assert.match(outcome.stderr, new RegExp(`Cannot build: \`.*dist\` is being written by another agora process \\(pid ${process.pid}\\), most likely a running writer \\(\`agora start\`, \`serve\` or \`dev\`\\)`));
+      assert.match(outcome.stderr, /`agora dev` rebuilds on every edit by itself; to publish edited posts under `agora start`, restart it \(its start rebuilds what changed\), or stop it and build/);
       assert.equal(await readFile(join(project.config.distDir, PAGE), 'utf8'), pageBefore);
     });
   }

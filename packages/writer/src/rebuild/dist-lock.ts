@@ -70,7 +70,7 @@ export async function withDist<T>(distDir: string, fn: () => Promise<T>): Promis
   } catch (error) {
     if (!(error instanceof DistBusyError)) throw error;
     throw new Error(
-      `Cannot build: ${error.message}, most likely the running writer (\`agora start\`), which keeps dist/ current itself; a build beside it would write pages from an older reading of the comments. To publish edited posts, restart the writer (its start rebuilds what changed), or stop it and build.`,
+      `Cannot build: ${error.message}, most likely a running writer (\`agora start\`, \`serve\` or \`dev\`), which keeps dist/ current itself; a build beside it would write pages from an older reading of the comments. \`agora dev\` rebuilds on every edit by itself; to publish edited posts under \`agora start\`, restart it (its start rebuilds what changed), or stop it and build.`,
       { cause: error },
     );
   }
