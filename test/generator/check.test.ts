@@ -177,3 +177,13 @@ test('check warns of a markdown file the build never reads as a post (x.MD, x.ma
   ]);
   assert.equal(result.files, 1);
 });
+
+test('a bare `tags:` is no tags, as `tags: ""` (what agora new writes) is', async (t) => {
+  const source = postSource({ date: '2025-05-01' });
+  assert.match(source, /^tags: .*$/m);
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-bare.md': source.replace(/^tags: .*$/m, 'tags:') } });
+  t.after(() => project.remove());
+  const result = await check(project.config);
+  // Before: `Unexpected empty value for tags`, an error.
+  assert.deepEqual(result.messages.filter((m) => m.severity === 'error'), []);
+});

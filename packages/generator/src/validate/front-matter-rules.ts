@@ -68,6 +68,8 @@ const date: FieldRule = (value) =>
     : { problem: `Unexpected date \`${String(value)}\`, expected a real day as YYYY-MM-DD`, fix: 'write the date like `date: 2025-09-14`' };
 
 const tags: FieldRule = (value) => {
+  // A bare `tags:` is YAML's null: no tags, as `tags: ""` (what `agora new` writes) already was.
+  if (value === null) return { value: '' };
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
   if (!list || list.some((t) => typeof t !== 'string' && typeof t !== 'number')) {
     return { problem: `Unexpected ${describe(value)} for \`tags\`, expected comma-separated words or a list`, fix: 'write `tags: nginx, proxy, timeouts`' };
