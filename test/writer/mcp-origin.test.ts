@@ -31,7 +31,8 @@ test('/mcp checks Origin and answers CORS', async (t) => {
   const self = new URL(server.url).origin;
 
   await t.test('should refuse a foreign Origin with 403 and a JSON-RPC error', async () => {
-    for (const origin of ['http://evil.example', 'https://site.example.evil.example', 'null']) {
+    // Not an origin as browsers write one, though it parses to an allowed host (it was allowed and echoed back).
+    for (const origin of ['http://evil.example', 'https://site.example.evil.example', 'null', 'http://localhost\\@evil.example', 'http://localhost/path']) {
       const res = await send(agent, endpoint, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Origin: origin });
       assert.equal(res.status, 403, origin);
       const body = JSON.parse(res.body) as { jsonrpc: string; id: null; error: { code: number; message: string } };

@@ -65,7 +65,9 @@ export function writerUrl(config: Pick<AgoraConfig, 'host' | 'port'>): string {
 export function originAllowed(origin: string, hosts: readonly string[]): boolean {
   if (!URL.canParse(origin)) return false;
   const url = new URL(origin);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && hosts.includes(url.hostname);
+  // Only an origin as browsers write it (scheme://host[:port]): `http://localhost\\@evil.com`
+  // parses to the host localhost, and was allowed and echoed back as it came.
+  return url.origin === origin.toLowerCase() && (url.protocol === 'http:' || url.protocol === 'https:') && hosts.includes(url.hostname);
 }
 
 /** A JSON-RPC error answer (no id when the request was refused before it was read). */

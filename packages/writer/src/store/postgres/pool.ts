@@ -19,6 +19,28 @@ export interface PoolOptions {
 
 export const POOL_DEFAULTS: Required<PoolOptions> = { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15_000 };
 
+/**
+ * How much longer than the server's statement limit a query waits for its answer before
+ * the connection counts as dead. A live server answers within `statementTimeoutMs` (or
+ * cancels): past that, the network is gone. Without this a query on an open connection
+ * waited until the network came back (35–95 s in an outside test), its request unanswered.
+ */
+export const QUERY_TIMEOUT_MARGIN_MS = 5000;
+
+/** The error pg gives when `query_timeout` passes. */
+const isQueryTimeout = (error: unknown) => (error as Error)?.message === 'Query read timeout';
+
+/**
+ * Drop a dead connection's socket at once, with what it still holds to send (a TCP
+ * reset, not a close): a closed socket still delivers its queued bytes once the network
+ * is back, and a write answered 503 was then stored after all.
+ */
+function resetSocket(client: pg.PoolClient): void {
+  const stream = (client as unknown as { connection?: { stream?: { resetAndDestroy?: () => void; destroy?: () => void } } }).connection?.stream;
+  if (stream?.resetAndDestroy) stream.resetAndDestroy();
+  else stream?.destroy?.();
+}
+
 /** Client settings shared by the pool and the LISTEN connection. */
 export function clientConfig(databaseUrl: string, options: PoolOptions = {}): pg.ClientConfig {
   const o = { ...POOL_DEFAULTS, ...options };
@@ -27,9 +49,12 @@ export function clientConfig(databaseUrl: string, options: PoolOptions = {}): pg
     application_name: 'agora',
     connectionTimeoutMillis: o.connectionTimeoutMs,
     statement_timeout: o.statementTimeoutMs,
+    query_timeout: o.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS,
     // A node that dies inside a transaction must not keep its row locks for long.
     idle_in_transaction_session_timeout: o.statementTimeoutMs * 2,
     keepAlive: true,
+    // Idle connections cut off by the network are found in seconds, not the system's two hours.
+    keepAliveInitialDelayMillis: 10_000,
   };
 }
 
@@ -74,6 +99,8 @@ export async function transaction<T>(pool: pg.Pool, doing: string, work: (client
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      // No answer in time: the connection is dead, and a ROLLBACK on it would wait as long again.
+      if (isQueryTimeout(error)) broken = error as Error;
       broken ??= await client.query('ROLLBACK').then(
         () => undefined,
         (rollbackError: Error) => rollbackError,
@@ -82,6 +109,7 @@ export async function transaction<T>(pool: pg.Pool, doing: string, work: (client
     } finally {
       client.removeListener('error', onError);
       // A client whose connection failed is destroyed instead of going back to the pool.
+      if (broken) resetSocket(client);
       client.release(broken);
     }
   });
@@ -96,5 +124,18 @@ export async function transaction<T>(pool: pg.Pool, doing: string, work: (client
  * @param values Parameters.
  */
 export function query<R extends pg.QueryResultRow>(pool: pg.Pool, doing: string, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
-  return mapErrors(doing, () => pool.query<R>(text, values));
+  return mapErrors(doing, async () => {
+    const client = await pool.connect();
+    try {
+      const result = await client.query<R>(text, values);
+      client.release();
+      return result;
+    } catch (error) {
+      // A dead connection (no answer in time, or dropped) goes, with what it still holds to send.
+      const dead = isQueryTimeout(error) || !(error as { code?: unknown }).code;
+      if (dead) resetSocket(client);
+      client.release(dead ? (error as Error) : undefined);
+      throw error;
+    }
+  });
 }
