@@ -33,13 +33,15 @@ export const WORST_CASES: Record<string, string> = {
   'emphasis, nested': fill('***a*** ', 500),
   'entities': fill('&amp; ', 3000),
   'autolinks': fill('<http://a.b> ', 1500),
+  // Each scans the rest of the body for its end: at the limit, with the body filled to 16 KiB behind them.
+  'raw HTML openers (<?, <!--, <![CDATA[)': fill('text ', 3000 - 120, `x ${'<? <!-- <![CDATA[ '.repeat(33)}<? `),
   'fenced code (highlighted)': '```js\n' + fill('var a = [1, "s", /r/g];\n', 1000) + '```',
   'blank lines': fill('\n', 998) + 'long enough',
   'several limits at once (maxWork 200 %)': fill('[a](b) ', 500) + fill('`a` ', 250) + fill('*a* ', 250) + '\n',
   'table and list items at once': `|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + fill(`|${'a|'.repeat(20)}\n`, 60) + '\n' + fill('- a\n', 100),
 };
 
-const RANDOM_UNITS = ['a\n=\n', '# a\n', '- a\n', '1. a\n', '> a\n', '  - a\n', '|a|b|\n', '[a](b) ', '`a` ', '*a* ', '**a** ', '_a_ ', '&amp; ', '<http://a.b> ', 'word ', '\n', '[a]: http://x\n', '\\* ', '![a](b) '];
+const RANDOM_UNITS = ['a\n=\n', '# a\n', '- a\n', '1. a\n', '> a\n', '  - a\n', '|a|b|\n', '[a](b) ', '`a` ', '*a* ', '**a** ', '_a_ ', '&amp; ', '<http://a.b> ', 'word ', '\n', '[a]: http://x\n', '\\* ', '![a](b) ', '<!-- a ', '<?a ', '<b>a</b> '];
 
 function randomBody(seed: number): string {
   let x = seed * 2654435761 % 2 ** 32;

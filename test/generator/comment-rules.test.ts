@@ -129,9 +129,9 @@ test('measureBody', async (t) => {
 
 test('measureBody: the rendering-work counts', async (t) => {
   await t.test('should count lines, block lines, list items, headings, brackets, code spans and table cells', () => {
-    const shape = measureBody('# Title\n\nText with [a](b) and `code`.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
+    const shape = measureBody('# Title\n\nText with [a](b) and `code`, <!-- a comment --> and <?pi?> but not a<b.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
     assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
-      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6,
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6, markupOpeners: 2,
     });
   });
 
@@ -169,7 +169,7 @@ test('rendering-work limits', async (t) => {
     assert.fail(`${limit}: accepted`);
   };
   // Bodies of `n` units of the construct a limit counts, plus a line of text.
-  const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxTableCells: '| ', maxBlockLines: 'a\n' };
+  const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxTableCells: '| ', maxBlockLines: 'a\n', maxMarkupOpeners: '<? ' };
   const bodyOf = (limit: string, n: number) => (limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : `${UNITS[limit]!.repeat(n)}long enough body`);
   // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
   const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);

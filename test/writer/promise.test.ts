@@ -69,6 +69,8 @@ test('a 2xx is a promise', async (t) => {
       ['a\n'.repeat(450), 'maxBlockLines', 450, 400],
       // The sweep's table: 370 rows of 20 columns rendered in 0.85 s (within every other limit).
       [`|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + `|${'a|'.repeat(20)}\n`.repeat(370), 'maxTableCells', 21 * 372, 2000],
+      // A sweep's body: 8,100 `<?` (each scans the rest of the body for `?>`) rendered in 1.8 s after a 201.
+      [`x ${'<?'.repeat(8100)}`, 'maxMarkupOpeners', 8100, 100],
     ];
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: unknown } }> }> }> } }> };
     const documented = openapi.paths['/api/comments/{slug}']!.post.responses['400']!.content['application/json']!.examples['too_complex']!.value.error;

@@ -39,6 +39,12 @@ export interface BodyShape {
   codeSpans: number;
   /** `|` outside fenced code: each may delimit a table cell (a 7,400-cell table took 0.85 s to render). */
   tableCells: number;
+  /**
+   * `<?` and `<!` outside fenced code: each may open raw HTML (a processing instruction, a
+   * declaration, a comment, CDATA) that the parser scans for its end through the rest of
+   * the body, so their cost grows with their count times the length (8,100 `<?` took 1.8 s).
+   */
+  markupOpeners: number;
 }
 
 const THEMATIC_BREAK = /^([-*_])[ \t]*(?:\1[ \t]*){2,}$/;
@@ -49,7 +55,7 @@ const SETEXT = /^(?:=+|-+)[ \t]*$/;
 /** Measure the rendering work of a body: nesting, blocks, list items, headings and inline markers. */
 export function measureBody(markdown: string): BodyShape {
   const lines = markdown.split(/\r\n|\r|\n/);
-  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0 };
+  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0, markupOpeners: 0 };
   let previous = 0;
   let previousBlank = true;
   let fence: string | null = null;
@@ -124,6 +130,7 @@ function countInline(text: string, shape: BodyShape, line: number): void {
     const c = text[i];
     if (c === '[') shape.brackets++;
     else if (c === '|') shape.tableCells++;
+    else if (c === '<' && (text[i + 1] === '?' || text[i + 1] === '!')) shape.markupOpeners++;
     if (c !== '*' && c !== '_' && c !== '`') {
       i++;
       continue;
