@@ -158,13 +158,16 @@ test('a 2xx is a promise', async (t) => {
 
   await t.test('should keep the old HTML where the new renderer shows nothing, and show an offline edit that renders to nothing as escaped text', async () => {
     await server.close();
-    const [upgraded, edited] = answered.filter((a) => a.slug === SLUG).slice(0, 2);
+    const [upgraded, edited, overLimits] = answered.filter((a) => a.slug === SLUG).slice(0, 3);
+    // Stored by an older renderer, and over today's work limits (edited in the store, or older than a limit).
+    const heavy = '# h\n'.repeat(300);
     const image = '![architecture diagram of the replica setup](https://example.com/a.png)';
     const oldHtml = '<p><img src="https://example.com/a.png" alt="architecture diagram of the replica setup"></p>';
     await editStore(project, (c) => {
       // As if stored by an older renderer that showed images: the current one drops them.
       if (c.id === upgraded!.id) return { ...c, body: image, html: oldHtml, html_key: commentHtmlKey(image).replace(COMMENT_RENDERER_VERSION, 'comment-0') };
       if (c.id === edited!.id) return { ...c, body: '<div>raw only</div>' };
+      if (c.id === overLimits!.id) return { ...c, body: heavy, html: '<p>OLD-KEPT-OVER-LIMITS</p>', html_key: commentHtmlKey(heavy).replace(COMMENT_RENDERER_VERSION, 'comment-0') };
       return c;
     });
     server = await start(project);
@@ -173,6 +176,9 @@ test('a 2xx is a promise', async (t) => {
     assert.ok(page.includes('alt="architecture diagram of the replica setup"'), 'the old rendering is still shown');
     const stored = (await storedComments(project.config.dataDir)).find((c) => c.id === upgraded!.id);
     assert.equal(stored?.html, oldHtml, 'and still stored');
+    // Before: the background re-render rendered it whole (3,000 headings in the sweep's case) and stored that.
+    assert.equal((await storedComments(project.config.dataDir)).find((c) => c.id === overLimits!.id)?.html, '<p>OLD-KEPT-OVER-LIMITS</p>', 'a body over the work limits keeps its old HTML');
+    assert.ok(page.includes('OLD-KEPT-OVER-LIMITS'));
     const card = page.slice(page.indexOf(`id="comment-${edited!.id}"`), page.indexOf(`id="comment-${edited!.id}"`) + 600);
     assert.match(card, /class="comment-plain">&lt;div&gt;raw only&lt;\/div&gt;/, 'the edited body as escaped text, not an empty card');
     const health = (await (await fetch(`${server.url}/api/health`)).json()) as { comments_as_text?: { id: string }[] };

@@ -7,7 +7,7 @@
  * background, one at a time behind every client's new comments; the old HTML stays
  * where the new render fails or shows nothing. Nothing here ever hides a comment.
  */
-import { assertShowsText, commentHtmlKey, isOlderRendererKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
+import { assertRenderableShape, assertShowsText, commentHtmlKey, isOlderRendererKey, isOutdatedRendering, type Comment, type SiteBuild } from '@agora/generator';
 import type { Logger } from 'pino';
 import type { CommentRenderingUpdate, Store } from '../store/types.ts';
 import type { CommentRenderer } from '../comments/comment-renderer.ts';
@@ -78,6 +78,10 @@ export class RenderingKeeper {
         try {
           if (!release || !isOutdatedRendering(comment)) continue;
           const { body } = comment;
+          // Judged as a new comment is, before any work: a body over the work limits (edited
+          // in the database, or stored before a limit existed) keeps its old HTML, not a render
+          // that could take seconds (it was rendered whole, 3,000 headings and all).
+          assertRenderableShape(body);
           const { html } = await renderer.render(BACKGROUND, body);
           // A new rendering that shows nothing (the new renderer drops what the old one
           // showed) is a failed one: the old HTML stays.
