@@ -161,3 +161,11 @@ test('stored comments in a build: stored HTML used, the rest rendered, nothing l
     assert.deepEqual(rendered.at(-1), ['good-a', '<p>An edited body of A.</p>', commentHtmlKey('An edited body of A.')]);
   });
 });
+
+test('plainTextHtml: a stored body shown as text never writes control characters, nor an empty card', async () => {
+  const { plainTextHtml } = await import('../../packages/generator/src/render/comment-rendering.ts');
+  // Edited in the store: an outside test saw ESC, BEL and SOH written raw into the page, and `   ` as an empty card.
+  assert.equal(plainTextHtml('bell \u0007 esc \u001b soh \u0001 <b>'), '<div class="comment-plain">bell \uFFFD esc \uFFFD soh \uFFFD &lt;b&gt;</div>');
+  for (const blank of ['   ', '\n\t\n', '\u3164\u200B']) assert.equal(plainTextHtml(blank), '<div class="comment-plain comment-empty">(This stored comment has no visible text.)</div>', JSON.stringify(blank));
+  assert.equal(plainTextHtml('line one\nline two'), '<div class="comment-plain">line one\nline two</div>');
+});

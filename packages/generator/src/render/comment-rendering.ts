@@ -47,9 +47,19 @@ export function isOutdatedRendering(comment: Comment): boolean {
   return storedHtml(comment) !== undefined && isOlderRendererKey(comment.html_key);
 }
 
-/** A body shown as escaped text, line breaks kept (`.comment-plain`): for a stored comment that cannot be rendered. */
+/** Control characters (but tab and line breaks) and noncharacters: no text, not allowed in HTML or XML. */
+const NOT_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g;
+
+/**
+ * A body shown as escaped text, line breaks kept (`.comment-plain`): for a stored comment
+ * that cannot be rendered. Characters that are no text (an ESC or BEL edited into the
+ * store) are shown as U+FFFD, not written raw into the page; a body with nothing visible
+ * left says so, never an empty card.
+ */
 export function plainTextHtml(body: string): string {
-  return `<div class="comment-plain">${escapeText(body)}</div>`;
+  const text = body.replace(NOT_TEXT, '\uFFFD');
+  if (text.trim() === '' || findInvisibleOnlyName(text) !== null) return '<div class="comment-plain comment-empty">(This stored comment has no visible text.)</div>';
+  return `<div class="comment-plain">${escapeText(text)}</div>`;
 }
 
 /**
