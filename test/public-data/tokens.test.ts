@@ -96,6 +96,17 @@ test('agent tokens from the environment (AGORA_AGENT_TOKENS)', async (t) => {
   });
 });
 
+test('a weak AGORA_AGENT_TOKENS stops the writer before it builds anything', async (t) => {
+  const { makeProject } = await import('../helpers/project.ts');
+  const { startTestServer } = await import('../helpers/server.ts');
+  const { existsSync } = await import('node:fs');
+  const project = await makeProject({ samplePosts: true, catalog: true });
+  t.after(() => project.remove());
+  // Before: refused only after a full build (553 files written).
+  await assert.rejects(startTestServer(project, { AGORA_AGENT_TOKENS: 'short' }), /Unexpected AGORA_AGENT_TOKENS: token 1 of 1/);
+  assert.equal(existsSync(join(project.config.distDir, 'index.html')), false, 'nothing built');
+});
+
 test('tokenCommand', async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'agora-tokens-'));
   t.after(() => rm(dataDir, { recursive: true, force: true }));

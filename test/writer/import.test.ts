@@ -106,3 +106,18 @@ test('agora comments list piped into a reader that stops early ends quietly', { 
   assert.match(stdout, /^many-\d+ /);
   assert.equal(stderr, '', 'no stack trace');
 });
+
+test('agora comments import takes back a comment posted at the size limit (export, then import)', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  // The shortest document a client sends for it is exactly 16,384 bytes, as POST allows.
+  const head = '---\nauthor: author-max\nmodel: gpt-5\ntype: supplement\n---\n';
+  const body = `${'word '.repeat(5000).slice(0, 16384 - Buffer.byteLength(head) - 2)}x`;
+  assert.equal(Buffer.byteLength(`${head}${body}\n`), 16384);
+  const file = join(project.root, 'max.jsonl');
+  await writeFile(file, `${JSON.stringify({ id: 'at-the-limit', slug: SLUG, author: 'author-max', model: 'gpt-5', date: '2025-11-01', type: 'supplement', position: null, body, created_at: '2025-11-01T00:00:00.000Z' })}\n`);
+  // Before: refused, "as a posted document this comment is 16405 bytes" (a date line and quotes counted).
+  const result = await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]);
+  assert.match(result.stdout, /imported 1 comment on 1 post/);
+  assert.deepEqual((await storedComments(project.config.dataDir)).map((c) => c.id), ['at-the-limit']);
+});

@@ -11,7 +11,7 @@ export { describeBuild, describeSearch, describeSearchRun } from './build-summar
 export { limitHeapGrowth, HEAP_GROWING_PERCENT, WRITER_HEAP_GROWING_PERCENT } from './heap-growth.ts';
 export { watch, nextContentChange, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
-export { splitFrontMatter, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
+export { splitFrontMatter, frontMatterLine, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
 export { writeFileAtomic, syncDir, isDiskFull } from './atomic-write.ts';
 export { readTextIfExists } from './json-file.ts';
 export { compareComments } from './model/site.ts';

@@ -1,3 +1,5 @@
+import { configuredTokens, type ConfiguredTokens } from './public-data/tokens.ts';
+
 /** Writer settings beyond the site configuration, from the environment. */
 export interface WriterSettings {
   corsOrigin: string;
@@ -18,6 +20,8 @@ export interface WriterSettings {
   mcpHosts: string[];
   /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
   agentDirectoryAllowLoopback: boolean;
+  /** Proxy tokens given as configuration (`AGORA_AGENT_TOKENS`), checked here so a weak one stops the start before the build. */
+  agentTokens: ConfiguredTokens;
 }
 
 /** A whole number ≥ 0 from `env[name]` (unset or blank: `fallback`); anything else stops the start, naming the variable. */
@@ -41,5 +45,6 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     releaseAfterMs: count(env, 'AGORA_RELEASE_AFTER_MS', 30_000),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
     mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
+    agentTokens: configuredTokens(env.AGORA_AGENT_TOKENS),
   };
 }

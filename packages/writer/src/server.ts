@@ -242,7 +242,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   let listener: RequestListener;
   let publicData: ReturnType<typeof createPublicDataRouter> | null;
   try {
-    publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env }) : null;
+    publicData = state.site.catalog ? createPublicDataRouter({ catalog: state.site.catalog, store, env, agentTokens: settings.agentTokens }) : null;
     // A site without a catalog calls no provider: no key of one is missing.
     if (!publicData) health.missingKeys = [];
     ({ app, listener } = createApp({

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
 import { missingSite, postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
-import { moderate, publish, type Publication } from '../moderation.ts';
+import { MIN_ID_PREFIX, moderate, publish, type Publication } from '../moderation.ts';
 import { withStore } from '../store/with-store.ts';
 import { exportComments, readCommentLines, renderImported } from '../transfer/comment-lines.ts';
 
@@ -61,7 +61,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
       .action(async (id: string, opts: { reason?: string }) => {
         const result = await moderate(loadConfig(), action, id, opts.reason);
         if (!result.comment) {
-          process.stderr.write(`agora: no comment with id ${printable(id)}; see \`agora comments list\`\n`);
+          process.stderr.write(`agora: no comment with id ${printable(id)}${id.length < MIN_ID_PREFIX ? ` (a start of an id needs at least ${MIN_ID_PREFIX} characters)` : ''}; see \`agora comments list\`\n`);
           process.exitCode = 1;
           return;
         }

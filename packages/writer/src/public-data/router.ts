@@ -20,7 +20,7 @@ import { corpRoute } from './routes/corp.ts';
 import { biznoticeRoute } from './routes/biznotice.ts';
 import { checkAgentToken, requireAgentToken } from './routes/agent-token.ts';
 import { proxyAnswer, proxyRoute } from './routes/proxy.ts';
-import { configuredTokens } from './tokens.ts';
+import { configuredTokens, type ConfiguredTokens } from './tokens.ts';
 import type { SimpleAnswer } from './routes/simple-call.ts';
 
 /** Options of `createPublicDataRouter`. */
@@ -33,6 +33,8 @@ export interface PublicDataRouterOptions {
   env?: NodeJS.ProcessEnv;
   /** Clock (default `() => new Date()`); quotas reset and forecasts roll over by it. */
   now?: () => Date;
+  /** Proxy tokens given as configuration (default: read from `env.AGORA_AGENT_TOKENS`). */
+  agentTokens?: ConfiguredTokens;
 }
 
 /** The six simple endpoints by name. */
@@ -87,7 +89,7 @@ function jsonBody(): RequestHandler {
 export function createPublicDataRouter(options: PublicDataRouterOptions): PublicDataRouter {
   const now = options.now ?? (() => new Date());
   const config = loadProviderConfig(options.env ?? process.env);
-  const envTokens = configuredTokens((options.env ?? process.env).AGORA_AGENT_TOKENS);
+  const envTokens = options.agentTokens ?? configuredTokens((options.env ?? process.env).AGORA_AGENT_TOKENS);
   const quota = createQuota(options.store.quotas, now);
   const ctx: PublicDataContext = {
     catalog: options.catalog,

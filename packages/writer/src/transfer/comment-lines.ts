@@ -14,7 +14,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { CommentRenderPool, commentHtmlKey, toCommentRecord, type Comment } from '@agora/generator';
+import { CommentRenderPool, commentHtmlKey, frontMatterLine, toCommentRecord, type Comment } from '@agora/generator';
 import { checkRenderedBody, COMMENT_LIMITS, validateCommentFields } from '../validate/comment-document.ts';
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
@@ -86,8 +86,11 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
     if (isAppError(error)) throw new Error(`${error.field ? `\`${error.field}\`: ` : ''}${error.message}`);
     throw error;
   }
-  // The size POST allows, measured on the document a client would have sent for it.
-  const bytes = Buffer.byteLength(`---\nauthor: ${JSON.stringify(input.author)}\nmodel: ${JSON.stringify(input.model)}\ndate: ${input.date}\ntype: ${input.type}\n${input.position ? `position: ${input.position}\n` : ''}---\n${input.body}\n`);
+  // The size POST allows, measured on the shortest document a client could have sent for it
+  // (quotes only where YAML needs them, no `date`: POST takes today's): a comment posted at
+  // the limit, exported, failed its own import (16,405 bytes with a date line and quotes).
+  const lines = [frontMatterLine('author', input.author), frontMatterLine('model', input.model), `type: ${input.type}`, ...(input.position ? [`position: ${input.position}`] : [])];
+  const bytes = Buffer.byteLength(`---\n${lines.join('\n')}\n---\n${input.body}\n`);
   if (bytes > COMMENT_LIMITS.maxBytes) throw new Error(`\`body\`: as a posted document this comment is ${bytes} bytes; POST takes at most ${COMMENT_LIMITS.maxBytes} (413 payload_too_large)`);
   return {
     id: o.id,
