@@ -150,6 +150,23 @@ test('measureBody: the rendering-work counts', async (t) => {
     assert.equal(shape.blockLines, 2, 'the opening fence and the break');
   });
 
+  await t.test('should count lines after what only looks like a fence (the renderer does not open one there)', () => {
+    // Before: each of these hid the rest of the body from every limit (2,277 links from one comment stored).
+    const tail = '[a](b) <? `c` *d*\n'.repeat(10);
+    for (const [name, body] of [
+      ['a backtick in a backtick fence\'s info string', `text\n\n\`\`\`a\`b\n${tail}`],
+      ['four columns of indentation (indented code)', `text\n\n    \`\`\`\n${tail}`],
+      ['a fence in a list item (it ends with the item)', `- \`\`\`\n${tail}`],
+      ['a fence in a block quote (it ends with the quote)', `> \`\`\`\n${tail}`],
+    ] as const) {
+      const shape = measureBody(body);
+      assert.deepEqual([shape.brackets, shape.markupOpeners, shape.delimiterRuns], [10, 10, 20], name);
+      assert.ok(shape.codeSpans >= 20, name);
+    }
+    // A real fence at the top level, also right after a list, still hides its lines.
+    for (const body of [`\`\`\`js\n${tail}\`\`\`\n`, `- a\n\n~~~ info\`ok\n${tail}~~~\n`]) assert.equal(measureBody(body).brackets, 0, body.slice(0, 20));
+  });
+
   await t.test('should give the same counts for the same text, every time', () => {
     const body = 'a\n=\n'.repeat(300) + '- x [y](z) `w`\n'.repeat(300);
     assert.deepEqual(measureBody(body), measureBody(body));

@@ -37,9 +37,13 @@ test('front matter nesting', async (t) => {
       '  - a',
       '  - - b',
       `deep: ${'['.repeat(32)}1${']'.repeat(32)}`,
+      // Brackets inside a plain scalar are its text, as YAML reads them (they were refused as nesting).
+      `model: gpt ${'['.repeat(40)}`,
+      `author: a${'{'.repeat(40)} O'Brien [x`,
     ].join('\n'));
     assert.deepEqual(problems, []);
-    assert.deepEqual(entries.map((e) => e.key), ['title', 'summary', 'tags', 'list', 'deep']);
+    assert.deepEqual(entries.map((e) => e.key), ['title', 'summary', 'tags', 'list', 'deep', 'model', 'author']);
+    assert.equal(entries[5]!.value, `gpt ${'['.repeat(40)}`);
     assert.equal(entries[0]!.value, 'A [bracketed] title: with {braces}');
   });
 });

@@ -66,6 +66,7 @@ export function measureBody(markdown: string): BodyShape {
     const wasBlank = previousBlank;
     previousBlank = blank;
     if (blank) continue;
+    const before = previous;
     const lineDepth = explicit + Math.min(Math.floor(columns / 2), previous);
     previous = lineDepth;
     if (lineDepth > shape.depth) {
@@ -79,7 +80,7 @@ export function measureBody(markdown: string): BodyShape {
     }
     shape.blockLines++;
     shape.listItems += listMarkers;
-    if (open) {
+    if (open && opensFence(open[1]!, rest, explicit, columns, before)) {
       fence = open[1]!;
       continue;
     }
@@ -87,6 +88,21 @@ export function measureBody(markdown: string): BodyShape {
     countInline(rest, shape, n + 1);
   }
   return shape;
+}
+
+/**
+ * Whether a line that starts with a fence opens a fenced block whose lines are then not
+ * counted. Only where the renderer surely opens one and closes it only with a fence: at
+ * the top level (no container marker; no indentation, or under four columns after a line
+ * outside any list), and for backticks an info string without a backtick. A fence inside
+ * a list or quote ends with its container, which this count does not follow, and four
+ * columns of indentation make indented code: such lines are counted (a count that is
+ * never lower than the renderer's work; before, `    \`\`\`` or \`\`\`a\`b hid the rest
+ * of the body from every limit).
+ */
+function opensFence(marker: string, rest: string, explicit: number, columns: number, before: number): boolean {
+  if (explicit > 0 || !(columns === 0 || (columns < 4 && before === 0))) return false;
+  return marker[0] !== '`' || !rest.slice(marker.length).includes('`');
 }
 
 /** The container markers at the start of a line, the indentation between them, and the rest. */

@@ -155,10 +155,15 @@ function nestingBeyond(text: string, max: number): number | null {
   let quote: string | null = null;
   let lineStart = true;
   let indent = 0;
+  // Where a node may begin (a line's start, after `: `, `[`, `{` or `,` in a flow): only
+  // there does `[`/`{` open a collection or a quote open a quoted scalar. Elsewhere they
+  // are text of a plain scalar (`model: gpt [x`, `author: O'Brien`), as YAML reads them.
+  let nodeStart = true;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '\n') {
       lineStart = true;
+      nodeStart = true;
       indent = 0;
       continue;
     }
@@ -181,15 +186,23 @@ function nestingBeyond(text: string, max: number): number | null {
       else if (c === '\\' && quote === '"') i++;
       continue;
     }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '{') {
+    if (c === ' ' || c === '\t') continue;
+    if ((c === '"' || c === "'") && nodeStart) {
+      quote = c;
+      nodeStart = false;
+    } else if ((c === '[' || c === '{') && (nodeStart || flow > 0)) {
       if (++flow > max) return i;
-    } else if ((c === ']' || c === '}') && flow > 0) flow--;
+      nodeStart = true;
+    } else if ((c === ']' || c === '}') && flow > 0) {
+      flow--;
+      nodeStart = false;
+    } else if (c === ',' && flow > 0) nodeStart = true;
+    else if (c === ':' && (i + 1 === text.length || /\s/.test(text[i + 1]!) || flow > 0)) nodeStart = true;
     else if (c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       // A comment: to the end of the line.
       const end = text.indexOf('\n', i);
       i = end === -1 ? text.length : end - 1;
-    }
+    } else nodeStart = false;
   }
   return null;
 }

@@ -115,7 +115,8 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
 export function postWithComments(post: Post, comments: readonly Comment[]): string {
   const lines = [post.source.trimEnd(), '', `## Comments (${comments.length})`, ''];
   for (const c of comments) {
-    const quoted = c.body.trim().split(/\r?\n/).map((line) => (line === '' ? '>' : `> ${line}`));
+    // Every line ending CommonMark knows (a lone CR too: it let a body's own heading out of the quote).
+    const quoted = c.body.trim().split(/\r\n|\r|\n/).map((line) => (line === '' ? '>' : `> ${line}`));
     lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', ...quoted, '');
   }
   return lines.join('\n');
