@@ -300,7 +300,9 @@ program
       const site = await initSite({ dir: resolve(projectRoot(), dir ?? '.') });
       console.log(`created a site in ${site.root}: ${site.files.join(', ')}`);
       // Quoted for the shell where it needs it: `cd 내 노트 site` was three arguments.
-      const cd = dir ? `cd ${/^[\w@%+=:,./-]+$/u.test(dir) ? dir : `'${dir.replace(/'/g, `'\\''`)}'`} && ` : '';
+      // A leading `-` would be read as an option of cd.
+      const path = dir?.startsWith('-') ? `./${dir}` : dir;
+      const cd = path ? `cd ${/^[\w@%+=:,./-]+$/u.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`} && ` : '';
       console.log(`next: ${cd}agora dev   (serves it and rebuilds on every edit)`);
     }),
   );

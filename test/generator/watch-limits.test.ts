@@ -84,6 +84,8 @@ test('watchContent: the folder removed and put back (a restore) is watched again
   // Its return is a change of the folder (a rebuild of what is there), once it is watched again.
   for (const deadline = Date.now() + 5000; changes.filter((c) => c === dir).length === removals && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
   assert.equal(changes.filter((c) => c === dir).length, removals + 1, 'the return reported once');
+  // And every file that came back with it: the folder alone rebuilt no post (the site stayed empty).
+  assert.equal(changes.filter((c) => c === join(dir, 'posts', 'a.md')).length >= 2, true, 'a.md reported again on the return');
   // Before: nothing after the restore was ever seen.
   await writeFile(join(dir, 'posts', 'b.md'), 'later edit');
   await seen(join(dir, 'posts', 'b.md'));

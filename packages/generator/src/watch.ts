@@ -81,9 +81,13 @@ export async function watchContent(dir: string, onChange: (path: string) => void
     awaitingReturn = false;
     if (closed) return;
     current = start(polling);
-    // Once watching: the change it reports rebuilds from what is there, edits made meanwhile too.
+    // Once watching: every file there is a change (the folder alone rebuilt nothing: its
+    // posts were gone from the site since the removal), edits made meanwhile too.
     await new Promise<void>((r) => current.once('ready', () => r()));
-    if (!closed) onChange(dir);
+    if (closed) return;
+    const files = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of files) if (entry.isFile()) onChange(join(entry.parentPath, entry.name));
+    onChange(dir);
   };
   let ready: () => void;
   const watching = new Promise<void>((resolve) => (ready = resolve));

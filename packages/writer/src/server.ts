@@ -7,6 +7,8 @@
  * new connections, in-flight requests finish, view counts are saved first, then the
  * rebuilds drain.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
@@ -135,7 +137,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await store?.close();
     throw error;
   }
-  logger.info({ url }, 'agora accepting connections; catching up (serving the existing dist/ meanwhile)');
+  logger.info({ url }, existsSync(join(config.distDir, 'index.html')) ? 'agora accepting connections; catching up (serving the existing dist/ meanwhile)' : 'agora accepting connections; building the site (no dist/ yet)');
   options.onListening?.(url);
   for (let wait = 1000; !store; wait = Math.min(wait * 2, 10_000)) {
     logger.warn({ retry_in_ms: wait }, 'the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again');
