@@ -166,16 +166,19 @@ test('check names a Unicode-normalization collision as such (it printed as a cas
 });
 
 test('check warns of a markdown file the build never reads as a post (x.MD, x.markdown)', async (t) => {
-  const project = await makeProject({ files: { 'content/posts/2025-05-01-fine.md': postSource({ date: '2025-05-01' }), 'content/posts/2025-05-02-shout.MD': postSource({ date: '2025-05-02' }), 'content/posts/sub/2025-05-03-long.markdown': postSource({ date: '2025-05-03' }), 'content/posts/notes.txt': 'not markdown' } });
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-fine.md': postSource({ date: '2025-05-01' }), 'content/posts/2025-05-02-shout.MD': postSource({ date: '2025-05-02' }), 'content/posts/sub/2025-05-03-long.markdown': postSource({ date: '2025-05-03' }), 'content/posts/notes.txt': 'not markdown', 'content/posts/.hidden.md': postSource({ date: '2025-05-04' }), 'content/posts/.drafts/2025-05-05-draft.md': postSource({ date: '2025-05-05' }) } });
   t.after(() => project.remove());
   const result = await check(project.config);
   // Before: 0 errors, 0 warnings, and two posts silently not published.
   const misnamed = result.messages.filter((m) => m.ruleId === 'not-a-post').map((m) => [m.file, m.severity, m.fix]);
+  // Hidden ones are published (a slug may start with a dot, encoded: `/guide/%2Ehidden/`), which their author may not see: said now.
   assert.deepEqual(misnamed, [
+    ['content/posts/.drafts/2025-05-05-draft.md', 'warning', 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished'],
+    ['content/posts/.hidden.md', 'warning', 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished'],
     ['content/posts/2025-05-02-shout.MD', 'warning', 'rename it to `2025-05-02-shout.md`, or move it out of the posts folder'],
     ['content/posts/sub/2025-05-03-long.markdown', 'warning', 'rename it to `2025-05-03-long.md`, or move it out of the posts folder'],
   ]);
-  assert.equal(result.files, 1);
+  assert.equal(result.files, 3, 'the two hidden .md files are posts');
 });
 
 test('a bare `tags:` is no tags, as `tags: ""` (what agora new writes) is', async (t) => {

@@ -53,10 +53,11 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
     await pool.close();
   }
   await cache.save();
-  const misnamed = (await misnamedPostFiles(join(config.contentDir, 'posts'), config.root)).map((file): Message => ({
+  const misnamed = (await misnamedPostFiles(join(config.contentDir, 'posts'), config.root)).map(({ file, hidden }): Message => ({
     file, line: 1, column: 1, severity: 'warning', ruleId: 'not-a-post',
-    message: `Unexpected file name \`${file.split('/').pop()}\`: only \`*.md\` files are posts, so this one is not published`,
-    fix: `rename it to \`${file.split('/').pop()!.replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder`,
+    ...(hidden
+      ? { message: `Unexpected hidden file \`${file}\`: its name (or a folder's) starts with \`.\`, which most tools hide, yet it is published like any post`, fix: 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished' }
+      : { message: `Unexpected file name \`${file.split('/').pop()}\`: only \`*.md\` files are posts, so this one is not published`, fix: `rename it to \`${file.split('/').pop()!.replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder` }),
   }));
   return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache), ...misnamed]), files: content.parsed.size };
 }

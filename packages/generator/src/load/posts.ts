@@ -24,6 +24,16 @@ export function hashText(text: string | Uint8Array): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
+/**
+ * Whether a path below `postsDir` is hidden: a file or folder name on the way starts
+ * with `.` (`.hidden.md`, a `.drafts/` folder). Such a `.md` file is a post like any
+ * other (a slug may start with a dot; it is encoded, `/guide/%2Ehidden/`), but most
+ * tools hide it from its author: `agora check` says so.
+ */
+export function isHiddenBelow(postsDir: string, path: string): boolean {
+  return relative(postsDir, path).split(sep).some((name) => name.startsWith('.'));
+}
+
 /** List `*.md` files below `postsDir`, sorted for a deterministic build. */
 export async function listPostFiles(postsDir: string): Promise<string[]> {
   let entries;
@@ -40,16 +50,20 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
 }
 
 /**
- * Files below `postsDir` named like markdown but not `*.md` (`x.MD`, `x.markdown`,
- * `x.mdx`): never read as posts, and `agora check` said nothing of them. Relative to
- * `root`, sorted.
+ * Files below `postsDir` named like markdown whose fate surprises an author, and of which
+ * `agora check` said nothing: not `*.md` (`x.MD`, `x.markdown`, `x.mdx`: never read as
+ * posts), or hidden (`isHiddenBelow`: published, though most tools hide them). Relative
+ * to `root`, sorted.
  */
-export async function misnamedPostFiles(postsDir: string, root: string): Promise<string[]> {
+export async function misnamedPostFiles(postsDir: string, root: string): Promise<{ file: string; hidden: boolean }[]> {
   const entries = await readdir(postsDir, { recursive: true, withFileTypes: true }).catch(() => []);
   return entries
-    .filter((e) => e.isFile() && /\.(md|markdown|mdown|mkdn?|mdx)$/i.test(e.name) && !e.name.endsWith('.md'))
-    .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
-    .sort();
+    .filter((e) => e.isFile() && /\.(md|markdown|mdown|mkdn?|mdx)$/i.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .map((path) => ({ path, hidden: isHiddenBelow(postsDir, path) }))
+    .filter(({ path, hidden }) => hidden || !path.endsWith('.md'))
+    .map(({ path, hidden }) => ({ file: relative(root, path).split(sep).join('/'), hidden }))
+    .sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
