@@ -4,6 +4,7 @@
  * warms the cache for the next build. A post with front-matter errors gets its body's
  * warnings too, so fixing the errors brings up nothing new.
  */
+import { basename, join } from 'node:path';
 import type { AgoraConfig } from './config.ts';
 import { type Message, sortMessages } from './messages.ts';
 import { readContent, contentMessages } from './content.ts';
@@ -11,7 +12,6 @@ import { RenderCache, styleWarnings } from './render/cache.ts';
 import { RenderPool } from './render/pool.ts';
 import { splitFrontMatter } from './load/front-matter.ts';
 import { hashText, misnamedPostFiles } from './load/posts.ts';
-import { join } from 'node:path';
 import { BODY_TOO_DEEP } from './validate/post.ts';
 
 export interface CheckResult {
@@ -57,7 +57,7 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
     file, line: 1, column: 1, severity: 'warning', ruleId: 'not-a-post',
     ...(hidden
       ? { message: `Unexpected hidden file \`${file}\`: its name (or a folder's) starts with \`.\`, which most tools hide, yet it is published like any post`, fix: 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished' }
-      : { message: `Unexpected file name \`${file.split('/').pop()}\`: only \`*.md\` files are posts, so this one is not published`, fix: `rename it to \`${file.split('/').pop()!.replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder` }),
+      : { message: `Unexpected file name \`${basename(file)}\`: only \`*.md\` files are posts, so this one is not published`, fix: `rename it to \`${basename(file).replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder` }),
   }));
   return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache), ...misnamed]), files: content.parsed.size };
 }

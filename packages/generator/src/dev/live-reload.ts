@@ -24,9 +24,9 @@ export const LIVE_RELOAD_EVENTS = '/__agora/events';
 const LIVE_RELOAD_WORKER = '/__agora/live-reload-worker.js';
 /** The files of live reload the dev server serves, by URL path. */
 const CLIENT_FILES: Record<string, string> = { [LIVE_RELOAD_SCRIPT]: './live-reload-client.js', [LIVE_RELOAD_WORKER]: './live-reload-worker.js' };
-/** The tag the dev server adds before `</body>` of each page it serves. */
 /** The post pages' view counter (`render/pages/post.ts`), left out of the pages `agora dev` serves. */
 const VIEW_COUNTER = /<script src="\/assets\/views\.js"[^>]*><\/script>/;
+/** The tag the dev server adds before `</body>` of each page it serves. */
 export const LIVE_RELOAD_TAG = `<script src="${LIVE_RELOAD_SCRIPT}" defer></script>`;
 /** A comment line to each client this often, so idle-socket timeouts never cut the stream. */
 const HEARTBEAT_MS = 15_000;

@@ -100,11 +100,11 @@ function parseYamlBlock(text: string, lineOffset: number) {
     return { line: pos.line + lineOffset, column: pos.col };
   };
   const seen = new Set<string>();
+  const lines = text.split('\n');
   for (const error of [...doc.errors, ...doc.warnings]) {
     const start = at(errorStart(doc, error));
     // A key indented under the others (`  date: …`, on this line or the one the parser gave up
     // after) is what to fix, whatever the parser calls it (BAD_INDENT suggested a bracket).
-    const lines = text.split('\n');
     const indentedKey = [start.line - lineOffset, start.line - lineOffset - 1].some((n) => /^[ \t]+[\w-]+[ \t]*:/.test(lines[n - 1] ?? ''));
     const fix = indentedKey ? INDENTED_LINE_FIX : YAML_FIXES[error.code];
     const problem = { ...start, message: `Unexpected YAML: ${firstLine(error.message)}`, ...(fix ? { fix } : {}) };

@@ -96,8 +96,10 @@ export class Publisher {
           stopLists: now || inline ? undefined : () => this.aggregates.waitingMs >= halfDelay,
         });
         if (state.aggregatesPending) this.aggregates.touch();
-        if (write.written.length > 0) logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
-        if (write.written.length > 0) options.onWritten?.(write.written);
+        if (write.written.length > 0) {
+          logger.debug({ written: write.written.length, lists, ms: Math.round(performance.now() - started) }, 'site-wide outputs rewritten');
+          options.onWritten?.(write.written);
+        }
       },
       onError: (error, attempt) => {
         health.set('aggregates', `site-wide outputs failed to update: ${message(error)}`);

@@ -41,6 +41,12 @@ function resetSocket(client: pg.PoolClient): void {
   else stream?.destroy?.();
 }
 
+/** Give a client back: to the pool when it is fine; destroyed, its socket reset first, when its connection `broken`. */
+function release(client: pg.PoolClient, broken?: Error): void {
+  if (broken) resetSocket(client);
+  client.release(broken);
+}
+
 /** Client settings shared by the pool and the LISTEN connection. */
 export function clientConfig(databaseUrl: string, options: PoolOptions = {}): pg.ClientConfig {
   const o = { ...POOL_DEFAULTS, ...options };
@@ -109,8 +115,7 @@ export async function transaction<T>(pool: pg.Pool, doing: string, work: (client
     } finally {
       client.removeListener('error', onError);
       // A client whose connection failed is destroyed instead of going back to the pool.
-      if (broken) resetSocket(client);
-      client.release(broken);
+      release(client, broken);
     }
   });
 }
@@ -128,13 +133,12 @@ export function query<R extends pg.QueryResultRow>(pool: pg.Pool, doing: string,
     const client = await pool.connect();
     try {
       const result = await client.query<R>(text, values);
-      client.release();
+      release(client);
       return result;
     } catch (error) {
       // A dead connection (no answer in time, or dropped) goes, with what it still holds to send.
       const dead = isQueryTimeout(error) || !(error as { code?: unknown }).code;
-      if (dead) resetSocket(client);
-      client.release(dead ? (error as Error) : undefined);
+      release(client, dead ? (error as Error) : undefined);
       throw error;
     }
   });
