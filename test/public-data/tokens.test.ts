@@ -88,9 +88,11 @@ test('agent tokens from the environment (AGORA_AGENT_TOKENS)', async (t) => {
   });
 
   await t.test('should stop the start on a weak or empty token, naming the variable and not the token', () => {
-    for (const value of ['short', `${first},`, `${first},with space in it 12345`]) {
+    for (const value of ['short', `${first},`, `${first},with space in it 12345`, 'aaaaaaaaaaaaaaaaaaaa', `ababcbcdcdededed,${first}`]) {
       assert.throws(() => configuredTokens(value), (e: Error) => /^Unexpected AGORA_AGENT_TOKENS: token \d of \d/.test(e.message) && !e.message.includes(first), value);
     }
+    assert.throws(() => configuredTokens(`${first},${second}, ${first}`), (e: Error) => e.message.startsWith('Unexpected AGORA_AGENT_TOKENS: token 3 of 3 repeats token 1;') && !e.message.includes(first), 'a token given twice');
+    assert.throws(() => configuredTokens('aaaaaaaaaaaaaaaaaaaa'), /token 1 of 1 has fewer than 6 different characters/);
     assert.equal(configuredTokens(undefined).size, 0);
     assert.equal(configuredTokens(' ').size, 0);
   });

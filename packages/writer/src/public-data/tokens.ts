@@ -42,6 +42,8 @@ export type ConfiguredTokens = ReadonlyMap<string, TokenRecord>;
 
 /** The shortest configured token: a guessable one would open the proxy's quota to anyone. */
 const MIN_CONFIGURED_TOKEN = 16;
+/** The fewest different characters in one: `aaaaaaaaaaaaaaaa` is long and guessable. */
+const MIN_DISTINCT_CHARACTERS = 6;
 
 /**
  * Agent tokens from the environment (`AGORA_AGENT_TOKENS`, comma-separated), beside the
@@ -49,16 +51,23 @@ const MIN_CONFIGURED_TOKEN = 16;
  * for deployments whose secrets come from the environment (a secrets manager, CI). Each
  * is valid with the id `env_<first 8 hex of its SHA-256>` (its quota's key); it is never
  * stored or listed, and is revoked by taking it out of the variable and restarting.
- * A token shorter than 16 characters, or with spaces or control characters, stops the
- * start, naming the variable and the position (never the token).
+ * A token shorter than 16 characters, of fewer than 6 different characters, with spaces
+ * or control characters, or given twice (a pasting slip) stops the start, naming the
+ * variable and the position (never the token).
  */
 export function configuredTokens(value: string | undefined): ConfiguredTokens {
   const tokens = new Map<string, TokenRecord>();
   const given = (value ?? '').split(',').map((t) => t.trim());
   if (given.every((t) => t === '')) return tokens;
   given.forEach((token, i) => {
-    if (token.length < MIN_CONFIGURED_TOKEN || /[\s\p{Cc}]/u.test(token)) {
-      throw new Error(`Unexpected AGORA_AGENT_TOKENS: token ${i + 1} of ${given.length} is ${token === '' ? 'empty' : 'not at least 16 characters without spaces'}; give comma-separated tokens (\`agora token create\` makes one to copy), or unset it`);
+    const weakness = token === '' ? 'is empty'
+      : token.length < MIN_CONFIGURED_TOKEN || /[\s\p{Cc}]/u.test(token) ? 'is not at least 16 characters without spaces'
+      : new Set(token).size < MIN_DISTINCT_CHARACTERS ? 'has fewer than 6 different characters'
+      : undefined;
+    const first = given.indexOf(token);
+    const problem = weakness ?? (first < i ? `repeats token ${first + 1}` : undefined);
+    if (problem) {
+      throw new Error(`Unexpected AGORA_AGENT_TOKENS: token ${i + 1} of ${given.length} ${problem}; give comma-separated tokens (\`agora token create\` makes one to copy), or unset it`);
     }
     const hash = hashToken(token);
     tokens.set(hash, { id: `env_${hash.slice(0, 8)}`, label: `AGORA_AGENT_TOKENS #${i + 1}`, hash, created_at: '', revoked_at: null });
