@@ -10,7 +10,10 @@ import { makeProject } from '../helpers/project.ts';
 test('scriptLanguage', () => {
   assert.equal(scriptLanguage('형태소 분석기 비교: MeCab-ko, Kiwi, Okt를 같은 문장으로 돌려 봤다'), 'ko');
   assert.equal(scriptLanguage('Nginx closes idle WebSocket connections after 60 s'), 'en');
-  assert.equal(scriptLanguage('日本語の文章です'), null);
+  assert.equal(scriptLanguage('日本語の文章です'), 'ja');
+  assert.equal(scriptLanguage('Nginx のタイムアウトを 60 秒から延ばした'), 'ja', 'Japanese with Latin names');
+  assert.equal(scriptLanguage('中文的文章'), null, 'Han alone is more than one language');
+  assert.equal(scriptLanguage('Это русский текст'), null, 'Cyrillic is more than one language');
   assert.equal(scriptLanguage('12345 !!!'), null);
 });
 
@@ -54,6 +57,7 @@ test('comment bodies name their language (a Korean comment on an English site)',
         comment('ko', '프록시 타임아웃을 **300초**로 올리니 끊김이 사라졌습니다. `proxy_read_timeout` 설정을 확인하세요.', '2025-11-01T00:00:00.000Z'),
         comment('en', 'Raising `proxy_read_timeout` to 300 s fixed it for us.', '2025-11-01T00:00:01.000Z'),
         comment('code', '```\n12345 6789\n```', '2025-11-01T00:00:02.000Z'),
+        comment('ja', '`proxy_read_timeout` を 300 秒にしたら切断がなくなりました。', '2025-11-01T00:00:03.000Z'),
       ],
       views: new Map(),
     },
@@ -66,6 +70,7 @@ test('comment bodies name their language (a Korean comment on an English site)',
       assert.equal(body(html, 'ko'), ' lang="ko"', 'Korean, despite the English code in it');
       assert.equal(body(html, 'en'), ' lang="en"');
       assert.equal(body(html, 'code'), '', 'no letters: no language claimed');
+      assert.equal(body(html, 'ja'), ' lang="ja"', 'Japanese (before: the page\'s language)');
     });
   }
 });
