@@ -1,4 +1,5 @@
 import { configuredTokens, type ConfiguredTokens } from './public-data/tokens.ts';
+import { logLevel } from './logger.ts';
 
 /** Writer settings beyond the site configuration, from the environment. */
 export interface WriterSettings {
@@ -36,7 +37,7 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): WriterSettings {
   return {
     corsOrigin: env.AGORA_CORS_ORIGIN ?? '*',
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
     viewsFlushMs: count(env, 'AGORA_VIEWS_FLUSH_MS', 1000),
     aggregateDelayMs: count(env, 'AGORA_AGGREGATE_DELAY_MS', 1000),
     aggregateInlinePosts: count(env, 'AGORA_AGGREGATE_INLINE_POSTS', 500),

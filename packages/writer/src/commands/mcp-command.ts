@@ -21,6 +21,7 @@ import { pino } from 'pino';
 import type { AgoraConfig } from '@agora/generator';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { startServer } from '../server.ts';
+import { logLevel } from '../logger.ts';
 import { createMcpServer } from '../mcp/server.ts';
 import { writerUrl } from '../mcp/http.ts';
 import { bridgeServer, connectWriter } from '../mcp/bridge.ts';
@@ -45,7 +46,7 @@ export function mcpCommand(loadConfig: () => AgoraConfig): Command {
     .option('--writer <url>', 'when a writer already runs on this data folder: its address (default: the one it recorded in data/.writer.lock, else the configured HOST and PORT)')
     .action(async (opts: { writer?: string }) => {
       const config = loadConfig();
-      const logger = pino({ level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+      const logger = pino({ level: logLevel(process.env.LOG_LEVEL, 'warn') }, pino.destination(2));
       // PostgreSQL nodes share the store: only the embedded store has one writer. (The
       // lock check needs the folder: on a fresh site it does not exist yet.)
       const writer = config.store.engine === 'files' ? (await mkdir(config.dataDir, { recursive: true }), await runningWriter(config.dataDir)) : null;
