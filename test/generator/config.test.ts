@@ -62,3 +62,18 @@ test('what it can use loads as before', async () => {
   assert.deepEqual([lenient.port, lenient.searchShardPages, lenient.site.writerUrl, lenient.site.apiKey], [8081, 500, 'https://x.example/agora', 'two words']);
   assert.equal((await withFile(undefined, { AGORA_SEARCH_INDEX: 'off' })).searchIndex, false);
 });
+
+test('a blank HOST or folder variable is unset: the defaults, never the project root or every interface', async () => {
+  // A blank line in an EnvironmentFile (`AGORA_DIST_DIR=`) built the site into the project
+  // root and served it, agora.config.json and data/comments/*.json with it; `HOST=` listened
+  // on every interface instead of 127.0.0.1.
+  const blank = { HOST: '', AGORA_CONTENT_DIR: '', AGORA_DIST_DIR: ' ', AGORA_DATA_DIR: '', AGORA_CACHE_DIR: '' };
+  const config = await withFile({}, blank);
+  assert.equal(config.host, '127.0.0.1');
+  assert.deepEqual(
+    [config.contentDir, config.distDir, config.dataDir, config.cacheDir].map((dir) => dir.slice(config.root.length)),
+    ['/content', '/dist', '/data', '/.cache'],
+  );
+  const fromFile = await withFile({ host: '0.0.0.0', distDir: 'public' }, { HOST: '', AGORA_DIST_DIR: '' });
+  assert.deepEqual([fromFile.host, fromFile.distDir.slice(fromFile.root.length)], ['0.0.0.0', '/public']);
+});

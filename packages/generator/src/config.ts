@@ -224,7 +224,11 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const file = readConfigFile(root);
   const o = options.overrides ?? {};
   const port = o.port !== undefined ? parsePort(o.port, 8080, '`--port`') : parsePort(env.PORT, parsePort(file.port, 8080, '`port` in agora.config.json'));
-  const host = o.host ?? env.HOST ?? file.host ?? '127.0.0.1';
+  // Blank is unset for these, as for the numbers: a blank line in an EnvironmentFile
+  // (`AGORA_DIST_DIR=`) built and served the project root (agora.config.json, data/
+  // with it), and `HOST=` listened on every interface.
+  const set = (name: string): string | undefined => (env[name]?.trim() ? env[name] : undefined);
+  const host = o.host ?? set('HOST') ?? file.host ?? '127.0.0.1';
   const baseUrl = trimSlash(o.site?.baseUrl ?? env.AGORA_BASE_URL ?? file.baseUrl ?? `http://localhost:${port}`);
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
@@ -241,10 +245,10 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const searchEnv = env.AGORA_SEARCH_INDEX?.trim() || undefined;
   if (searchEnv !== undefined && !/^(0|1|true|false|yes|no|on|off)$/i.test(searchEnv)) throw new Error(`Unexpected \`AGORA_SEARCH_INDEX\` ${JSON.stringify(searchEnv)}, expected 1 or 0 (true/false, yes/no, on/off)`);
   const folders = {
-    contentDir: resolve(root, o.contentDir ?? env.AGORA_CONTENT_DIR ?? file.contentDir ?? 'content'),
-    distDir: resolve(root, o.distDir ?? env.AGORA_DIST_DIR ?? file.distDir ?? 'dist'),
-    dataDir: resolve(root, o.dataDir ?? env.AGORA_DATA_DIR ?? file.dataDir ?? 'data'),
-    cacheDir: resolve(root, o.cacheDir ?? env.AGORA_CACHE_DIR ?? file.cacheDir ?? '.cache'),
+    contentDir: resolve(root, o.contentDir ?? set('AGORA_CONTENT_DIR') ?? file.contentDir ?? 'content'),
+    distDir: resolve(root, o.distDir ?? set('AGORA_DIST_DIR') ?? file.distDir ?? 'dist'),
+    dataDir: resolve(root, o.dataDir ?? set('AGORA_DATA_DIR') ?? file.dataDir ?? 'data'),
+    cacheDir: resolve(root, o.cacheDir ?? set('AGORA_CACHE_DIR') ?? file.cacheDir ?? '.cache'),
   };
   // A folder setting that names a file: said so, not an EEXIST from a mkdir later on.
   for (const [key, dir] of Object.entries(folders)) {
