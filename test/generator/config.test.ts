@@ -77,3 +77,15 @@ test('a blank HOST or folder variable is unset: the defaults, never the project 
   const fromFile = await withFile({ host: '0.0.0.0', distDir: 'public' }, { HOST: '', AGORA_DIST_DIR: '' });
   assert.deepEqual([fromFile.host, fromFile.distDir.slice(fromFile.root.length)], ['0.0.0.0', '/public']);
 });
+
+test('a base URL with a path, query or fragment stops the load: the pages link to root paths', async () => {
+  // With AGORA_BASE_URL=http://host/sub the sitemap, llms.txt and canonical links named
+  // /sub/… URLs that the writer answered 404, while the pages linked /api/posts, /assets/…
+  await refuses({}, /Unexpected base URL `http:\/\/localhost:8080\/sub`.*root of its origin/, { AGORA_BASE_URL: 'http://localhost:8080/sub' });
+  await refuses({ baseUrl: 'https://agora.example/docs/' }, /Unexpected base URL `https:\/\/agora\.example\/docs`/);
+  await refuses({}, /Unexpected base URL `https:\/\/agora\.example\/\?x=1`/, { AGORA_BASE_URL: 'https://agora.example/?x=1' });
+  await refuses({}, /Unexpected base URL `https:\/\/agora\.example#top`/, { AGORA_BASE_URL: 'https://agora.example#top' });
+  // The root, with or without its slash, and a port, as before.
+  assert.equal((await withFile({}, { AGORA_BASE_URL: 'https://agora.example/' })).site.baseUrl, 'https://agora.example');
+  assert.equal((await withFile({ baseUrl: 'http://127.0.0.1:8080' })).site.baseUrl, 'http://127.0.0.1:8080');
+});

@@ -233,6 +233,12 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
   }
+  // The pages link to root paths (/api/posts, /assets/…, /llms.txt), so the site is the
+  // root of its origin: a path here put /sub/… URLs in the sitemap, llms.txt and canonical
+  // links that nothing answers.
+  if (!/^https?:\/\/[^/?#\s]+$/.test(baseUrl)) {
+    throw new Error(`Unexpected base URL \`${baseUrl}\`, expected the root of its origin like \`https://agora.example\`, without a path, query or fragment: the pages link to root paths (/api/posts, /assets/…), so a site is served at the root of its own host name (set \`AGORA_BASE_URL\` or \`baseUrl\`)`);
+  }
   const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   const apiKey = o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY;
   // An empty key (a blank line in an EnvironmentFile) would publish `X-API-Key: ` and refuse every comment.
