@@ -89,3 +89,17 @@ test('a base URL with a path, query or fragment stops the load: the pages link t
   assert.equal((await withFile({}, { AGORA_BASE_URL: 'https://agora.example/' })).site.baseUrl, 'https://agora.example');
   assert.equal((await withFile({ baseUrl: 'http://127.0.0.1:8080' })).site.baseUrl, 'http://127.0.0.1:8080');
 });
+
+test('dist/ must be a folder of its own: not the project, nor around or inside the posts, the store or the cache', async () => {
+  // "distDir": "." served agora.config.json and data/comments/*.json, and a build prunes
+  // from dist/ what it no longer writes.
+  for (const [distDir, clash] of [['.', 'the project folder'], ['..', 'the project folder'], ['content', '`contentDir`'], ['data/site', '`dataDir`'], ['.cache', '`cacheDir`']] as const) {
+    await refuses({ distDir }, new RegExp(`^Unexpected \`distDir\` .*: it overlaps ${clash.replaceAll('`', '\\`')} .*give it a folder of its own`), {});
+  }
+  await refuses({}, /overlaps `contentDir`/, { AGORA_DIST_DIR: 'site', AGORA_CONTENT_DIR: 'site/posts' });
+  // Beside them, or outside the project, as before.
+  assert.match((await withFile({ distDir: 'public' })).distDir, /public$/);
+  assert.match((await withFile({ distDir: 'dist-2', contentDir: 'dist-content' })).distDir, /dist-2$/, 'a common prefix is not an overlap');
+  const outside = await withFile({}, { AGORA_DIST_DIR: join(tmpdir(), 'agora-elsewhere-dist') });
+  assert.equal(outside.distDir, join(tmpdir(), 'agora-elsewhere-dist'));
+});

@@ -3,7 +3,7 @@
  * then explicit overrides. Defaults live here and only here.
  */
 import { readFileSync, existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { ContentSignals, SiteConfig } from './types.ts';
 
 export interface AgoraConfig {
@@ -218,6 +218,21 @@ function trimSlash(url: string): string {
 }
 
 /** Load the configuration for a project root. */
+/**
+ * `dist/` is served as it is and pruned of what a build no longer writes, so it must be
+ * a folder of its own: `"distDir": "."` served agora.config.json and data/comments/*.json,
+ * and a dist around or inside the posts, the store or the cache would serve or prune them.
+ */
+function checkDistApart(root: string, folders: { contentDir: string; distDir: string; dataDir: string; cacheDir: string }): void {
+  const { distDir } = folders;
+  const within = (dir: string, outer: string) => dir === outer || dir.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  const clash = within(root, distDir) ? ['the project folder', root] as const
+    : (['contentDir', 'dataDir', 'cacheDir'] as const).map((key) => [key, folders[key]] as const).find(([, dir]) => within(dir, distDir) || within(distDir, dir));
+  if (clash) {
+    throw new Error(`Unexpected \`distDir\` \`${distDir}\`: it overlaps ${clash[0] === 'the project folder' ? 'the project folder' : `\`${clash[0]}\``} (\`${clash[1]}\`), and everything in dist/ is served and pruned by the build; give it a folder of its own such as \`dist\` (set \`AGORA_DIST_DIR\` or \`distDir\` in agora.config.json)`);
+  }
+}
+
 export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const env = options.env ?? process.env;
   const root = resolve(options.root ?? env.AGORA_ROOT ?? process.cwd());
@@ -260,6 +275,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   for (const [key, dir] of Object.entries(folders)) {
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`Unexpected \`${key}\` \`${dir}\`: it is a file, not a folder (set \`AGORA_${key.slice(0, -3).toUpperCase()}_DIR\` or \`${key}\` in agora.config.json to a folder)`);
   }
+  checkDistApart(root, folders);
   return {
     root,
     ...folders,

@@ -34,9 +34,27 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * `AGORA_CORS_ORIGIN`: `*` (unset or blank: a blank line in an EnvironmentFile had sent an
+ * empty `Access-Control-Allow-Origin`, which browsers refuse) or one origin as browsers
+ * send it, a trailing slash forgiven. A path or a list is no value of the header: it
+ * stops the start, where a browser would only have refused every cross-origin call.
+ */
+function corsOrigin(value: string | undefined): string {
+  const given = value?.trim() ?? '';
+  if (given === '' || given === '*') return '*';
+  const origin = given.replace(/\/$/, '');
+  let parsed: URL | undefined;
+  try { parsed = new URL(origin); } catch { /* named below */ }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase()) {
+    throw new Error(`Unexpected AGORA_CORS_ORIGIN ${JSON.stringify(value)}, expected * or one origin like https://app.example (scheme, host and port, no path or list); see README "Configuration"`);
+  }
+  return parsed.origin;
+}
+
 export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): WriterSettings {
   return {
-    corsOrigin: env.AGORA_CORS_ORIGIN ?? '*',
+    corsOrigin: corsOrigin(env.AGORA_CORS_ORIGIN),
     logLevel: logLevel(env.LOG_LEVEL),
     viewsFlushMs: count(env, 'AGORA_VIEWS_FLUSH_MS', 1000),
     aggregateDelayMs: count(env, 'AGORA_AGGREGATE_DELAY_MS', 1000),
