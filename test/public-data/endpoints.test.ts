@@ -175,6 +175,19 @@ test('simple endpoints', async (t) => {
     }
   });
 
+  await t.test('should decode XML character references (&#NNNN; and &#xHHHH;) in the notices\' text', async () => {
+    harness.fake.setMode('mss', 'char-refs');
+    try {
+      // Not a query above: their answers are cached.
+      const answer = await harness.get('/api/biznotice?pageNo=1&numOfRows=8');
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(dig(answer.data, 'items', 0, 'title'), "2027년 수출바우처 사업 '참여기업' 모집 공고");
+      assert.equal(dig(answer.data, 'items', 0, 'writerName'), '김담당');
+    } finally {
+      harness.fake.setMode('mss', null);
+    }
+  });
+
   await t.test('should filter titles of the page with q and pass dates through', async () => {
     const answer = await harness.get(`/api/biznotice${qs({ q: '스마트', startDate: '2026-11-01', endDate: '2026-11-21' })}`);
     assert.equal(answer.status, 200);

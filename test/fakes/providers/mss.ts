@@ -37,5 +37,10 @@ export function mss(req: FakeRequest): FakeReply {
   const body = { items: { item }, numOfRows, pageNo, totalCount: found.length };
   // The shape the wire notes give (header codes unconfirmed): an empty `<header/>`.
   if (req.mode === 'empty-header') return xml({ response: { header: '', body } });
+  // Text written with XML character references (decimal and hex), as XML allows anywhere in text.
+  if (req.mode === 'char-refs') {
+    const reply = xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body } });
+    return { ...reply, body: String(reply.body).replace('<title>2027년 ', '<title>2027&#45380; ').replace('<writerName>김담당', '<writerName>&#xAE40;담당').replace('바우처 사업 참여기업', '바우처 사업 &#39;참여기업&#39;') };
+  }
   return xml({ response: { header: { resultCode: '00', resultMsg: 'NORMAL SERVICE.' }, body } });
 }

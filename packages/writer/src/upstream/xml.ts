@@ -1,6 +1,8 @@
 /**
  * The one XML reader of the upstream clients (fast-xml-parser): validates first, keeps
- * values as strings (`"000"`, `" 164,000"` stay text), merges CDATA into text.
+ * values as strings (`"000"`, `" 164,000"` stay text), merges CDATA into text, and
+ * decodes character references (`&#39;`, `&#xAC00;`): without `htmlEntities` the
+ * parser decodes only the five named XML entities and served `&#39;` as text.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
@@ -11,6 +13,7 @@ const parser = new XMLParser({
   trimValues: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  htmlEntities: true,
 });
 
 /**
