@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redactMessage, redactUrl } from '../../packages/writer/src/upstream/redact.ts';
+import { redactData, redactMessage, redactUrl } from '../../packages/writer/src/upstream/redact.ts';
 import { sanitizeDetail } from '../../packages/writer/src/upstream/upstream-error.ts';
 import { toExcerpt, EXCERPT_MAX } from '../../packages/writer/src/upstream/mss/excerpt.ts';
 import { secondsUntilKstMidnight, kstDay } from '../../packages/writer/src/upstream/kst.ts';
@@ -48,6 +48,14 @@ test('redactMessage', async (t) => {
   }
   await t.test('should keep a message that holds no key', () => {
     assert.equal(redactMessage('SERVICE_KEY_IS_NOT_REGISTERED_ERROR (30)', [key]), 'SERVICE_KEY_IS_NOT_REGISTERED_ERROR (30)');
+  });
+});
+
+test('redactData', async (t) => {
+  await t.test('should mask key parameters in links, whatever the key, and the key anywhere', () => {
+    const data = JSON.parse('{"items":[{"link":"/DRF/lawService.do?OC=abc&target=law&MST=1","__proto__":"x fake+Service/Key== y"}],"n":3,"ok":true,"none":null}') as unknown;
+    const masked = redactData(data, ['abc', 'fake+Service/Key==']);
+    assert.equal(JSON.stringify(masked), '{"items":[{"link":"/DRF/lawService.do?OC=REDACTED&target=law&MST=1","__proto__":"x REDACTED y"}],"n":3,"ok":true,"none":null}');
   });
 });
 

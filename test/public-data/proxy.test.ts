@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
 import { proxyExampleCall } from '../../packages/generator/src/render/pages/catalog.ts';
 import { activeCatalog, dig, startHarness, type Harness } from './harness.ts';
+import { FAKE_KEYS } from '../fakes/index.ts';
 
 const NOW = new Date('2026-11-21T02:30:00Z');
 
@@ -85,6 +86,24 @@ test('proxy call with every operation', async (t) => {
     }
   });
 
+});
+
+test("proxy answers never carry the server's provider keys", async (t) => {
+  // law.go.kr puts the caller's OC in every search hit's detail link (법령상세링크), and
+  // the proxy served it: any agent token learned the operator's law.go.kr key.
+  const harness = await startHarness({ catalog: await activeCatalog(), now: () => NOW });
+  t.after(() => harness.stop());
+  const { token } = await createToken(harness.store.tokens, 'keys');
+  const forms = Object.values(FAKE_KEYS).flatMap((key) => [key, encodeURIComponent(key)]);
+  for (const [service, operation, params] of OPERATIONS) {
+    const answer = await call(harness, token, { service, operation, params });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const text = JSON.stringify(answer.body);
+    for (const form of forms) assert.ok(!text.includes(form), `${service} ${operation} answered the key ${form}: ${text.slice(0, 300)}`);
+  }
+  const search = await call(harness, token, { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: '자동차' } });
+  assert.equal(dig(search.data, 'items', 0, 'detail_link'), '/DRF/lawService.do?OC=REDACTED&target=law&MST=248613&type=HTML');
+  assert.equal(dig(search.data, 'items', 0, '법령상세링크'), '/DRF/lawService.do?OC=REDACTED&target=law&MST=248613&type=HTML');
 });
 
 test('proxy call refusals', async (t) => {

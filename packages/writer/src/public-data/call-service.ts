@@ -11,6 +11,7 @@ import { SERVICE_PROVIDERS, findService } from './services.ts';
 import { toEnvelope, type Envelope } from './envelope.ts';
 import type { QuotaBucket } from './quota.ts';
 import { own } from '../upstream/shape.ts';
+import { redactData } from '../upstream/redact.ts';
 
 /** One call of a catalog entry. */
 export interface ServiceCall {
@@ -75,7 +76,8 @@ export async function callService(ctx: PublicDataContext, call: ServiceCall): Pr
     now: ctx.now,
     beforeRequest: () => ctx.quota.take(buckets),
   };
-  const pending = call.run(upstream).then((data) => ({ data, fetchedAt: ctx.now() }));
+  // What the provider answered may hold the key (law.go.kr's detail links): masked before it is cached or served.
+  const pending = call.run(upstream).then((data) => ({ data: redactData(data, [upstream.key]), fetchedAt: ctx.now() }));
   ctx.inflight.set(key, pending);
   try {
     const { data, fetchedAt } = await pending;

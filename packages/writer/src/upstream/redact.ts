@@ -27,15 +27,54 @@ export function redactUrl(url: URL | string, secrets: readonly string[] = []): s
  * @param secrets Key values (shorter than 4 characters: left alone, they would mask words).
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
+  return maskForms(text, keyForms(secrets));
+}
+
+/** Every form of the keys `redactText` masks, longest first (so a form that holds another is masked whole). */
+function keyForms(secrets: readonly string[]): string[] {
+  const forms = secrets
+    .filter((secret) => secret.length >= 4)
     // A key may be configured percent-encoded (data.go.kr hands out both forms): mask the decoded one's forms too.
-    const values = new Set([secret, decodedOrSelf(secret)]);
-    const forms = [...values].flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ k: v }).toString().slice(2), v.replace(/\+/g, ' ')]);
-    // Longest first, so a form that holds another is masked whole.
-    for (const form of [...new Set(forms)].sort((a, b) => b.length - a.length)) text = text.split(form).join(MASK);
-  }
+    .flatMap((secret) => [...new Set([secret, decodedOrSelf(secret)])])
+    .flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ k: v }).toString().slice(2), v.replace(/\+/g, ' ')]);
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+function maskForms(text: string, forms: readonly string[]): string {
+  for (const form of forms) if (text.includes(form)) text = text.split(form).join(MASK);
   return text;
+}
+
+/** A key parameter in a link a provider puts in its data (law.go.kr's detail links carry `OC=`). */
+const KEY_IN_LINK = /([?&](?:servicekey|oc|crtfc_key|crtfckey|authkey)=)[^&#\s"'<>]*/gi;
+
+/**
+ * A provider's answer with every key masked in every text of it: the value of a key
+ * parameter in a link (whatever its length), and the key's forms anywhere (`redactText`).
+ * Law.go.kr answers each search hit with a detail link holding the caller's OC, so an
+ * answer passed on as given told every agent the server's key.
+ *
+ * @param value The normalized answer (JSON-like: objects, arrays, scalars), masked in place
+ *   (answers are built afresh for each call; walking them in place keeps a 20 MB one cheap).
+ * @param secrets Key values.
+ * @returns `value`, or the masked string when `value` is one.
+ */
+export function redactData<T>(value: T, secrets: readonly string[]): T {
+  const forms = keyForms(secrets);
+  const mask = (text: string) => maskForms(text.includes('=') ? text.replace(KEY_IN_LINK, `$1${MASK}`) : text, forms);
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return mask(node);
+    if (typeof node !== 'object' || node === null) return node;
+    const fields = node as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const field = fields[key];
+      const masked = walk(field);
+      // defineProperty: an own `__proto__` field (JSON.parse makes them) is set, not the prototype.
+      if (masked !== field) Object.defineProperty(fields, key, { value: masked, writable: true, enumerable: true, configurable: true });
+    }
+    return node;
+  };
+  return walk(value) as T;
 }
 
 /**
