@@ -21,6 +21,9 @@ const CASES: [string, string, RegExp][] = [
   ['/api/tour', 'action', /query\/action is required/],
   ['/api/tour?action=nearby', 'action', /query\/action must be one of search, area, location, detail/],
   ['/api/tour?action=toString', 'action', /query\/action must be one of/],
+  // Before: "must be one of search, area, location, detail", though both values were among them.
+  ['/api/tour?action=search&action=area&keyword=a', 'action', /query\/action must be given once, as text/],
+  ['/api/bizinfo?action=status&action=status&b_no=1248100998', 'action', /query\/action must be given once, as text/],
   ['/api/tour?action=search', 'keyword', /query\/keyword is required/],
   [`/api/tour${qs({ action: 'search', keyword: '가'.repeat(51) })}`, 'keyword', /query\/keyword must be 1 to 50 characters, got 51/],
   ['/api/tour?action=search&keyword=', 'keyword', /query\/keyword is required/],

@@ -32,6 +32,7 @@ export const BIZINFO_PARAMS: Readonly<Record<string, QuerySpec>> = { status: STA
 export function bizinfoRoute(ctx: PublicDataContext): SimpleAnswer {
   return async function bizinfo(req) {
     const action = req.query.action;
+    if (action !== undefined && typeof action !== 'string') throw new AppError('validation', 'query/action must be given once, as text', { field: 'action' });
     if (action === 'status') {
       const { b_no } = parseQuery(req.query, STATUS, ['action']);
       return simpleCall(ctx, 'business-registration', 'status', { b_no }, (upstream, p) => fetchBizStatus(upstream, (p.b_no ?? '').split(',')));

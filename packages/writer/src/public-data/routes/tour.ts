@@ -46,7 +46,8 @@ export function tourRoute(ctx: PublicDataContext): SimpleAnswer {
   return async function tour(req) {
     const raw = req.query.action;
     if (raw === undefined) throw new AppError('validation', `query/action is required; one of ${Object.keys(ACTIONS).join(', ')}`, { field: 'action' });
-    const action = typeof raw === 'string' ? own(ACTIONS, raw) : undefined;
+    if (typeof raw !== 'string') throw new AppError('validation', 'query/action must be given once, as text', { field: 'action' });
+    const action = own(ACTIONS, raw);
     if (!action) throw new AppError('validation', `query/action must be one of ${Object.keys(ACTIONS).join(', ')}`, { field: 'action' });
     const params = parseQuery(req.query, action.spec, ['action']);
     const call = own(tourOperations, action.operation);
