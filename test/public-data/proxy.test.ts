@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import { connect } from 'node:net';
 import assert from 'node:assert/strict';
 import { createToken } from '../../packages/writer/src/public-data/tokens.ts';
+import { kstDay } from '../../packages/writer/src/upstream/kst.ts';
 import { proxyExampleCall } from '../../packages/generator/src/render/pages/catalog.ts';
 import { activeCatalog, dig, startHarness, type Harness } from './harness.ts';
 import { FAKE_KEYS } from '../fakes/index.ts';
@@ -209,5 +210,25 @@ test('proxy call refusals', async (t) => {
     assert.equal((await call(harness, other.token, { ...ok, params: { kaptCode: 'A10000002' } })).status, 200);
     const cached = await call(harness, token, ok);
     assert.deepEqual([cached.status, cached.source.cached], [200, true], 'a cache hit spends nothing');
+  });
+
+  await t.test('should not answer a token that joined an identical call with the other token\'s 429', async () => {
+    // The spent token starts a call; the other (one call left) sends the same while the
+    // quota is being checked, and joined it: it was answered 429 naming the spent token.
+    const other = await createToken(harness.store.tokens, 'joining agent');
+    const quotas = harness.store.quotas;
+    const take = quotas.take.bind(quotas);
+    quotas.take = async (...args) => { await new Promise((r) => setTimeout(r, 150)); return take(...args); };
+    try {
+      const same = { ...ok, params: { kaptCode: 'A10000003' } };
+      const spent = call(harness, token, same);
+      await new Promise((r) => setTimeout(r, 30));
+      const joined = await call(harness, other.token, same);
+      assert.equal((await spent).status, 429);
+      assert.equal(joined.status, 200, JSON.stringify(joined.body));
+      assert.equal(await quotas.used(kstDay(NOW), `token:${other.id}`), 1, 'its own call, from its own quota');
+    } finally {
+      quotas.take = take;
+    }
   });
 });

@@ -42,8 +42,9 @@ export function cacheKey(call: Pick<ServiceCall, 'scope' | 'slug' | 'operation' 
  *
  * @param ctx The router's shared state.
  * @param call What to call and how long the answer stays fresh.
+ * @param join Whether to share an identical call already on its way (not after its quota refused it).
  */
-export async function callService(ctx: PublicDataContext, call: ServiceCall): Promise<Envelope> {
+export async function callService(ctx: PublicDataContext, call: ServiceCall, join = true): Promise<Envelope> {
   const service = findService(ctx.catalog, call.slug);
   const providerId = own(SERVICE_PROVIDERS, call.slug);
   if (!service || !providerId) throw new AppError('not_configured', `The catalog has no entry \`${call.slug}\`; add it to content/catalog/catalog.yaml`);
@@ -58,10 +59,17 @@ export async function callService(ctx: PublicDataContext, call: ServiceCall): Pr
   const key = cacheKey(call);
   const hit = ctx.cache.get(key);
   if (hit) return toEnvelope(service, call.operation, hit.data, hit.fetchedAt, true);
-  const shared = ctx.inflight.get(key);
+  const shared = join ? ctx.inflight.get(key) : undefined;
   if (shared) {
-    const { data, fetchedAt } = await shared;
-    return toEnvelope(service, call.operation, data, fetchedAt, true);
+    try {
+      const { data, fetchedAt } = await shared;
+      return toEnvelope(service, call.operation, data, fetchedAt, true);
+    } catch (error) {
+      // A spent quota refused the caller who started the call, perhaps by its own token:
+      // this caller's token may have calls left (it was answered the other's 429).
+      if (!(error instanceof AppError && error.code === 'rate_limited')) throw error;
+      return callService(ctx, call, false);
+    }
   }
 
   const buckets: QuotaBucket[] = [{ key: `service:${service.slug}`, limit: settings.quotaPerDay ?? service.rate_limit.per_day, label: `The daily quota of \`${service.slug}\`` }];
