@@ -1,12 +1,30 @@
 /** The writer's error codes, as sent and as documented, and the errors of body parsers, the router and unknown names mapped to them. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ERROR_CODES } from '../../packages/writer/src/errors.ts';
+import { AppError, ERROR_CODES, answerFor } from '../../packages/writer/src/errors.ts';
+import type { Logger } from 'pino';
 import { ERROR_CODES as DOCUMENTED } from '../../packages/generator/src/emit/openapi/schemas.ts';
 import { serveProject, API_KEY, commentDoc } from '../helpers/server.ts';
 
 test('openapi.json documents every error code the writer sends, and no other', () => {
   assert.deepEqual([...DOCUMENTED].sort(), Object.keys(ERROR_CODES).sort());
+});
+
+test('a server-side failure is logged with what its client was told; a client\'s mistake is not', () => {
+  // The request log showed only a 503: a wrong provider key and a provider outage looked the same.
+  const lines: { level: string; fields: Record<string, unknown> }[] = [];
+  const logger = { warn: (fields: Record<string, unknown>) => lines.push({ level: 'warn', fields }), error: (fields: Record<string, unknown>) => lines.push({ level: 'error', fields }) } as unknown as Logger;
+  answerFor(new AppError('upstream_unavailable', 'The provider refused this server\'s key; check KMA_SERVICE_KEY'), '/api/weather?lat=37', logger);
+  answerFor(new AppError('upstream_timeout', 'The provider did not answer within 10000 ms'), '/api/tour', logger);
+  answerFor(new AppError('validation', 'query/lat is required', { field: 'lat' }), '/api/weather', logger);
+  answerFor(new AppError('starting', 'The writer is starting'), '/api/comments/x', logger);
+  answerFor(new Error('a bug'), '/api/posts', logger);
+  assert.deepEqual(lines.map((l) => [l.level, l.fields.code ?? 'bug', l.fields.url]), [
+    ['warn', 'upstream_unavailable', '/api/weather?lat=37'],
+    ['warn', 'upstream_timeout', '/api/tour'],
+    ['error', 'bug', '/api/posts'],
+  ]);
+  assert.match(String(lines[0]!.fields.detail), /check KMA_SERVICE_KEY/);
 });
 
 test('body decoding and path decoding errors name what is at fault', async (t) => {
