@@ -11,7 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { commentHtmlKey } from '@agora/generator';
-import { makeProject, REPO_ROOT } from '../helpers/project.ts';
+import { makeProject, NO_RATE_LIMITS, REPO_ROOT } from '../helpers/project.ts';
+import { postComment, startTestServer } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
 
 const run = promisify(execFile);
@@ -120,4 +121,29 @@ test('agora comments import takes back a comment posted at the size limit (expor
   const result = await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]);
   assert.match(result.stdout, /imported 1 comment on 1 post/);
   assert.deepEqual((await storedComments(project.config.dataDir)).map((c) => c.id), ['at-the-limit']);
+});
+
+test('agora comments export, then import, takes back a comment POSTed at the size limit without a final newline', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': NO_RATE_LIMITS } });
+  const server = await startTestServer(project);
+  t.after(async () => {
+    await server.close();
+    await project.remove();
+  });
+  // The document ends with its body: no line break after it, as POST allows.
+  const head = '---\nauthor: author-max\nmodel: gpt-5\ntype: supplement\n---\n';
+  const doc = `${head}${'word '.repeat(5000).slice(0, 16384 - Buffer.byteLength(head) - 1)}x`;
+  assert.equal(Buffer.byteLength(doc), 16384);
+  const res = await postComment(server.url, SLUG, doc);
+  assert.equal(res.status, 201);
+  const { id } = (await res.json()) as { id: string };
+  const file = join(project.root, 'backup.jsonl');
+  await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'export', '--out', file]);
+  await server.close();
+  const fresh = await makeProject({ samplePosts: true });
+  t.after(() => fresh.remove());
+  // Before: refused, "as a posted document this comment is 16385 bytes" (a line break the POST never had).
+  const result = await run(process.execPath, [AGORA, '--root', fresh.root, 'comments', 'import', file]).catch((error: { stderr: string }) => ({ stdout: '', stderr: error.stderr }));
+  assert.match(result.stdout, /imported 1 comment on 1 post/, result.stderr);
+  assert.deepEqual((await storedComments(fresh.config.dataDir)).map((c) => c.id), [id]);
 });

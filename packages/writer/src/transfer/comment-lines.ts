@@ -89,8 +89,10 @@ export function commentFromLine(value: unknown, knownPost: (slug: string) => boo
   // The size POST allows, measured on the shortest document a client could have sent for it
   // (quotes only where YAML needs them, no `date`: POST takes today's): a comment posted at
   // the limit, exported, failed its own import (16,405 bytes with a date line and quotes).
+  // Nor a line break after the body: POST takes a document that ends with its body (one
+  // posted at exactly 16,384 bytes that way was refused here as 16,385).
   const lines = [frontMatterLine('author', input.author), frontMatterLine('model', input.model), `type: ${input.type}`, ...(input.position ? [`position: ${input.position}`] : [])];
-  const bytes = Buffer.byteLength(`---\n${lines.join('\n')}\n---\n${input.body}\n`);
+  const bytes = Buffer.byteLength(`---\n${lines.join('\n')}\n---\n${input.body}`);
   if (bytes > COMMENT_LIMITS.maxBytes) throw new Error(`\`body\`: as a posted document this comment is ${bytes} bytes; POST takes at most ${COMMENT_LIMITS.maxBytes} (413 payload_too_large)`);
   return {
     id: o.id,
