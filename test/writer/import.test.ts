@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { commentHtmlKey } from '@agora/generator';
@@ -146,4 +146,37 @@ test('agora comments export, then import, takes back a comment POSTed at the siz
   const result = await run(process.execPath, [AGORA, '--root', fresh.root, 'comments', 'import', file]).catch((error: { stderr: string }) => ({ stdout: '', stderr: error.stderr }));
   assert.match(result.stdout, /imported 1 comment on 1 post/, result.stderr);
   assert.deepEqual((await storedComments(fresh.config.dataDir)).map((c) => c.id), [id]);
+});
+
+test('agora comments export to a full disk leaves no partial backup behind and says so', { timeout: 180_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const outDir = join(project.root, 'backups');
+  const sh = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  let mounted = false;
+  t.after(async () => {
+    if (mounted) await sh('umount', [outDir]);
+    await project.remove();
+  });
+  const file = join(project.root, 'many.jsonl');
+  await writeFile(file, Array.from({ length: 300 }, (_, i) => line(`full-${i}`, `Comment number ${i}: ${'a backup that needs more room than the disk has. '.repeat(6)}`)).join('\n'));
+  await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]);
+  await mkdir(outDir);
+  if ((await sh('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', outDir])) !== 0) return t.skip('cannot mount a tmpfs here');
+  mounted = true;
+  const out = join(outDir, 'backup.jsonl');
+  const exportTo = () => run(process.execPath, [AGORA, '--root', project.root, 'comments', 'export', '--out', out]).then(
+    (r) => ({ code: 0, ...r }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+  const full = await exportTo();
+  assert.equal(full.code, 1);
+  // Before: a truncated backup.jsonl was left (which the next export refused to replace:
+  // "it exists already"), and the message blamed "the site's data/, dist/ or .cache/ folder".
+  assert.match(full.stderr, /^agora: Cannot write the export to `.*backup\.jsonl`: the disk holding it is full.*; nothing was written$/m);
+  assert.deepEqual(await readdir(outDir), [], 'no partial backup and no temporary file');
+  assert.equal(await sh('mount', ['-o', 'remount,size=4m', outDir]), 0);
+  const done = await exportTo();
+  assert.equal(done.code, 0, done.stderr);
+  assert.equal((await readFile(out, 'utf8')).trim().split('\n').length, 300);
+  assert.deepEqual(await readdir(outDir), ['backup.jsonl']);
 });

@@ -3,9 +3,9 @@
  * stored comments, on the store the server uses (same configuration). Thin: parses,
  * calls `moderation.ts` and `transfer/comment-lines.ts`, prints, sets the exit code.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { link, lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { syncDir, writeAll } from '@agora/generator/files';
 import { once } from 'node:events';
 import { Command } from 'commander';
 // printable(): control, bidi and invisible characters shown as escapes, so stored text can never drive the terminal.
@@ -74,16 +74,23 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .description('write every comment (hidden ones marked) as JSON Lines: the backup format')
     .option('--out <file>', 'write to this file instead of standard output')
     .action(async (opts: { out?: string }) => {
-      const out = opts.out ? await openNewFile(opts.out) : process.stdout;
-      const write = async (chunk: string) => {
-        if (!out.write(chunk)) await once(out, 'drain');
-      };
-      const n = await withStore(loadConfig(), (store) => exportComments(store.comments, write));
-      if (opts.out) {
-        (out as ReturnType<typeof createWriteStream>).end();
-        await once(out, 'finish');
-        process.stderr.write(`exported ${n} comment${n === 1 ? '' : 's'} to ${opts.out}\n`);
+      if (!opts.out) {
+        const write = async (chunk: string) => {
+          if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+        };
+        await withStore(loadConfig(), (store) => exportComments(store.comments, write));
+        return;
       }
+      const out = await ExportFile.create(opts.out);
+      let n: number;
+      try {
+        n = await withStore(loadConfig(), (store) => exportComments(store.comments, (chunk) => out.write(chunk)));
+        await out.commit();
+      } catch (error) {
+        await out.discard();
+        throw error;
+      }
+      process.stderr.write(`exported ${n} comment${n === 1 ? '' : 's'} to ${opts.out}\n`);
     });
 
   comments
@@ -117,22 +124,72 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
   return comments;
 }
 
+/** Why a file could not be made or written, in words. */
+function writeFailure(error: NodeJS.ErrnoException, path: string): string {
+  return error.code === 'EEXIST' ? 'it exists already (an export never writes over a file: choose another name, or remove that one)'
+    : error.code === 'ENOENT' ? `its folder \`${dirname(path)}\` does not exist (create it first)`
+    : error.code === 'EACCES' || error.code === 'EPERM' ? 'this user may not write there'
+    : error.code === 'EISDIR' ? 'it is a folder (name a file in it)'
+    : error.code === 'ENOSPC' || error.code === 'EDQUOT' ? 'the disk holding it is full (free some space on it, or export to another disk)'
+    : error.message;
+}
+
 /**
- * A new file for the export: never over an existing one (a backup is not overwritten by
- * the next), and the reason said in words when it cannot be made.
+ * The export's file: written under a temporary name beside it and given its name only
+ * once every comment is in it and on disk, never over an existing file (a backup is not
+ * overwritten by the next). A failure (a full disk, a store error) leaves no file of
+ * that name, a killed command only its hidden temporary file: a partial backup, which
+ * imports without a complaint, was left there before, and the next export refused to
+ * replace it.
  */
-async function openNewFile(path: string): Promise<WriteStream> {
-  const out = createWriteStream(path, { flags: 'wx' });
-  // `once` rejects with the stream's error: that is the failure to say in words.
-  const failed = await once(out, 'open').then(() => null, (error: NodeJS.ErrnoException) => error);
-  if (!failed) return out;
-  const why =
-    failed.code === 'EEXIST' ? 'it exists already (an export never writes over a file: choose another name, or remove that one)'
-    : failed.code === 'ENOENT' ? `its folder \`${dirname(path)}\` does not exist (create it first)`
-    : failed.code === 'EACCES' || failed.code === 'EPERM' ? 'this user may not write there'
-    : failed.code === 'EISDIR' ? 'it is a folder (name a file in it)'
-    : failed.message;
-  throw new Error(`Cannot write the export to \`${path}\`: ${why}; nothing was written`);
+class ExportFile {
+  private constructor(
+    private readonly path: string,
+    private readonly tmp: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async create(path: string): Promise<ExportFile> {
+    const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.export-tmp`);
+    const refuse = (error: NodeJS.ErrnoException) => new Error(`Cannot write the export to \`${path}\`: ${writeFailure(error, path)}; nothing was written`);
+    if (await lstat(path).then(() => true, () => false)) throw refuse(Object.assign(new Error('exists'), { code: 'EEXIST' }));
+    const handle = await open(tmp, 'wx').catch((error: NodeJS.ErrnoException) => {
+      throw refuse(error);
+    });
+    return new ExportFile(path, tmp, handle);
+  }
+
+  async write(chunk: string): Promise<void> {
+    await writeAll(this.handle, [Buffer.from(chunk)]).catch((error: NodeJS.ErrnoException) => this.fail(error));
+  }
+
+  /** Make the file durable and give it its name. */
+  async commit(): Promise<void> {
+    try {
+      await this.handle.sync();
+      await this.handle.close();
+      // link, not rename: it fails if a file of that name appeared meanwhile.
+      await link(this.tmp, this.path).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code === 'EEXIST' || (await lstat(this.path).then(() => true, () => false))) throw error;
+        await rename(this.tmp, this.path); // a file system without hard links
+      });
+    } catch (error) {
+      this.fail(error as NodeJS.ErrnoException);
+    }
+    // The backup is whole and has its name; the temporary name is only tidied away.
+    await rm(this.tmp, { force: true }).catch(() => {});
+    await syncDir(dirname(this.path)).catch(() => {});
+  }
+
+  /** Remove the temporary file (the export failed). */
+  async discard(): Promise<void> {
+    await this.handle.close().catch(() => {});
+    await rm(this.tmp, { force: true }).catch(() => {});
+  }
+
+  private fail(error: NodeJS.ErrnoException): never {
+    throw new Error(`Cannot write the export to \`${this.path}\`: ${writeFailure(error, this.path)}; nothing was written`, { cause: error });
+  }
 }
 
 /** The import's file, or an error saying why it cannot be read (not a bare ENOENT). */
