@@ -440,3 +440,35 @@ test('a writer whose cache folder alone is full starts, serves and takes comment
   assert.equal(res.status, 201, await res.text());
   assert.match(await readFile(join(project.config.distDir, 'api', 'comments', slug), 'utf8'), /cache disk is full/);
 });
+
+test('a moderation command on a full data disk says the change was not made and to run it again', { timeout: 120_000, skip: process.getuid?.() !== 0 ? 'needs root to mount a small tmpfs' : false }, async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  const { dataDir } = project.config;
+  await mkdir(dataDir, { recursive: true });
+  const run = (command: string, args: string[]) => new Promise<number>((r) => spawn(command, args, { stdio: 'ignore' }).once('exit', (c) => r(c ?? 1)));
+  if ((await run('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dataDir])) !== 0) {
+    await project.remove();
+    return t.skip('cannot mount a tmpfs here');
+  }
+  t.after(async () => {
+    await run('umount', [dataDir]);
+    await project.remove();
+  });
+  const server = await startTestServer(project);
+  const res = await postComment(server.url, SLUG, commentDoc({ author: 'to-hide' }));
+  assert.equal(res.status, 201);
+  const { id } = (await res.json()) as { id: string };
+  await server.close();
+  await fillDisk(join(dataDir, 'filler'));
+  const hide = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), 'comments', 'hide', id, '--root', project.root], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code, stderr }));
+  });
+  assert.equal(hide.code, 1);
+  // Before: "make room and the writer continues by itself", as if the hide would follow.
+  assert.doesNotMatch(hide.stderr, /continues by itself/);
+  assert.match(hide.stderr, /^agora: Cannot write `.*\.json`: no room for it \(ENOSPC: the disk is full\); nothing was changed\. Make room, then run the command again/m);
+  assert.equal((await storedComments(dataDir)).find((c) => c.id === id)?.hidden, undefined, 'not hidden');
+});

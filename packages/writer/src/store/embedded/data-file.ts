@@ -32,10 +32,10 @@ export function toStoreError(error: unknown, path: string): unknown {
     return new StoreError('unavailable', `Cannot open \`${path}\` (${code}: too many open files); nothing was stored — retry shortly, and raise the limit on open files (\`ulimit -n\`) if it lasts`, { cause: error });
   }
   if (code && DISK_FULL.has(code)) {
-    return new StoreError('disk_full', `Cannot write \`${path}\`: no room for it (${code}: ${code === 'EFBIG' ? 'the file-size limit' : 'the disk is full'}); make room and the writer continues by itself`, { cause: error });
+    return new StoreError('disk_full', `Cannot write \`${path}\`: no room for it (${code}: ${code === 'EFBIG' ? 'the file-size limit' : 'the disk is full'}); nothing was changed. Make room, then run the command again (a running writer goes on by itself)`, { cause: error });
   }
   if (code && NOT_WRITABLE.has(code)) {
-    return new StoreError('unavailable', `Cannot write \`${path}\` (${code}: ${code === 'EROFS' ? 'a read-only file system' : 'no permission'}); make the data folder writable and the writer continues by itself`, { cause: error });
+    return new StoreError('unavailable', `Cannot write \`${path}\` (${code}: ${code === 'EROFS' ? 'a read-only file system' : 'no permission'}); nothing was changed. Make the data folder writable, then run the command again (a running writer goes on by itself)`, { cause: error });
   }
   return error;
 }
