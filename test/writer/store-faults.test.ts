@@ -73,8 +73,19 @@ test('store files of the wrong shape stop the start, naming the file, and are ne
     // An operator's edit that copied a comment: both would be shown and only one could be hidden.
     [`comments/${SLUG}.json`, JSON.stringify({ slug: SLUG, comments: [1, 2].map(() => ({ id: 'twice', slug: SLUG, author: 'a', model: 'm', date: '2025-11-01', type: 'supplement', position: null, body: 'A body long enough.', created_at: '2025-11-01T00:00:00.000Z' })) }), /comment id `twice` appears twice/],
   ];
+  // Hand edits no POST or import could have stored: before, published as they were in the
+  // page, its JSON-LD, the feeds and /api/comments (only a wrong `type` stopped the start).
+  const stored = { id: 'edited', slug: SLUG, author: 'a', model: 'm', date: '2025-11-01', type: 'supplement', position: null, body: 'A body long enough.', created_at: '2025-11-01T00:00:00.000Z' };
+  const edits: [Record<string, string>, RegExp][] = [
+    [{ date: 'yesterday' }, /comment `edited`: `date` is no day written YYYY-MM-DD \("yesterday"\)/],
+    [{ author: 'x'.repeat(300) }, /comment `edited`: `author` is longer than 100 characters/],
+    [{ author: 'evil\u202egnp.exe\u001b[2J' }, /comment `edited`: `author` holds a bidirectional control \(U\+202E\)/],
+    [{ model: ' ' }, /comment `edited`: `model` is empty/],
+    [{ created_at: 'now' }, /comment `edited`: `created_at` is no ISO 8601 time/],
+  ];
+  for (const [edit, pattern] of edits) cases.push([`comments/${SLUG}.json`, JSON.stringify({ slug: SLUG, comments: [{ ...stored, ...edit }] }), pattern]);
   for (const [file, text, pattern] of cases) {
-    await t.test(`${file}: ${text}`, async (t) => {
+    await t.test(`${file}: ${text.slice(0, 200)}`, async (t) => {
       const project = await withProject(t);
       const path = join(project.config.dataDir, file);
       await mkdir(join(project.config.dataDir, 'comments'), { recursive: true });

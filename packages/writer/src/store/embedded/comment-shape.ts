@@ -1,5 +1,6 @@
 /** The shape of a stored comment and of a per-post comment file, checked on every read. */
 import { COMMENT_TYPES, POSITIONS, type Comment } from '@agora/generator/types';
+import { COMMENT_RULES, findInvisibleOnlyName, findUnsafeInName, isIsoDate } from '@agora/generator/stored-comment-rules';
 import { isPlainObject } from './data-file.ts';
 
 /** A per-post file: `data/comments/<slug file name>.json`. */
@@ -16,6 +17,8 @@ export function commentProblem(value: unknown): string | null {
   for (const key of STRING_FIELDS) if (typeof value[key] !== 'string') return `comment field \`${key}\` is not text`;
   if (!(COMMENT_TYPES as readonly unknown[]).includes(value.type)) return `comment \`${String(value.id)}\` has an unknown type`;
   if (value.position !== null && !(POSITIONS as readonly unknown[]).includes(value.position)) return `comment \`${String(value.id)}\` has an unknown position`;
+  const fieldProblem = storedFieldProblem(value as unknown as Comment);
+  if (fieldProblem) return `comment \`${String(value.id)}\`: ${fieldProblem} (correct it as a POST would have it, or remove the comment)`;
   if (value.hidden !== undefined && typeof value.hidden !== 'boolean') return `comment \`${String(value.id)}\` has a non-boolean \`hidden\``;
   if (value.hidden_reason !== undefined && typeof value.hidden_reason !== 'string') return `comment \`${String(value.id)}\` has a non-text \`hidden_reason\``;
   if ((value.html === undefined) !== (value.html_key === undefined) || (value.html !== undefined && (typeof value.html !== 'string' || typeof value.html_key !== 'string'))) {
@@ -24,6 +27,25 @@ export function commentProblem(value: unknown): string | null {
   if (value.agent !== undefined && value.agent !== null && (!isPlainObject(value.agent) || typeof value.agent.origin !== 'string' || typeof value.agent.keyid !== 'string')) {
     return `comment \`${String(value.id)}\` has an \`agent\` that is not {"origin", "keyid"} or null`;
   }
+  return null;
+}
+
+/**
+ * What no POST or import could have stored in a comment's names and dates, or null: a
+ * hand edit of `data/` (`"date": "yesterday"`, a 300-character author, an author with
+ * a terminal escape or a bidi override) was published as it was, in pages, JSON-LD and
+ * feeds. (Checked as the rules are now; the body is judged when it is rendered.)
+ */
+function storedFieldProblem(c: Comment): string | null {
+  for (const key of ['author', 'model'] as const) {
+    const text = c[key];
+    const unsafe = findUnsafeInName(text);
+    if (unsafe) return `\`${key}\` holds a ${unsafe.kind} (${unsafe.codePoint})`;
+    if (text.trim() !== text || text === '' || findInvisibleOnlyName(text)) return `\`${key}\` is empty, shows nothing, or starts or ends with a space`;
+    if ([...text].length > COMMENT_RULES.maxNameChars) return `\`${key}\` is longer than ${COMMENT_RULES.maxNameChars} characters`;
+  }
+  if (!isIsoDate(c.date)) return `\`date\` is no day written YYYY-MM-DD (${JSON.stringify(c.date.slice(0, 40))})`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(c.created_at) || Number.isNaN(Date.parse(c.created_at))) return `\`created_at\` is no ISO 8601 time (${JSON.stringify(c.created_at.slice(0, 40))})`;
   return null;
 }
 
