@@ -142,7 +142,7 @@ export function newerSchemaError(found: number): StoreError {
  * @returns The versions before and after, and what was applied.
  */
 export async function applyMigrations(pool: pg.Pool): Promise<MigrationResult> {
-  return transaction(pool, 'migrate the database schema', async (client) => {
+  return transaction(pool, 'open the PostgreSQL store (its schema check)', async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query(CREATE_VERSIONS);
     const from = await currentVersion(client);
