@@ -367,7 +367,20 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
       const answer = (await res.json()) as { error: { message: string; data: { supported: string[] } } };
       assert.match(answer.error.message, /Unsupported MCP-Protocol-Version/);
       assert.ok(answer.error.data.supported.includes('2025-06-18') && answer.error.data.supported.includes('2026-07-28'));
+      // 2026-07-28 (versioning): a version the server does not implement MUST get UnsupportedProtocolVersionError,
+      // -32022, so that a client retries with one of `supported` (it was -32000, which reads as a legacy server).
+      assert.equal((answer.error as unknown as { code: number }).code, -32022, revision);
     }
+    // A modern request as a 2026-07-28 client sends it (header, Mcp-Method and _meta all naming the version):
+    // the same -32022 as the SDK gives when the header is left out, with the version echoed.
+    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} };
+    const future = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2099-01-01', 'Mcp-Method': 'server/discover' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: envelope } }) });
+    assert.equal(future.status, 400);
+    const refused = (await future.json()) as { id: unknown; error: { code: number; data: { supported: string[]; requested: string } } };
+    assert.equal(refused.error.code, -32022);
+    assert.equal(refused.id, 7);
+    assert.equal(refused.error.data.requested, '2099-01-01');
+    assert.ok(refused.error.data.supported.includes(MODERN));
     const latin = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'application/json; charset=latin1');
     assert.equal(latin.status, 415);
     assert.equal(((await latin.json()) as { error: { code: number } }).error.code, -32000);

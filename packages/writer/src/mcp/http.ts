@@ -15,7 +15,7 @@
  * error too, -32000 with the writer's own error object as `data` (`mcpErrorAnswer`).
  */
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
-import { createMcpHandler, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMcpHandler, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo } from '@modelcontextprotocol/server';
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
@@ -184,11 +184,13 @@ export function mcpRoutes(deps: AgentDeps): Router {
     }
     // As on POST /api/comments: a signature covering content-digest binds the body only if the digest is the body's.
     checkContentDigest(req.get('content-digest'), req.get('content-encoding'), bytes);
-    // A revision this server does not speak, said plainly (the SDK's answer speaks of a missing envelope).
+    // A revision this server does not speak, said plainly (the SDK's answer speaks of a missing envelope),
+    // as 2026-07-28's UnsupportedProtocolVersionError (-32022, data `supported` and `requested`): the code
+    // the revision says a server MUST answer, so that a client retries with a version it lists.
     const revision = req.get('mcp-protocol-version');
     if (revision !== undefined && !REVISIONS.includes(revision)) {
       const id = (req.body as { id?: unknown } | null)?.id;
-      res.status(400).json(jsonRpcError(-32000, `Unsupported MCP-Protocol-Version ${JSON.stringify(revision)}: this server speaks ${REVISIONS.join(', ')}`, { supported: REVISIONS, requested: revision }, typeof id === 'string' || typeof id === 'number' ? id : null));
+      res.status(400).json(jsonRpcError(ProtocolErrorCode.UnsupportedProtocolVersion, `Unsupported MCP-Protocol-Version ${JSON.stringify(revision)}: this server speaks ${REVISIONS.join(', ')}`, { supported: REVISIONS, requested: revision }, typeof id === 'string' || typeof id === 'number' ? id : null));
       return;
     }
     (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
