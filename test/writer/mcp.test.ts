@@ -479,6 +479,31 @@ test('agora mcp on its own answers every request piped in before the end of inpu
   assert.ok((answers[2]!.result?.contents?.[0]?.text.length ?? 0) > 800_000, 'the long answer whole');
 });
 
+test('agora mcp answers a JSON-RPC batch with one array, and a line that is not JSON with a parse error, as POST /mcp does', async (t) => {
+  // 2025-03-26: implementations MUST support receiving JSON-RPC batches. Over stdio the SDK's
+  // transport dropped a batch line unanswered (the client waited for ever, and a piped session
+  // for its 60 s grace), and a line that is not JSON got no -32700.
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  t.after(() => project.remove());
+  const started = Date.now();
+  const lines = await pipeLines(project.root, [
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batch', version: '1' } } }),
+    JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: `agora://post/${NGINX}` } }]),
+    'not json',
+    JSON.stringify([]),
+    JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
+  ]);
+  assert.ok(Date.now() - started < 45_000, 'the session ends once everything is answered, not after the grace');
+  const batch = lines.find((l) => Array.isArray(l)) as { id: number; result?: { contents?: unknown[] } }[] | undefined;
+  assert.ok(batch, `one array answers the batch: ${JSON.stringify(lines).slice(0, 300)}`);
+  assert.deepEqual(batch.map((a) => a.id).sort(), [2, 3]);
+  assert.equal(batch.find((a) => a.id === 3)?.result?.contents?.length, 1);
+  const single = lines.filter((l) => !Array.isArray(l)) as { id: number | null; error?: { code: number } }[];
+  assert.deepEqual(single.filter((a) => a.id === null).map((a) => a.error?.code).sort(), [-32700, -32600].sort());
+  assert.ok(single.some((a) => a.id === 4) && single.some((a) => a.id === 1));
+});
+
 test('MCP over stdio (agora mcp), both protocol eras', async (t) => {
   const project = await makeProject({ samplePosts: true, catalog: true, files: { 'agora.config.json': STDIO_CONFIG } });
   const { modern, legacy } = clients('stdio');
@@ -515,6 +540,17 @@ async function pipeInto(root: string, extra: string[], messages: unknown[]): Pro
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   assert.equal(code, 0);
   return out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).sort((a, b) => a.id - b.id);
+}
+
+/** Pipe raw lines into `agora mcp` and close its input at once: every line it wrote, parsed. */
+async function pipeLines(root: string, lines: string[]): Promise<unknown[]> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', root, 'mcp'], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stdin.end(lines.join('\n') + '\n');
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  return out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
 }
 
 test('MCP over stdio beside a running writer on the same data folder', async (t) => {
