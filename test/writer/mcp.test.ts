@@ -290,6 +290,25 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     assert.equal(errorBody(bad).error.field, 'cursor');
   });
 
+  await t.test('should neither repeat nor skip a comment when one is posted between two pages', async () => {
+    // The site-wide list is newest first: with a cursor that was an offset, a comment posted
+    // between two pages pushed the last one of page 1 onto page 2 (found with raw tools/call).
+    type Page = { comments: { id: string }[]; next_cursor?: string };
+    const first = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { limit: 2 } }));
+    assert.ok(first.next_cursor);
+    const posted = data<{ status: number }>(await modern.callTool({ name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'between-pages' }), api_key: API_KEY } }));
+    assert.equal(posted.status, 201);
+    const all = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { limit: 200 } })).comments.map((c) => c.id);
+    const second = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { limit: 2, cursor: first.next_cursor } }));
+    const start = all.indexOf(first.comments[1]!.id) + 1;
+    assert.deepEqual(second.comments.map((c) => c.id), all.slice(start, start + 2), 'page 2 goes on after the last comment of page 1');
+    // One post's comments, oldest first, page on the same way.
+    const onPost = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { slug: NGINX, limit: 1 } }));
+    const afterIt = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { slug: NGINX, limit: 1, cursor: onPost.next_cursor } }));
+    const postAll = data<Page>(await modern.callTool({ name: 'list_comments', arguments: { slug: NGINX, limit: 200 } })).comments.map((c) => c.id);
+    assert.deepEqual([...onPost.comments, ...afterIt.comments].map((c) => c.id), postAll.slice(0, 2));
+  });
+
   await t.test('should list posts as resources a page at a time', async () => {
     const total = server.state.site.posts.length;
     assert.ok(total > 100);

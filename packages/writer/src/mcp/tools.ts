@@ -13,7 +13,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import { CATEGORIES, COMMENT_TYPES, POSITIONS, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
+import { CATEGORIES, COMMENT_TYPES, POSITIONS, compareComments, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
 import { AppError, isAppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { parseSearchQuery } from '../routes/search.ts';
@@ -49,6 +49,37 @@ export function paginate<T>(items: readonly T[], cursor: string | undefined, lim
   if (start === null) throw new AppError('validation', `${field} is not a cursor this server gave out; start again without it`, { field });
   const page = items.slice(start, start + limit);
   return { page, ...(start + limit < items.length ? { next: encodeCursor(start + limit) } : {}) };
+}
+
+/**
+ * One page of comments in `order` (a total order: `compareComments`, or its reverse), from
+ * a cursor that names the last comment of the previous page (keyset), not an offset: a
+ * comment posted or hidden meanwhile neither pushes one of the last page onto the next nor
+ * skips one (the site-wide list is newest first, so every new comment shifted the offsets).
+ * An offset cursor of `encodeCursor` is still read.
+ */
+export function paginateComments(items: readonly Comment[], cursor: string | undefined, limit: number, order: (a: Comment, b: Comment) => number): { page: Comment[]; next?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const after = commentCursorKey(cursor);
+    if (after) {
+      const index = items.findIndex((c) => order(c, after as Comment) > 0);
+      start = index === -1 ? items.length : index;
+    } else return paginate(items, cursor, limit);
+  }
+  const page = items.slice(start, start + limit);
+  const last = page.at(-1);
+  return { page, ...(last && start + limit < items.length ? { next: Buffer.from(JSON.stringify({ c: last.created_at, i: last.id })).toString('base64url') } : {}) };
+}
+
+/** The sort key a comment cursor names, or null when it is not one. */
+function commentCursorKey(cursor: string): Pick<Comment, 'created_at' | 'id'> | null {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c?: unknown; i?: unknown };
+    return typeof value.c === 'string' && typeof value.i === 'string' ? { created_at: value.c, id: value.i } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The post a slug argument names (raw, or percent-encoded as in the post's URL: `post-slug.ts`). */
@@ -269,14 +300,16 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
   }, (args) => answer(deps, 'list_comments', async () => {
     const limit = args.limit ?? COMMENT_PAGE.defaultLimit;
     let slug: string | null = null;
-    let all: Comment[];
+    let all: readonly Comment[];
+    // One post's comments oldest first (their stored order), the site's newest first.
+    const order = args.slug !== undefined ? compareComments : (a: Comment, b: Comment) => compareComments(b, a);
     if (args.slug !== undefined) {
       slug = findPost(deps, args.slug).slug;
       all = deps.state.site.comments.get(slug) ?? [];
     } else {
-      all = [...deps.state.site.comments.values()].flat().sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+      all = [...deps.state.site.comments.values()].flat().sort(order);
     }
-    const { page, next } = paginate(all, args.cursor, limit);
+    const { page, next } = paginateComments(all, args.cursor, limit, order);
     return deps.state.withCommentTexts(page.map((c) => c.slug), () =>
       structured({ slug, total: all.length, comments: page.map(toCommentRecord), ...(next ? { next_cursor: next } : {}) }));
   }));
