@@ -4,8 +4,8 @@
  * pages and mirrors are whole files from the last run, so they are safe to serve.
  * `/api/health` says `starting`. Everything that needs the built state (comments, views,
  * search, MCP, content negotiation) waits for it, at most `waitMs`, then answers 503
- * `starting` with `Retry-After`: refused before anything is stored, never accepted and
- * dropped.
+ * `starting` with `Retry-After` (on `/mcp` a JSON-RPC error, -32000 with that error as
+ * `data`): refused before anything is stored, never accepted and dropped.
  */
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
@@ -14,6 +14,7 @@ import { AppError, sendError } from '../errors.ts';
 import { staticRoutes } from '../routes/static.ts';
 import { securityHeaders } from './security-headers.ts';
 import type { HealthState } from '../health.ts';
+import { mcpErrorAnswer } from '../mcp/http.ts';
 
 export interface StartingAppOptions {
   distDir: string;
@@ -64,6 +65,7 @@ export function createStartingApp(options: StartingAppOptions): Express {
   });
   const files = staticRoutes(options.distDir);
   app.use((req, res, next) => (isStaticRead(req) ? files(req, res, () => waitForFull(req, res, next)) : waitForFull(req, res, next)));
-  app.use(((error, req, res, _next) => sendError(req, res, error)) as express.ErrorRequestHandler);
+  // `/mcp` refusals are JSON-RPC errors, as on the full app: -32000 with the writer's error as `data`.
+  app.use(((error, req, res, _next) => sendError(req, res, error, undefined, mcpErrorAnswer)) as express.ErrorRequestHandler);
   return app;
 }
