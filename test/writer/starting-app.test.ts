@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relative } from 'node:path';
 import { createStartingApp } from '../../packages/writer/src/http/starting-app.ts';
 import { makeProject } from '../helpers/project.ts';
 
@@ -29,4 +30,36 @@ test('a starting writer refuses POST /mcp with a JSON-RPC error, the writer\'s 5
   const search = await fetch(`${base}/api/search?q=nginx`);
   assert.equal(search.status, 503);
   assert.equal(((await search.json()) as { error: { code: string } }).error.code, 'starting');
+});
+
+// Found by asking for every file of openapi.json from a writer that could not catch up (its
+// database away): a file asked for with an Accept naming JSON or markdown (`/openapi.json`
+// and `/agencatalog/catalog.json` with `Accept: application/json`, llms.txt with axios's
+// `application/json, text/plain, */*`) got 503 `starting`, though the existing dist/ is
+// served while the writer catches up: only pages are negotiated.
+test('a starting writer serves the files of the existing dist/ whatever Accept says; only pages wait to be negotiated', async (t) => {
+  const project = await makeProject();
+  const { distDir } = project.config;
+  await project.write(`${relative(project.root, distDir)}/llms.txt`, '# Agora\n');
+  await project.write(`${relative(project.root, distDir)}/openapi.json`, '{"openapi":"3.1.0"}\n');
+  await project.write(`${relative(project.root, distDir)}/guide/a-post/index.html`, '<!doctype html><title>a post</title>\n');
+  const app = createStartingApp({ distDir, site: project.config.site, store: 'files', startedAt: new Date(), ready: new Promise(() => {}), waitMs: 50 });
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await project.remove();
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  for (const accept of ['application/json', 'application/json, text/plain, */*', 'text/markdown']) {
+    const json = await fetch(`${base}/openapi.json`, { headers: { Accept: accept } });
+    assert.equal(json.status, 200, accept);
+    assert.equal(await json.text(), '{"openapi":"3.1.0"}\n');
+    const llms = await fetch(`${base}/llms.txt`, { headers: { Accept: accept } });
+    assert.equal(llms.status, 200, accept);
+  }
+  // A page asked for as markdown or JSON is negotiated by the full app: it waits, then 503.
+  assert.equal((await fetch(`${base}/guide/a-post/`, { headers: { Accept: 'text/markdown' } })).status, 503);
+  assert.equal((await fetch(`${base}/guide/a-post/`)).status, 200);
 });

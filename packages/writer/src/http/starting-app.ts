@@ -29,11 +29,17 @@ export interface StartingAppOptions {
   health?: HealthState;
 }
 
-/** GET/HEAD answered from the files as they are: not negotiated pages, not the writer's own GETs. */
+/**
+ * GET/HEAD answered from the files as they are: not negotiated pages, not the writer's own
+ * GETs. Only pages (`…/`) are negotiated, and markdown files carry the headers of the built
+ * site: any other file (`llms.txt`, `openapi.json`, `catalog.json` …) is served whatever
+ * `Accept` says (axios's default, JSON, then text, then any type, made them wait).
+ */
 function isStaticRead(req: express.Request): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (req.path.startsWith('/api/search') || req.path === '/mcp' || req.path === '/api/health') return false;
   if (req.path.startsWith('/api/')) return true;
+  if (!req.path.endsWith('/') && !req.path.endsWith('.md')) return true;
   const accept = req.get('accept') ?? '';
   return !/text\/markdown|application\/json/i.test(accept);
 }
