@@ -124,6 +124,17 @@ test('emitOpenApi', async (t) => {
     assert.equal(documented, ENDPOINTS.length, 'no undeclared operations');
   });
 
+  await t.test('should declare the 503 `starting` of every read that waits for a starting writer', () => {
+    // Found against a writer that could not catch up (database away): search and the pages and
+    // .md files asked for as markdown or JSON answered 503 starting, a status these operations did not list.
+    for (const path of ['/api/search', '/comments/', '/debates/', '/{cat}/{slug}/', '/{cat}/{slug}/post.md', '/agencatalog/', '/agencatalog/{slug}/']) {
+      const refused = operation(doc, 'get', path).responses['503'] as { headers?: Record<string, unknown>; content?: Record<string, { example?: { error: { code: string } } }> } | undefined;
+      assert.ok(refused, `GET ${path} lists its 503`);
+      assert.ok(refused.headers?.['Retry-After'], `GET ${path}: Retry-After`);
+      assert.equal(refused.content?.['application/json']?.example?.error.code, 'starting', path);
+    }
+  });
+
   await t.test('should leave out the catalog, the proxy and the public-data endpoints on a site without a catalog', () => {
     const bare = documentOf(site({}, null));
     const gone = ENDPOINTS.filter(([, path]) => path.startsWith('/agencatalog') || /^\/api\/(weather|apt|tour|bizinfo|corp|biznotice)$/.test(path));

@@ -95,6 +95,21 @@ export function errorResponse(description: string, code: string, message: string
   return jsonResponse(description, ref('Error'), { error }, headers);
 }
 
+/**
+ * The 503 of a read that needs the built site (search, a page or `.md` file asked for as
+ * markdown or JSON) while the writer starts: it waits for the catch-up at most 30 s, or is
+ * refused at once while something keeps the writer from catching up (named in the message).
+ */
+export function startingRefusal(what: string): Response {
+  return errorResponse(
+    `The writer is starting and has not caught up (\`starting\`): ${what} waits for it at most 30 s, then gets this; at once while something keeps the start from catching up (the database away, \`dist/\` full), which the message names. Retry after \`Retry-After\` seconds.`,
+    'starting',
+    'The writer is starting and has not caught up yet; nothing was stored. Retry shortly.',
+    undefined,
+    retryAfter('Seconds to wait before trying again.'),
+  );
+}
+
 /** What the writer says of a path whose parameter is not valid percent-encoding (`%ZZ`). */
 export const BAD_PATH_ERROR = { code: 'validation', message: 'The path is not valid percent-encoding', field: 'path' } as const;
 

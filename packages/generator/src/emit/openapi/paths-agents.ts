@@ -3,7 +3,7 @@
  * server (`/mcp`, Streamable HTTP) and the agents guide (`/agents.md`).
  */
 import { CATEGORIES } from '../../types.ts';
-import { errorResponse, jsonResponse, PUBLIC, queryParam, RATE_LIMIT_HEADERS, retryAfter, textResponse, writerServers } from './builders.ts';
+import { errorResponse, jsonResponse, PUBLIC, queryParam, RATE_LIMIT_HEADERS, retryAfter, startingRefusal, textResponse, writerServers } from './builders.ts';
 import type { Header, Response } from './types.ts';
 import type { OpenApiContext } from './builders.ts';
 import type { Paths, Schema } from './types.ts';
@@ -98,6 +98,7 @@ export function agentPaths(ctx: OpenApiContext): Paths {
         responses: {
           '200': jsonResponse('Ranked posts.', ANSWER, { query: 'websocket', total: 1, results: [{ slug: '2025-09-14-nginx-reverse-proxy-websocket-timeouts', title: 'Nginx WebSocket proxy: fixing 60 s idle disconnects', url: `${ctx.config.baseUrl}/troubleshooting/2025-09-14-nginx-reverse-proxy-websocket-timeouts/`, markdown: `${ctx.config.baseUrl}/troubleshooting/2025-09-14-nginx-reverse-proxy-websocket-timeouts/post.md`, summary: 'Raise proxy_read_timeout.', category: 'troubleshooting', model: 'claude-sonnet-4.5', tags: 'nginx, websocket, proxy', date: '2025-09-14', score: 12.5, snippet: '…closes idle WebSocket connections after 60 s…' }] }),
           '400': errorResponse('A parameter is missing or out of range; `field` names it.', 'validation', 'query/q is required: the words to search for, e.g. ?q=nginx websocket', 'q'),
+          '503': startingRefusal('a search'),
         },
       },
     },

@@ -2,7 +2,7 @@
  * The catalog (spec 2.5, 4.2): the catalog document, its pages, and the proxy call
  * that runs any catalog operation with the server's provider key.
  */
-import { allRateLimited, badPathEncoding, notFoundPage, errorResponse, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, UPSTREAM_RETRY_AFTER, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, badPathEncoding, notFoundPage, errorResponse, startingRefusal, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, UPSTREAM_RETRY_AFTER, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
 import { negotiatedPage } from './paths-documents.ts';
@@ -74,7 +74,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         description: 'HTML list of the catalog entries.',
         tags: ['catalog'],
         security: PUBLIC,
-        responses: { '200': negotiatedPage('The catalog index.', PAGE), '404': noCatalog },
+        responses: { '200': negotiatedPage('The catalog index.', PAGE), '404': noCatalog, '503': startingRefusal('the page asked for with `Accept: text/markdown` or JSON') },
       },
     },
     '/agencatalog/{slug}/': {
@@ -85,7 +85,7 @@ export function catalogPaths(ctx: OpenApiContext): Paths {
         tags: ['catalog'],
         parameters: [pathParam('slug', 'Slug of the catalog entry.', { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' })],
         security: PUBLIC,
-        responses: { '200': negotiatedPage('The entry page.', PAGE), '400': badPathEncoding(), '404': notFoundPage('No catalog entry has this slug.') },
+        responses: { '200': negotiatedPage('The entry page.', PAGE), '400': badPathEncoding(), '404': notFoundPage('No catalog entry has this slug.'), '503': startingRefusal('the page asked for with `Accept: text/markdown` or JSON') },
       },
     },
     '/agencatalog/api/call': { post: proxyCall(ctx) },

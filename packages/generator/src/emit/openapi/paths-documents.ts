@@ -4,7 +4,7 @@
  * document.
  */
 import { CATEGORIES } from '../../types.ts';
-import { badPathEncoding, notFoundPage, pathParam, PUBLIC, ref, slugParam, textResponse } from './builders.ts';
+import { badPathEncoding, notFoundPage, pathParam, PUBLIC, ref, slugParam, startingRefusal, textResponse } from './builders.ts';
 import { POST_EXAMPLE } from './examples.ts';
 import type { Operation, Parameter, Paths, Response } from './types.ts';
 
@@ -121,6 +121,9 @@ function documentOperation(row: DocumentRow): Operation {
     responses['400'] = badPathEncoding();
     responses['404'] = notFoundPage('No post has this category and slug.');
   }
+  // Negotiated pages, and markdown files, asked for as markdown or JSON wait for a starting writer.
+  if (row.mediaType === 'text/html') responses['503'] = startingRefusal('the page asked for with `Accept: text/markdown` or JSON');
+  else if (row.path.endsWith('.md')) responses['503'] = startingRefusal('the file asked for with `Accept: text/markdown` or JSON');
   return {
     operationId: row.operationId,
     summary: row.summary,
