@@ -137,11 +137,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     await store?.close();
     throw error;
   }
-  logger.info({ url }, existsSync(join(config.distDir, 'index.html')) ? 'agora accepting connections; catching up (serving the existing dist/ meanwhile)' : 'agora accepting connections; building the site (no dist/ yet)');
+  const hasDist = existsSync(join(config.distDir, 'index.html'));
+  logger.info({ url }, hasDist ? 'agora accepting connections; catching up (serving the existing dist/ meanwhile)' : 'agora accepting connections; building the site (no dist/ yet)');
   options.onListening?.(url);
+  // What is served meanwhile: a first start has no dist/ to fall back on.
+  const meanwhile = hasDist ? 'serving the existing dist/ and trying again' : 'no dist/ to serve yet (the first build needs the store); trying again';
   for (let wait = 1000; !store; wait = Math.min(wait * 2, 10_000)) {
-    logger.warn({ retry_in_ms: wait }, 'the store is unavailable (PostgreSQL down?); serving the existing dist/ and trying again');
-    health.set('store', 'the database does not answer; serving the existing dist/ and trying again');
+    logger.warn({ retry_in_ms: wait }, `the store is unavailable (PostgreSQL down?); ${meanwhile}`);
+    health.set('store', `the database does not answer; ${meanwhile}`);
     await new Promise((r) => setTimeout(r, wait));
     store = await openOrAway();
   }
