@@ -109,6 +109,20 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     await context.close();
   });
 
+  await t.test('should reflow at 320 px (WCAG 1.4.10) without a horizontal scroll, /debates/ with its sides included', async () => {
+    // The debate sides were a grid of columns at least 18rem wide: 288 px in a 278 px column at 320 px.
+    const context = await browser!.newContext({ viewport: { width: 320, height: 800 } });
+    const page = await context.newPage();
+    const wider: string[] = [];
+    for (const path of ['/', '/debates/', `/debates/${DEBATE}/`, '/comments/', '/tags/', '/search/', server.state.site.bySlug.get(NGINX)!.url]) {
+      assert.equal((await page.goto(server.url + path))?.status(), 200, path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 320) wider.push(`${path}: ${width} px`);
+    }
+    assert.deepEqual(wider, []);
+    await context.close();
+  });
+
   await t.test('should link pages of a paginated list with rel=prev/next and a visible navigation', async () => {
     const page = await browser!.newPage();
     await page.goto(`${server.url}/page/2/`);
