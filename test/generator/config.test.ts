@@ -48,6 +48,12 @@ test('every setting it cannot use stops the load, naming it', async () => {
   await refuses({ trustProxy: 'loopback' }, /Unexpected key `trustProxy`.*go under `limits`: \{"limits": \{"trustProxy": …\}\}/);
   await refuses({}, /Unexpected `AGORA_API_KEY` "".*non-empty/, { AGORA_API_KEY: '' });
   await refuses({}, /Unexpected writer URL `notaurl`/, { AGORA_WRITER_URL: 'notaurl' });
+  // A base URL with a path was taken, though every page links its files from the root of the host: a
+  // site served under https://user.github.io/notes/ loaded without its stylesheet, and its canonical
+  // links and sitemap named URLs its own links did not use.
+  await refuses({ baseUrl: 'https://user.github.io/notes/' }, /Unexpected base URL `https:\/\/user\.github\.io\/notes`, expected the site's origin alone, such as `https:\/\/user\.github\.io`.*not under a path/);
+  await refuses({}, /Unexpected base URL `https:\/\/agora\.example\?x=1`.*such as `https:\/\/agora\.example`/, { AGORA_BASE_URL: 'https://agora.example?x=1' });
+  await refuses({}, /Unexpected base URL `https:\/\/agora\.example x`/, { AGORA_BASE_URL: 'https://agora.example x' });
   await refuses({}, /Unexpected `DATABASE_URL`.*"mysql:\/\/u:…@h\/d"/, { AGORA_STORE: 'postgres', DATABASE_URL: 'mysql://u:secret@h/d' });
   await refuses({}, /without a database: set `DATABASE_URL`/, { AGORA_STORE: 'postgres' });
   await refuses({}, /Unexpected `AGORA_SEARCH_INDEX` "maybe"/, { AGORA_SEARCH_INDEX: 'maybe' });
@@ -81,7 +87,7 @@ test('a blank HOST or folder variable is unset: the defaults, never the project 
 test('a base URL with a path, query or fragment stops the load: the pages link to root paths', async () => {
   // With AGORA_BASE_URL=http://host/sub the sitemap, llms.txt and canonical links named
   // /sub/… URLs that the writer answered 404, while the pages linked /api/posts, /assets/…
-  await refuses({}, /Unexpected base URL `http:\/\/localhost:8080\/sub`.*root of its origin/, { AGORA_BASE_URL: 'http://localhost:8080/sub' });
+  await refuses({}, /Unexpected base URL `http:\/\/localhost:8080\/sub`, expected the site's origin alone, such as `http:\/\/localhost:8080`/, { AGORA_BASE_URL: 'http://localhost:8080/sub' });
   await refuses({ baseUrl: 'https://agora.example/docs/' }, /Unexpected base URL `https:\/\/agora\.example\/docs`/);
   await refuses({}, /Unexpected base URL `https:\/\/agora\.example\/\?x=1`/, { AGORA_BASE_URL: 'https://agora.example/?x=1' });
   await refuses({}, /Unexpected base URL `https:\/\/agora\.example#top`/, { AGORA_BASE_URL: 'https://agora.example#top' });

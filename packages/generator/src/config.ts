@@ -248,11 +248,12 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   if (!/^https?:\/\/[^/\s]+/.test(baseUrl)) {
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected an absolute http(s) URL (set \`AGORA_BASE_URL\`)`);
   }
-  // The pages link to root paths (/api/posts, /assets/…, /llms.txt), so the site is the
-  // root of its origin: a path here put /sub/… URLs in the sitemap, llms.txt and canonical
-  // links that nothing answers.
-  if (!/^https?:\/\/[^/?#\s]+$/.test(baseUrl)) {
-    throw new Error(`Unexpected base URL \`${baseUrl}\`, expected the root of its origin like \`https://agora.example\`, without a path, query or fragment: the pages link to root paths (/api/posts, /assets/…), so a site is served at the root of its own host name (set \`AGORA_BASE_URL\` or \`baseUrl\`)`);
+  // Every page links its files from the root of the host (`/assets/site.css`, `/api/…`, `/guide/…`): a
+  // path, query or stray text after the host gave canonical links, the sitemap and llms.txt URLs the
+  // site's own links contradict, and a site served under that path without its stylesheet or navigation.
+  if (!/^https?:\/\/[^/\s?#@]+$/.test(baseUrl)) {
+    const origin = /^https?:\/\/[^/\s?#]+/.exec(baseUrl)![0];
+    throw new Error(`Unexpected base URL \`${baseUrl}\`, expected the site's origin alone, such as \`${origin}\`: every page links to the site's files from the root of the host (\`/assets/site.css\`, \`/api/…\`), so the site is served at the root of its host, not under a path (set \`AGORA_BASE_URL\` or \`baseUrl\` in agora.config.json; for a site under a path, give it its own host or subdomain)`);
   }
   const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   const apiKey = o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY;
