@@ -109,3 +109,22 @@ test('dist/ must be a folder of its own: not the project, nor around or inside t
   const outside = await withFile({}, { AGORA_DIST_DIR: join(tmpdir(), 'agora-elsewhere-dist') });
   assert.equal(outside.distDir, join(tmpdir(), 'agora-elsewhere-dist'));
 });
+
+test('agora.config.json saved with a byte-order mark loads, and a JSON syntax error names its line and column', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'agora-config-'));
+  try {
+    const path = join(root, 'agora.config.json');
+    // Notepad and other Windows editors save UTF-8 with a BOM; posts with one are read, the config was
+    // refused with "Unexpected token '\uFEFF'", a character no editor shows.
+    await writeFile(path, '\uFEFF{"title": "With a BOM"}\n');
+    assert.equal(loadConfig({ root, env: {} }).site.title, 'With a BOM');
+    // A trailing comma on line 3 was reported as "at position 34".
+    await writeFile(path, '{\n  "title": "x",\n  "lang": "en",\n}\n');
+    assert.throws(() => loadConfig({ root, env: {} }), (error: Error) => {
+      assert.match(error.message, /^Cannot read `.*agora\.config\.json:4:1`: Expected double-quoted property name in JSON \(line 4, column 1\); fix the JSON or delete the file$/);
+      return true;
+    });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

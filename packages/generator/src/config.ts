@@ -165,13 +165,24 @@ function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
   const path = resolve(root, 'agora.config.json');
   if (!existsSync(path)) return {};
   let parsed: unknown;
+  // A byte-order mark (Notepad's UTF-8) is dropped, as it is from posts.
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('expected a JSON object');
   } catch (error) {
-    throw new Error(`Cannot read \`${path}\`: ${(error as Error).message}; fix the JSON or delete the file`, {
-      cause: error,
-    });
+    // JSON.parse says where as a character offset: said as the line and column an editor shows.
+    let message = (error as Error).message;
+    let where = path;
+    const at = / at position (\d+)(?: \(line \d+ column \d+\))?/.exec(message);
+    if (at) {
+      const before = text.slice(0, Number(at[1]));
+      const line = before.split('\n').length;
+      const column = before.length - before.lastIndexOf('\n');
+      message = message.replace(at[0], ` (line ${line}, column ${column})`);
+      where = `${path}:${line}:${column}`;
+    }
+    throw new Error(`Cannot read \`${where}\`: ${message}; fix the JSON or delete the file`, { cause: error });
   }
   checkFileKeys(parsed as Record<string, unknown>, path);
   return parsed as ConfigFile & Record<string, unknown>;
