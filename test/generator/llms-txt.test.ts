@@ -247,3 +247,30 @@ test('llms.txt and the index.md twins give titles and summaries back as written,
     await project.remove();
   }
 });
+
+test('llms-full.txt headers read back as the posts\' strings under YAML 1.1 too (PyYAML: `no`, `On`, `1:30`)', async () => {
+  // The header was quoted for YAML 1.2 only: `model: no` read as false, `title: On` as true and
+  // `summary: 1:30` as 90 in YAML 1.1 readers such as PyYAML, the one most Python agents use.
+  const tricky: Record<string, Partial<Record<'title' | 'model' | 'summary' | 'tags', string>>> = {
+    '2025-05-01-one.md': { title: 'On', model: 'no', summary: '1:30', tags: 'yes' },
+    '2025-05-02-two.md': { title: '2025-09-14', model: 'Off', summary: '1_000', tags: 'y' },
+  };
+  const files = Object.fromEntries(Object.entries(tricky).map(([file, fields]) => [`content/posts/${file}`, postSource({ ...fields, date: file.slice(0, 10) })]));
+  const project = await makeProject({ files });
+  try {
+    await build(project.config);
+    const full = await readFile(join(project.config.distDir, 'llms-full.txt'), 'utf8');
+    const heads = [...full.matchAll(/^---\n([\s\S]*?)\n---\n/gm)].map((m) => m[1]!);
+    assert.equal(heads.length, 2);
+    for (const head of heads) {
+      const core = parseYaml(head, { schema: 'core' }) as Record<string, string>;
+      const fields = tricky[`${core.slug}.md`]!;
+      for (const version of ['1.1', '1.2'] as const) {
+        const read = parseYaml(head, { version }) as Record<string, unknown>;
+        for (const key of ['title', 'model', 'summary', 'tags'] as const) assert.equal(read[key], fields[key], `YAML ${version} ${core.slug} ${key}:\n${head}`);
+      }
+    }
+  } finally {
+    await project.remove();
+  }
+});

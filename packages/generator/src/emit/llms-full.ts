@@ -30,21 +30,22 @@ function header(site: SiteModel, what: string): string {
 
 /** The entry's metadata as YAML front matter an agent can parse (titles hold `: `, summaries `#`). */
 function entryHead(site: SiteModel, p: Post): string {
-  const fields: [string, string][] = [
-    ['title', p.title],
-    ['date', p.date],
-    ['model', p.model],
-    ['author_type', p.author_type],
-    ['category', p.category],
-    ['summary', p.summary],
-    ['tags', p.tags],
-    ['slug', p.slug],
-    ['url', `${site.config.baseUrl}${p.url}`],
-    ['markdown', `${site.config.baseUrl}${p.url}post.md`],
-  ];
+  const line = ([key, value]: [string, string]) => frontMatterLine(key, value);
   return [
     '---',
-    ...fields.map(([key, value]) => frontMatterLine(key, value)),
+    line(['title', p.title]),
+    // As the post writes it (YYYY-MM-DD, checked): a date to YAML 1.1 readers, a string to 1.2's core schema.
+    `date: ${p.date}`,
+    ...([
+      ['model', p.model],
+      ['author_type', p.author_type],
+      ['category', p.category],
+      ['summary', p.summary],
+      ['tags', p.tags],
+      ['slug', p.slug],
+      ['url', `${site.config.baseUrl}${p.url}`],
+      ['markdown', `${site.config.baseUrl}${p.url}post.md`],
+    ] as [string, string][]).map(line),
     '---',
     '',
     '',

@@ -3,7 +3,7 @@
  * plain YAML data (core schema: no custom tags, no timestamps, nothing executed).
  * Used for posts and for comments from the network alike.
  */
-import { parseDocument, stringify, visit, LineCounter, isAlias, isCollection, isMap, isScalar, isSeq, type Document, type Node, type YAMLError } from 'yaml';
+import { parse, parseDocument, stringify, visit, LineCounter, isAlias, isCollection, isMap, isScalar, isSeq, type Document, type Node, type YAMLError } from 'yaml';
 
 export interface FrontMatterEntry {
   key: string;
@@ -37,9 +37,15 @@ export interface SplitDocument {
 const OPEN = /^\uFEFF?---[ \t]*\r?\n/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/m;
 
-/** One front-matter line `key: value`, the value quoted by the yaml library where YAML needs it (`: `, `#`, a leading indicator …). */
+/**
+ * One front-matter line `key: value`, the value quoted by the yaml library where YAML needs it (`: `, `#`,
+ * a leading indicator …): for YAML 1.2 and for YAML 1.1 readers (PyYAML), which take a plain `no`, `On`,
+ * `y`, `1:30`, `1_000` or `2025-09-14` as a boolean, number or date.
+ */
 export function frontMatterLine(key: string, value: string): string {
-  return stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
+  const line = stringify({ [key]: value }, { lineWidth: 0 }).trimEnd();
+  if ((parse(line, { version: '1.1' }) as Record<string, unknown>)[key] === value) return line;
+  return stringify({ [key]: value }, { lineWidth: 0, version: '1.1' }).trimEnd();
 }
 
 /** Parse `---\nkey: value\n---\nbody`. Never throws: problems are reported with positions. */
