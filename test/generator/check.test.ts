@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { check, build, ContentError } from '@agora/generator';
 import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
@@ -179,6 +179,25 @@ test('check warns of a markdown file the build never reads as a post (x.MD, x.ma
     ['content/posts/sub/2025-05-03-long.markdown', 'warning', 'rename it to `2025-05-03-long.md`, or move it out of the posts folder'],
   ]);
   assert.equal(result.files, 3, 'the two hidden .md files are posts');
+});
+
+test('check warns of a symbolic link under content/posts/, which the build never follows', async (t) => {
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-fine.md': postSource({ date: '2025-05-01' }), 'elsewhere/2025-05-02-linked.md': postSource({ date: '2025-05-02' }), 'elsewhere/drafts/2025-05-03-in-folder.md': postSource({ date: '2025-05-03' }) } });
+  t.after(() => project.remove());
+  const posts = join(project.root, 'content/posts');
+  await symlink(join(project.root, 'elsewhere/2025-05-02-linked.md'), join(posts, '2025-05-02-linked.md'));
+  await symlink(join(project.root, 'elsewhere/drafts'), join(posts, 'drafts'));
+  await symlink(join(project.root, 'nowhere.md'), join(posts, 'broken.md'));
+  const result = await check(project.config);
+  // Before: "1 file checked: 0 errors, 0 warnings", and two posts silently not published.
+  const links = result.messages.filter((m) => m.ruleId === 'not-a-post').map((m) => [m.file, m.severity, m.message]);
+  assert.deepEqual(links, [
+    ['content/posts/2025-05-02-linked.md', 'warning', 'Unexpected symbolic link `content/posts/2025-05-02-linked.md`: posts are read from files and folders inside the posts folder, never through a link, so it is not published'],
+    ['content/posts/broken.md', 'warning', 'Unexpected symbolic link `content/posts/broken.md`: posts are read from files and folders inside the posts folder, never through a link, so it is not published'],
+    ['content/posts/drafts', 'warning', 'Unexpected symbolic link `content/posts/drafts`: posts are read from files and folders inside the posts folder, never through a link, so nothing under it is published'],
+  ]);
+  assert.equal(result.messages.find((m) => m.file === 'content/posts/drafts')?.fix, 'put the files themselves in the posts folder in place of the link (copy or move them)');
+  assert.equal(result.files, 1);
 });
 
 test('a bare `tags:` is no tags, as `tags: ""` (what agora new writes) is', async (t) => {

@@ -53,9 +53,11 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
     await pool.close();
   }
   await cache.save();
-  const misnamed = (await misnamedPostFiles(join(config.contentDir, 'posts'), config.root)).map(({ file, hidden }): Message => ({
+  const misnamed = (await misnamedPostFiles(join(config.contentDir, 'posts'), config.root)).map(({ file, hidden, link }): Message => ({
     file, line: 1, column: 1, severity: 'warning', ruleId: 'not-a-post',
-    ...(hidden
+    ...(link
+      ? { message: `Unexpected symbolic link \`${file}\`: posts are read from files and folders inside the posts folder, never through a link, so ${link === 'folder' ? 'nothing under it is' : 'it is not'} published`, fix: 'put the files themselves in the posts folder in place of the link (copy or move them)' }
+      : hidden
       ? { message: `Unexpected hidden file \`${file}\`: its name (or a folder's) starts with \`.\`, which most tools hide, yet it is published like any post`, fix: 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished' }
       : { message: `Unexpected file name \`${basename(file)}\`: only \`*.md\` files are posts, so this one is not published`, fix: `rename it to \`${basename(file).replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder` }),
   }));

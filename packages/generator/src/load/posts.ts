@@ -2,7 +2,7 @@
  * Read every post source under `content/posts/` (any depth). The slug is the file name
  * without `.md`; the folder is only for the author's order.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { createHash } from 'node:crypto';
 import { findInvalidUtf8, type InvalidByte } from './utf8.ts';
@@ -55,15 +55,24 @@ export async function listPostFiles(postsDir: string): Promise<string[]> {
  * posts), or hidden (`isHiddenBelow`: published, though most tools hide them). Relative
  * to `root`, sorted.
  */
-export async function misnamedPostFiles(postsDir: string, root: string): Promise<{ file: string; hidden: boolean }[]> {
+export async function misnamedPostFiles(postsDir: string, root: string): Promise<{ file: string; hidden: boolean; link?: 'file' | 'folder' }[]> {
   const entries = await readdir(postsDir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
+  const toFile = (path: string) => relative(root, path).split(sep).join('/');
+  const misnamed = entries
     .filter((e) => e.isFile() && /\.(md|markdown|mdown|mkdn?|mdx)$/i.test(e.name))
     .map((e) => join(e.parentPath, e.name))
     .map((path) => ({ path, hidden: isHiddenBelow(postsDir, path) }))
     .filter(({ path, hidden }) => hidden || !path.endsWith('.md'))
-    .map(({ path, hidden }) => ({ file: relative(root, path).split(sep).join('/'), hidden }))
-    .sort((a, b) => (a.file < b.file ? -1 : 1));
+    .map(({ path, hidden }) => ({ file: toFile(path), hidden }));
+  // A symbolic link is never followed (readdir lists it as neither file nor folder): a linked post, or a
+  // linked folder of posts, was left out of the site without a word.
+  const links = [];
+  for (const e of entries.filter((entry) => entry.isSymbolicLink())) {
+    const path = join(e.parentPath, e.name);
+    const folder = (await stat(path).catch(() => null))?.isDirectory() === true;
+    if (folder || /\.(md|markdown|mdown|mkdn?|mdx)$/i.test(e.name)) links.push({ file: toFile(path), hidden: false, link: folder ? ('folder' as const) : ('file' as const) });
+  }
+  return [...misnamed, ...links].sort((a, b) => (a.file < b.file ? -1 : 1));
 }
 
 export function toSourceFile(absPath: string, root: string, text: string): SourceFile {
