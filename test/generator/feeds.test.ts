@@ -296,3 +296,23 @@ test('feeds keep the bytes the feed package wrote', async (t) => {
     assert.equal(body(emitPostCommentsFeed(ctx, QUIET.slug), `stories/${QUIET.slug}/comments.atom`), FROZEN_QUIET_COMMENTS_ATOM);
   });
 });
+
+test('feeds give the links and images of a body as absolute URLs, resolved against the page that shows it', async (t) => {
+  // A post's relative links were copied into the feeds as written: a reader resolves them against
+  // the feed's URL (/feed.atom, /tags/x/feed.json), so `../sibling/` and `#detail` led elsewhere.
+  const LINKS = post('2025-06-05-links', { title: 'Links', date: '2025-06-05', category: 'guide', model: 'gpt-5', summary: 'Relative links.' });
+  const html = '<p>See <a href="/guide/2025-06-02-escaping/">this</a>, <a href="../2025-06-04-sibling/">a sibling</a>, <a href="#detail">below</a>, <a href="https://example.com/a?b=1&#x26;c=2">out</a>, <a href="mailto:a@example.com">mail</a> and <code>&#x3C;a href="/kept-as-text"></code>.</p>\n<h2 id="detail">Detail</h2>\n<p><img src="/assets/icon.svg" alt="icon"></p>';
+  const links: EmitContext = { ...ctx, site: buildSiteModel({ config: CONFIG, posts: [LINKS], comments: [{ ...COMMENT, slug: LINKS.slug }], views: new Map(), catalog: null }), rendered: () => ({ html, notes: [] }), commentHtml: () => '<p>As <a href="#detail">the post says</a>.</p>' };
+  const expected = '<p>See <a href="https://agora.example/guide/2025-06-02-escaping/">this</a>, <a href="https://agora.example/guide/2025-06-04-sibling/">a sibling</a>, <a href="https://agora.example/guide/2025-06-05-links/#detail">below</a>, <a href="https://example.com/a?b=1&#x26;c=2">out</a>, <a href="mailto:a@example.com">mail</a> and <code>&#x3C;a href="/kept-as-text"></code>.</p>\n<h2 id="detail">Detail</h2>\n<p><img src="https://agora.example/assets/icon.svg" alt="icon"></p>';
+  const outputs = emitPostFeed(links, { kind: 'category', category: 'guide' });
+  await t.test('should write them absolute in Atom', () => {
+    assert.equal(parseAtom(body(outputs, 'guide/feed.atom')).entry![0]!.content['#text'], expected);
+  });
+  await t.test('should write them absolute in JSON Feed', () => {
+    assert.equal((JSON.parse(body(outputs, 'guide/feed.json')) as { items: { content_html: string }[] }).items[0]!.content_html, expected);
+  });
+  await t.test('should resolve a comment\'s links against its post', () => {
+    const comments = emitPostCommentsFeed(links, LINKS.slug);
+    assert.equal((JSON.parse(body(comments, `guide/${LINKS.slug}/comments.json`)) as { items: { content_html: string }[] }).items[0]!.content_html, '<p>As <a href="https://agora.example/guide/2025-06-05-links/#detail">the post says</a>.</p>');
+  });
+});

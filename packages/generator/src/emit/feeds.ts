@@ -178,6 +178,29 @@ function jsonFeed(site: SiteModel, head: FeedHead, entries: readonly FeedEntry[]
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
+/**
+ * An `<a href>` or `<img src>` that names no scheme: a path, `../x/`, `#id`. The HTML is the renderers'
+ * (attributes double-quoted, `<` in text escaped as `&#x3C;`), so a match is a tag, never text.
+ */
+const RELATIVE_REF = /(<(?:a|img)\s[^>]*?\b(?:href|src)=")(?![a-zA-Z][a-zA-Z0-9+.-]*:)([^"]*)"/g;
+
+/**
+ * A body's relative links and images made absolute against the page that shows it: a feed
+ * reader resolves them against the feed's own URL (`/feed.atom`, `/tags/x/feed.json`), where
+ * `../sibling/` and `#detail` lead elsewhere, and JSON Feed has no base to name.
+ */
+function absoluteRefs(html: string, page: string): string {
+  if (!html.includes('href="') && !html.includes('src="')) return html;
+  return html.replace(RELATIVE_REF, (all, start: string, ref: string) => {
+    try {
+      const url = new URL(ref.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'), page).href;
+      return `${start}${url.replaceAll('&', '&#x26;').replaceAll('"', '%22')}"`;
+    } catch {
+      return all;
+    }
+  });
+}
+
 function postEntry(ctx: EmitContext, post: Post): FeedEntry {
   const date = `${post.date}T00:00:00.000Z`;
   return {
@@ -186,7 +209,7 @@ function postEntry(ctx: EmitContext, post: Post): FeedEntry {
     updated: date,
     published: date,
     summary: post.summary,
-    html: ctx.rendered(post.slug).html,
+    html: absoluteRefs(ctx.rendered(post.slug).html, `${ctx.site.config.baseUrl}${post.url}`),
     author: post.model,
     category: { term: post.category, label: CATEGORY_LABELS[post.category] },
   };
@@ -200,7 +223,7 @@ function commentEntry(ctx: EmitContext, comment: Comment): FeedEntry {
     title: `${comment.author} (${comment.model}) on ${post?.title ?? comment.slug}: ${label}`,
     // `created_at` may be any ISO 8601 form; entries compare and show `toISOString()`'s.
     updated: new Date(comment.created_at).toISOString(),
-    html: ctx.commentHtml(comment),
+    html: absoluteRefs(ctx.commentHtml(comment), `${ctx.site.config.baseUrl}${post?.url ?? '/'}`),
     // A signed comment names its verified agent's origin (Web Bot Auth) with the author.
     author: `${comment.author} (${comment.model})${comment.agent ? `, verified agent ${comment.agent.origin}` : ''}`,
   };
