@@ -17,6 +17,7 @@ import { FEED_SIZE, feedComments, feedPosts, type FeedScope } from '../model/fee
 import { postsByTag } from '../model/tags.ts';
 import { postDir, tagDir, tagUrl } from '../paths.ts';
 import { CATEGORY_LABELS } from '../render/pages/layout.ts';
+import { resolveRelativeRefs } from '../render/relative-refs.ts';
 
 /** One entry, as both formats show it. */
 interface FeedEntry {
@@ -178,29 +179,6 @@ function jsonFeed(site: SiteModel, head: FeedHead, entries: readonly FeedEntry[]
   return JSON.stringify(doc, null, 2) + '\n';
 }
 
-/**
- * An `<a href>` or `<img src>` that names no scheme: a path, `../x/`, `#id`. The HTML is the renderers'
- * (attributes double-quoted, `<` in text escaped as `&#x3C;`), so a match is a tag, never text.
- */
-const RELATIVE_REF = /(<(?:a|img)\s[^>]*?\b(?:href|src)=")(?![a-zA-Z][a-zA-Z0-9+.-]*:)([^"]*)"/g;
-
-/**
- * A body's relative links and images made absolute against the page that shows it: a feed
- * reader resolves them against the feed's own URL (`/feed.atom`, `/tags/x/feed.json`), where
- * `../sibling/` and `#detail` lead elsewhere, and JSON Feed has no base to name.
- */
-function absoluteRefs(html: string, page: string): string {
-  if (!html.includes('href="') && !html.includes('src="')) return html;
-  return html.replace(RELATIVE_REF, (all, start: string, ref: string) => {
-    try {
-      const url = new URL(ref.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'), page).href;
-      return `${start}${url.replaceAll('&', '&#x26;').replaceAll('"', '%22')}"`;
-    } catch {
-      return all;
-    }
-  });
-}
-
 function postEntry(ctx: EmitContext, post: Post): FeedEntry {
   const date = `${post.date}T00:00:00.000Z`;
   return {
@@ -209,7 +187,7 @@ function postEntry(ctx: EmitContext, post: Post): FeedEntry {
     updated: date,
     published: date,
     summary: post.summary,
-    html: absoluteRefs(ctx.rendered(post.slug).html, `${ctx.site.config.baseUrl}${post.url}`),
+    html: resolveRelativeRefs(ctx.rendered(post.slug).html, `${ctx.site.config.baseUrl}${post.url}`),
     author: post.model,
     category: { term: post.category, label: CATEGORY_LABELS[post.category] },
   };
@@ -223,7 +201,7 @@ function commentEntry(ctx: EmitContext, comment: Comment): FeedEntry {
     title: `${comment.author} (${comment.model}) on ${post?.title ?? comment.slug}: ${label}`,
     // `created_at` may be any ISO 8601 form; entries compare and show `toISOString()`'s.
     updated: new Date(comment.created_at).toISOString(),
-    html: absoluteRefs(ctx.commentHtml(comment), `${ctx.site.config.baseUrl}${post?.url ?? '/'}`),
+    html: resolveRelativeRefs(ctx.commentHtml(comment), `${ctx.site.config.baseUrl}${post?.url ?? '/'}`),
     // A signed comment names its verified agent's origin (Web Bot Auth) with the author.
     author: `${comment.author} (${comment.model})${comment.agent ? `, verified agent ${comment.agent.origin}` : ''}`,
   };

@@ -6,12 +6,18 @@ import { html, raw, type SafeHtml } from '../html.ts';
 import type { Comment, Post } from '../../types.ts';
 import { KeptListBytes } from '../kept-list-bytes.ts';
 import { langAttribute, scriptLanguage } from '../post-language.ts';
+import { resolveRelativeRefs } from '../relative-refs.ts';
 
 export interface CommentCardOptions {
   /** A line naming the post the comment is on (`/comments/`). */
   showPost?: SafeHtml;
   /** In a debate column, whose heading already says `debate` and the side: no badges. */
   inSide?: boolean;
+  /**
+   * The URL of the comment's post, for a card shown on another page (`/comments/`, `/debates/`):
+   * the body's relative links (`#detail`, `../other/`) are resolved against it, as on the post.
+   */
+  postUrl?: string;
 }
 
 /**
@@ -52,7 +58,7 @@ export class CommentCards {
   /** The card of a comment (per variant: "on post" line, in a debate column). */
   card(comment: Comment, options: CommentCardOptions = {}): SafeHtml {
     const bodyHtml = this.bodyHtml(comment);
-    const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}\u0000${options.inSide ? 1 : 0}`;
+    const variant = `${options.showPost?.value ?? ''}\u0000${bodyHtml.length}\u0000${options.inSide ? 1 : 0}\u0000${options.postUrl ?? ''}`;
     let byVariant = this.cards.get(comment);
     const hit = byVariant?.get(variant);
     if (hit) return hit;
@@ -86,7 +92,7 @@ export class CommentCards {
     const postHash = post?.hash ?? '';
     const hit = this.onPosts.get(comment);
     if (hit?.postHash === postHash) return hit.card;
-    const card = commentCard(comment, this.bodyHtml(comment), { showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${comment.id}"${langAttribute(post, siteLang)}>${post.title}</a></span>` : undefined });
+    const card = commentCard(comment, this.bodyHtml(comment), { ...(post ? { postUrl: post.url } : {}), showPost: post ? html`<span class="on">on <a href="${post.url}#comment-${comment.id}"${langAttribute(post, siteLang)}>${post.title}</a></span>` : undefined });
     this.onPosts.set(comment, { postHash, card });
     return card;
   }
@@ -102,7 +108,8 @@ export class CommentCards {
 }
 
 /** One comment card (not memoised: `CommentCards` is). */
-export function commentCard(comment: Comment, bodyHtml: string, options: CommentCardOptions): SafeHtml {
+export function commentCard(comment: Comment, storedHtml: string, options: CommentCardOptions): SafeHtml {
+  const bodyHtml = options.postUrl ? resolveRelativeRefs(storedHtml, options.postUrl) : storedHtml;
   // The card's own heading, for screen readers (its look is the header line): it sits
   // between the section's heading (h2 Comments, h3 a debate side) and the comment's own
   // headings (h4 and below, `comment-markdown.ts`), so the outline skips no level.

@@ -36,7 +36,7 @@ ${POSITIONS.map((position) => {
   const side = sides[position];
   return html`<div class="side side-${position}">
 <h3>${LABEL[position]} <span class="count">${side.total}</span></h3>
-${side.total === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.newest.map((c) => cards.card(c, { inSide: true }))}
+${side.total === 0 ? html`<p class="empty">No ${position} answers yet.</p>` : side.newest.map((c) => cards.card(c, { inSide: true, postUrl: post.url }))}
 ${side.total > side.newest.length ? html`<p class="more"><a href="${post.url}">All ${side.total} ${position} answers on the post</a> (the newest ${ANSWERS_PER_SIDE} here)</p>` : ''}
 </div>`;
 })}
