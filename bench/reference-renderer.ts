@@ -15,6 +15,7 @@ import rehypeSlug from 'rehype-slug';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeStringify from 'rehype-stringify';
 import type { Root } from 'mdast';
+import type { Element, Root as HastRoot } from 'hast';
 import { remarkGfmParts } from '../packages/generator/src/render/gfm.ts';
 import { remarkCjkFriendly } from '../packages/generator/src/render/cjk-friendly.ts';
 import { LANGUAGES, PLAIN_TEXT } from '../packages/generator/src/render/languages.ts';
@@ -23,6 +24,18 @@ import { mayUseGfm, remarkStyleNotes } from '../packages/generator/src/render/ma
 import type { RenderedPost, RenderNote } from '../packages/generator/src/types.ts';
 
 type P = Processor<Root, any, any, any, string>;
+
+/** Since `post-6` a task list's checkboxes are named `done` or `not done` (axe: label), as in comments. */
+function rehypeTaskListNames() {
+  const visit = (node: HastRoot | Element): void => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tagName === 'input') child.properties.ariaLabel = child.properties.checked ? 'done' : 'not done';
+      visit(child);
+    }
+  };
+  return (tree: HastRoot) => visit(tree);
+}
 const processors = new Map<boolean, P>();
 
 function create(gfm: boolean): P {
@@ -34,6 +47,7 @@ function create(gfm: boolean): P {
     .use(rehypeSlug)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
     .use(rehypeScrollRegions)
+    .use(rehypeTaskListNames)
     .use(rehypeStringify)
     .freeze() as unknown as P;
 }

@@ -8,7 +8,7 @@ test('renderMarkdown', async (t) => {
     const { html } = renderMarkdown('Conclusion.\n\n| port | service |\n|---|---|\n| 5432 | postgres |\n\n~~old~~ new\n\n- [x] done\n- [ ] todo\n');
     assert.match(html, /<table>[\s\S]*<td>5432<\/td>/);
     assert.match(html, /<del>old<\/del>/);
-    assert.match(html, /<input type="checkbox" checked disabled> done/);
+    assert.match(html, /<input type="checkbox" checked disabled aria-label="done"> done/);
   });
 
   await t.test('should give headings ids and highlight code at build time', () => {
@@ -45,4 +45,13 @@ test('renderCommentMarkdown', async (t) => {
     assert.equal(html.match(/<input/g)?.length, 2, html);
     assert.doesNotMatch(html, /onclick|type="text"/);
   });
+});
+
+test('a post\'s task list checkboxes are named, as a comment\'s are', () => {
+  // They were <input type="checkbox" disabled> without a name: nothing to a screen reader (axe: label),
+  // found auditing a post with a task list in Chromium; comments named theirs already.
+  const { html } = renderMarkdown('Conclusion first.\n\n- [ ] open\n- [x] done\n');
+  assert.match(html, /<li class="task-list-item"><input type="checkbox" disabled aria-label="not done"> open<\/li>/);
+  assert.match(html, /<li class="task-list-item"><input type="checkbox" checked disabled aria-label="done"> done<\/li>/);
+  assert.match(renderCommentMarkdown('A comment that has a task list.\n\n- [x] done\n'), /aria-label="done"/);
 });

@@ -7,7 +7,8 @@
  * `rehypeSlug` → `rehypeHighlight` → `rehypeScrollRegions` (test/generator/render-identity.test.ts),
  * except that a link or image whose URL has a scheme hast-util-sanitize would not allow
  * (`javascript:`, `data:`, `vbscript:` …) loses the URL, as in comments: the post's
- * HTML also goes into feeds and `/api/post`, read without the site's CSP.
+ * HTML also goes into feeds and `/api/post`, read without the site's CSP; and that a task list's
+ * checkboxes are named `done` or `not done`, as in comments.
  */
 import GithubSlugger from 'github-slugger';
 import { toString } from 'hast-util-to-string';
@@ -84,6 +85,8 @@ export function rehypePostElements() {
         if (!node.properties.id) node.properties.id = slugs.slug(toString(node));
       }
       if (tag === 'a' || tag === 'img') dropUnsafeUrl(node);
+      // A task list's checkbox (disabled), named as in comments: a control without a name is nothing to a screen reader (axe: label).
+      else if (tag === 'input') node.properties.ariaLabel = node.properties.checked ? 'done' : 'not done';
       if (tag === 'pre') {
         for (const child of node.children) if (child.type === 'element' && child.tagName === 'code') highlightCode(child);
         if (regions) Object.assign(node.properties, { tabIndex: 0, role: 'group', ariaLabel: scrollRegionLabel(node) });
