@@ -222,3 +222,26 @@ test('agora dev: edits against kept indexes', async (t) => {
     await sameAsFresh('fixed');
   });
 });
+
+test('agora dev: dist/ deleted while it runs is written whole again at the next edit', async (t) => {
+  // `rm -rf dist` beside `agora dev` left the site 404 until a restart: the next edit wrote the
+  // 5 files it changed and called the other 116 "unchanged", from the kept manifest.
+  const files: Record<string, string> = {};
+  for (let i = 1; i <= 3; i++) files[`content/posts/2025-05-0${i}-p${i}.md`] = postSource({ title: `P${i}`, date: `2025-05-0${i}` });
+  const project = await makeProject({ files });
+  t.after(() => project.remove());
+  const { state, result: first } = await build(project.config, { longLived: true });
+  t.after(() => state.close());
+  state.prepareEdits();
+  const dist = project.config.distDir;
+  const total = first.written.length;
+  await rm(dist, { recursive: true, force: true });
+  await writeFile(join(project.root, 'content/posts/2025-05-02-p2.md'), postSource({ title: 'P2', date: '2025-05-02' }, 'An edited body.\n'));
+  const edit = await state.updateSources([join(project.root, 'content/posts/2025-05-02-p2.md')]);
+  for (const page of ['index.html', 'guide/index.html', 'guide/2025-05-01-p1/index.html', 'guide/2025-05-02-p2/index.html', 'api/posts', 'sitemap.xml', 'assets/site.css']) assert.ok(existsSync(join(dist, page)), `${page} written again`);
+  assert.equal(edit.written.length, total, 'every file of the site, each once');
+  // Then edits are cheap again.
+  await writeFile(join(project.root, 'content/posts/2025-05-02-p2.md'), postSource({ title: 'P2', date: '2025-05-02' }, 'Edited once more.\n'));
+  const next = await state.updateSources([join(project.root, 'content/posts/2025-05-02-p2.md')]);
+  assert.ok(next.written.length < total / 2, `${next.written.length} of ${total} written`);
+});

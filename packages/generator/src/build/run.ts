@@ -56,6 +56,7 @@ export interface FullOptions {
  * The search index follows apart (`search-indexer.ts`).
  */
 export async function runFull(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions = {}): Promise<Omit<BuildResult, 'ms'>> {
+  await state.manifest.checkDist();
   // Before the plan clears `manifest.lost`: a crash marker also means a sweep.
   const writing = await startWriting(state.manifest);
   try {
@@ -82,6 +83,7 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
     release();
   }
   manifest.lost = null;
+  await manifest.matchDist();
   state.trim(true);
   const changed = result.emittedJobs > 0 || result.removed.length > 0;
   if (options.lazySave) manifest.scheduleSave(1000);

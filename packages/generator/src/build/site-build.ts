@@ -260,7 +260,8 @@ export class SiteBuild {
       this.search.note(postPages(this.state.site), touched);
       this.search.schedule();
       // One result for the whole edit: both halves' files and renderings.
-      const written = pages ? [...pages.written, ...result.written] : result.written;
+      // A file both halves wrote (dist/ written whole again after it was deleted) counts once.
+      const written = pages ? [...new Set([...pages.written, ...result.written])] : result.written;
       const removed = pages ? [...pages.removed, ...result.removed] : result.removed;
       return { ...result, written, removed, rendered: result.rendered + rendered, fromCache: Math.max(0, result.fromCache - rendered), ...(pages ? { pages } : {}), ...(appeared.length > 0 ? { appeared } : {}), ms: Math.round(performance.now() - started) };
     });

@@ -81,6 +81,8 @@ export class Manifest {
    * plan as the reason to emit jobs it has no record of; cleared after a full build.
    */
   lost: ManifestLoss | null = null;
+  /** Inode of the dist/ this manifest describes, once known (opened from a file, or after a full build). */
+  private distIno: number | null = null;
 
   constructor(
     readonly path: string | null,
@@ -121,7 +123,29 @@ export class Manifest {
     if (file.distDir !== distDir || ino === null || file.distIno !== ino) return empty('dist replaced');
     const outputs = new Map(Object.entries(file.outputs));
     const named = sameString(outputs);
-    return new Manifest(path, distDir, outputs, new Map(Object.entries(file.jobs).map(([id, job]) => [id, { key: job.key, paths: job.paths.map(named) }])));
+    const manifest = new Manifest(path, distDir, outputs, new Map(Object.entries(file.jobs).map(([id, job]) => [id, { key: job.key, paths: job.paths.map(named) }])));
+    manifest.distIno = ino;
+    return manifest;
+  }
+
+  /**
+   * Before a full run of a long-lived process (`agora dev`): if dist/ was deleted or replaced
+   * since this manifest last matched it (`rm -rf dist` beside the server), forget every output,
+   * so the run writes the whole site again instead of calling the missing files unchanged.
+   */
+  async checkDist(): Promise<void> {
+    if (this.distIno === null) return;
+    if ((await inodeOf(this.distDir)) === this.distIno) return;
+    this.outputs.clear();
+    this.jobs.clear();
+    this.knownDirs.clear();
+    this.lost = 'dist replaced';
+    this.distIno = null;
+  }
+
+  /** After a full run: dist/ as it is now is the one this manifest describes. */
+  async matchDist(): Promise<void> {
+    this.distIno = await inodeOf(this.distDir);
   }
 
   /**
