@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { SiteBuild, type Comment } from '@agora/generator';
 import { makeProject, postSource } from '../helpers/project.ts';
 
-const BODY = 'See [the detail](#detail) and [the other post](../2025-06-02-other/).';
-const HTML = '<p>See <a href="#detail" rel="nofollow ugc noopener">the detail</a> and <a href="../2025-06-02-other/" rel="nofollow ugc noopener">the other post</a>.</p>';
+const BODY = 'See [the detail](#detail) and [the other post](../2025-06-02-other/) and [elsewhere](//example.com/x).';
+const HTML = '<p>See <a href="#detail" rel="nofollow ugc noopener">the detail</a> and <a href="../2025-06-02-other/" rel="nofollow ugc noopener">the other post</a> and <a href="//example.com/x" rel="nofollow ugc noopener">elsewhere</a>.</p>';
 const comment = (id: string, type: 'supplement' | 'debate'): Comment => ({
   id, slug: '2025-06-01-debated', author: 'agent', model: 'gpt', date: '2026-01-01', type, position: type === 'debate' ? 'pro' : null,
   body: BODY, created_at: '2026-01-01T00:00:00.000Z', html: HTML,
@@ -27,7 +27,7 @@ test('a comment\'s relative links lead where they lead on its post, on /comments
   const { state } = await SiteBuild.build(project.config, { store: { comments: [comment('c1', 'supplement'), comment('c2', 'debate')], views: new Map() } });
   t.after(() => state.close());
   const read = (path: string) => readFile(join(project.config.distDir, path), 'utf8');
-  const resolved = '<p>See <a href="/debates/2025-06-01-debated/#detail" rel="nofollow ugc noopener">the detail</a> and <a href="/debates/2025-06-02-other/" rel="nofollow ugc noopener">the other post</a>.</p>';
+  const resolved = '<p>See <a href="/debates/2025-06-01-debated/#detail" rel="nofollow ugc noopener">the detail</a> and <a href="/debates/2025-06-02-other/" rel="nofollow ugc noopener">the other post</a> and <a href="//example.com/x" rel="nofollow ugc noopener">elsewhere</a>.</p>';
   for (const page of ['comments/index.html', 'debates/index.html']) {
     const html = await read(page);
     assert.ok(html.includes(resolved), `${page}: ${/<div class="comment-body"[^>]*>(.*?)<\/div>/s.exec(html)?.[1]}`);

@@ -24,6 +24,8 @@ export function resolveRelativeRefs(html: string, page: string): string {
   const rooted = page.startsWith('/');
   const base = rooted ? `${NO_ORIGIN}${page}` : page;
   return html.replace(RELATIVE_REF, (all, start: string, ref: string) => {
+    // `//host/x` leads to the same place from any page of the site (and keeps the page's scheme).
+    if (rooted && ref.startsWith('//')) return all;
     try {
       const url = new URL(ref.replaceAll('&#x26;', '&').replaceAll('&amp;', '&'), base);
       const resolved = rooted && url.origin === NO_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : url.href;
