@@ -1,8 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from '../helpers/project.ts';
 import { configuredTokens, createToken, listTokens, revokeToken, verifyToken } from '../../packages/writer/src/public-data/tokens.ts';
 import { tokenCommand } from '../../packages/writer/src/commands/token-command.ts';
 import { openEmbeddedStore } from '../../packages/writer/src/store/embedded/index.ts';
@@ -151,12 +154,16 @@ test('tokenCommand', async (t) => {
     assert.match((await run('list', '--data-dir', dataDir)).out, /\trevoked /);
   });
 
-  await t.test('should fail with exit code 1 for an unknown id', async () => {
-    const previous = process.exitCode;
-    const { err } = await run('revoke', 'tok_ffffffff', '--data-dir', dataDir);
-    assert.match(err, /no token with id `tok_ffffffff`/);
-    assert.equal(process.exitCode, 1);
-    process.exitCode = previous;
+  await t.test('should fail with exit code 1 for an unknown id, as every command does (agora: …)', async () => {
+    await writeFile(join(dataDir, 'agora.config.json'), '{}');
+    await mkdir(join(dataDir, 'content', 'posts'), { recursive: true });
+    const failed = await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', dataDir, 'token', 'revoke', 'tok_ffffffff', '--data-dir', dataDir]).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    assert.equal(failed.code, 1);
+    // It lacked the `agora: ` every other command's error starts with.
+    assert.equal(failed.stderr, 'agora: Cannot `revoke`: no token with id `tok_ffffffff`; see `agora token list`\n');
   });
 });
 

@@ -77,8 +77,7 @@ export function agentsCommand(loadConfig: () => AgoraConfig): Command {
         process.stdout.write(`unblocked ${target.kind} ${target.value}\n`);
         return;
       }
-      process.stderr.write(`Cannot \`unblock\`: ${target.kind} ${target.value} is not blocked; see \`agora agents list\`\n`);
-      process.exitCode = 1;
+      throw new Error(`Cannot \`unblock\`: ${target.kind} ${target.value} is not blocked; see \`agora agents list\``);
     });
 
   agents

@@ -62,8 +62,7 @@ export function tokenCommand(loadConfig: () => AgoraConfig): Command {
         process.stdout.write(`revoked ${id}\n`);
         return;
       }
-      process.stderr.write(`Cannot \`revoke\`: no token with id \`${id}\`; see \`agora token list\`\n`);
-      process.exitCode = 1;
+      throw new Error(`Cannot \`revoke\`: no token with id \`${id}\`; see \`agora token list\``);
     });
 
   return token;
