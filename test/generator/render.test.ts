@@ -23,6 +23,16 @@ test('renderMarkdown', async (t) => {
     assert.doesNotMatch(html, /<script>/);
     assert.deepEqual(notes.map((n) => [n.ruleId, n.line]), [['conclusion-first', 1], ['code-lang', 5]]);
   });
+
+  await t.test('should note headings that repeat the title\'s level 1 or skip a level, and links without text (axe flagged each on the page)', () => {
+    const body = 'Conclusion first.\n\n# Title again\n\n## Setup\n\n#### Too deep\n\n### Fine\n\nSee [](https://example.com/x), [`code`](https://example.com/c), [![logo](/l.png)](/) and [![](/i.png)](/i).\n';
+    const { notes } = renderMarkdown(body);
+    assert.deepEqual(notes.map((n) => [n.ruleId, n.line, n.column]), [['heading-levels', 3, 1], ['heading-levels', 7, 1], ['link-text', 11, 5], ['link-text', 11, 90]]);
+    assert.match(notes[1]!.message, /level-4 heading after level 2/);
+    assert.equal(notes[1]!.fix, 'make it `###`');
+    assert.match(notes[2]!.message, /without text to `https:\/\/example\.com\/x`/);
+    assert.deepEqual(renderMarkdown('Conclusion.\n\n## A\n\n### B\n\n## C\n\n[words](https://example.com)\n').notes, [], 'a well-formed outline');
+  });
 });
 
 test('renderCommentMarkdown', async (t) => {

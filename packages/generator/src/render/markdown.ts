@@ -35,7 +35,24 @@ export function remarkStyleNotes() {
         fix: 'open the post with one paragraph that states the conclusion',
       });
     }
+    // The page's title is its one h1: a body's headings start at `##` and go down one level at a time.
+    let level = 1;
     const visit = (node: Root | Root['children'][number]) => {
+      if (node.type === 'heading') {
+        const at = { line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1 };
+        if (node.depth === 1) notes.push({ ...at, ruleId: 'heading-levels', message: 'Unexpected level-1 heading (`#`) in the body: the post\'s title is the page\'s one level-1 heading', fix: 'start the body\'s sections at `##`' });
+        else if (node.depth > level + 1) notes.push({ ...at, ruleId: 'heading-levels', message: `Unexpected level-${node.depth} heading after level ${level}: screen readers list the outline, and a level is skipped`, fix: `make it \`${'#'.repeat(level + 1)}\`` });
+        level = node.depth;
+      }
+      if (node.type === 'link' && !hasText(node)) {
+        notes.push({
+          line: node.position?.start.line ?? 1,
+          column: node.position?.start.column ?? 1,
+          ruleId: 'link-text',
+          message: `Unexpected link without text to \`${node.url.slice(0, 80)}\`: a screen reader has nothing to read for it, and a reader nothing to click`,
+          fix: 'write the link\'s words inside the brackets: [what it is](url)',
+        });
+      }
       if (node.type === 'code' && !node.lang) {
         notes.push({
           line: node.position?.start.line ?? 1,
@@ -50,6 +67,13 @@ export function remarkStyleNotes() {
     visit(tree);
     file.data.notes = notes;
   };
+}
+
+/** Whether a link shows anything to read: text, inline code, or an image with alt text. */
+function hasText(node: Root['children'][number]): boolean {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value.trim() !== '';
+  if (node.type === 'image') return (node.alt ?? '').trim() !== '';
+  return 'children' in node && (node.children as Root['children']).some(hasText);
 }
 
 type PostProcessor = Processor<Root, any, any, any, string>;

@@ -3,6 +3,7 @@
  * `renderMarkdown` changes what it produces. Kept apart from the renderer so reading
  * the cache does not load unified and the grammars. `post-4`: CJK-friendly emphasis
  * and strikethrough (issue 20). `post-5`: links and images with an unsafe URL scheme lose the URL.
- * `post-6`: a task list's checkboxes are named (`aria-label`).
+ * `post-6`: a task list's checkboxes are named (`aria-label`); style notes for headings that skip a
+ * level or repeat the title's level 1, and links without text.
  */
 export const RENDERER_VERSION = 'post-6';
