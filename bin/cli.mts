@@ -232,7 +232,7 @@ program
       // Before the server's own handler closes it: open event streams would hold the close.
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.prependOnceListener(signal, () => live.close());
       announce(server);
-      watchConfigFile(cfg.root, listenOverrides(opts));
+      watchConfigFile(cfg.root, listenOverrides(opts), JSON.stringify(cfg.file));
       // The search index follows edits in the background: say when it has caught up, and how far behind it was.
       server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
@@ -265,7 +265,7 @@ program
  * it is valid, and that a restart applies it: the port, the folders and every page's
  * shell hang on it.
  */
-function watchConfigFile(root: string, overrides: LoadConfigOptions['overrides']): void {
+function watchConfigFile(root: string, overrides: LoadConfigOptions['overrides'], startedWith: string): void {
   const { watch, existsSync } = process.getBuiltinModule('node:fs');
   let last = '';
   let timer: NodeJS.Timeout | undefined;
@@ -276,8 +276,11 @@ function watchConfigFile(root: string, overrides: LoadConfigOptions['overrides']
     timer = setTimeout(() => {
       let said: string;
       try {
-        config(overrides);
-        said = existsSync(resolve(root, 'agora.config.json')) ? 'agora dev: agora.config.json changed; restart `agora dev` to apply it (the port, folders and every page depend on it)' : 'agora dev: agora.config.json was removed; restart `agora dev` to run with the defaults';
+        const now = JSON.stringify(config(overrides).file);
+        // Put back as it was (an undo, a checkout): nothing to restart for.
+        said = now === startedWith ? 'agora dev: agora.config.json is as this run started with it again; nothing to restart'
+          : existsSync(resolve(root, 'agora.config.json')) ? 'agora dev: agora.config.json changed; restart `agora dev` to apply it (the port, folders and every page depend on it)'
+          : 'agora dev: agora.config.json was removed; restart `agora dev` to run with the defaults';
       } catch (error) {
         said = `agora dev: agora.config.json changed and is not valid, so a restart would stop: ${(error as Error).message}`;
       }

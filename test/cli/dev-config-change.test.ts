@@ -22,4 +22,7 @@ test('agora dev says an edit of agora.config.json needs a restart, and when it i
   await dev.until('the invalid edit said', () => /agora\.config\.json changed and is not valid, so a restart would stop: .*titel/.test(dev.stderr()), 15_000);
   await writeFile(join(project.root, 'agora.config.json'), JSON.stringify({ title: 'After' }));
   await dev.until('the valid edit said', () => /agora\.config\.json changed; restart `agora dev` to apply it/.test(dev.stderr()), 15_000);
+  // Put back as the run started with it (an undo): it had said to restart still.
+  await writeFile(join(project.root, 'agora.config.json'), JSON.stringify({ title: 'Before' }, null, 2));
+  await dev.until('the undo said', () => /agora\.config\.json is as this run started with it again; nothing to restart/.test(dev.stderr()), 15_000);
 });
