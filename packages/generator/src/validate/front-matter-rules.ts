@@ -56,10 +56,14 @@ function describe(value: unknown): string {
 export function isIsoDate(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return false;
-  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.
-  const d = new Date(0);
-  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return d.toISOString().slice(0, 10) === value;
+  // By arithmetic (the proleptic Gregorian calendar, as Date's): a Date made and printed
+  // for each cost ~3 µs, and every stored comment's date is checked on each read.
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : [31, 0, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!);
 }
 
 const date: FieldRule = (value) =>

@@ -42,7 +42,7 @@ function storedFieldProblem(c: Comment): string | null {
     const unsafe = findUnsafeInName(text);
     if (unsafe) return `\`${key}\` holds a ${unsafe.kind} (${unsafe.codePoint})`;
     if (text.trim() !== text || text === '' || findInvisibleOnlyName(text)) return `\`${key}\` is empty, shows nothing, or starts or ends with a space`;
-    if ([...text].length > COMMENT_RULES.maxNameChars) return `\`${key}\` is longer than ${COMMENT_RULES.maxNameChars} characters`;
+    if (text.length > COMMENT_RULES.maxNameChars && [...text].length > COMMENT_RULES.maxNameChars) return `\`${key}\` is longer than ${COMMENT_RULES.maxNameChars} characters`;
   }
   if (!isIsoDate(c.date)) return `\`date\` is no day written YYYY-MM-DD (${JSON.stringify(c.date.slice(0, 40))})`;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(c.created_at) || Number.isNaN(Date.parse(c.created_at))) return `\`created_at\` is no ISO 8601 time (${JSON.stringify(c.created_at.slice(0, 40))})`;
