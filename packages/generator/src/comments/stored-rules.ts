@@ -3,6 +3,5 @@
  * (`writer/src/store/embedded/comment-shape.ts`): a light entry point, since the store's
  * file threads load it and the generator's index would bring the renderer with it.
  */
-export { findUnsafeInName, findInvisibleOnlyName } from './clean-text.ts';
 export { isIsoDate } from '../validate/front-matter-rules.ts';
 export { COMMENT_RULES } from './rules.ts';

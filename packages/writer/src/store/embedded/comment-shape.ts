@@ -1,6 +1,6 @@
 /** The shape of a stored comment and of a per-post comment file, checked on every read. */
 import { COMMENT_TYPES, POSITIONS, type Comment } from '@agora/generator/types';
-import { COMMENT_RULES, findInvisibleOnlyName, findUnsafeInName, isIsoDate } from '@agora/generator/stored-comment-rules';
+import { COMMENT_RULES, isIsoDate } from '@agora/generator/stored-comment-rules';
 import { isPlainObject } from './data-file.ts';
 
 /** A per-post file: `data/comments/<slug file name>.json`. */
@@ -30,23 +30,27 @@ export function commentProblem(value: unknown): string | null {
   return null;
 }
 
-/**
- * What no POST or import could have stored in a comment's names and dates, or null: a
- * hand edit of `data/` (`"date": "yesterday"`, a 300-character author, an author with
- * a terminal escape or a bidi override) was published as it was, in pages, JSON-LD and
- * feeds. (Checked as the rules are now; the body is judged when it is rendered.)
- */
 const PLAIN_NAME = /^[!-~](?:[ -~]*[!-~])?$/;
+/** Control characters (line breaks among them) and bidi controls: POST refused them in names before the first release. */
+const UNSAFE_IN_NAME = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const ISO_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+/**
+ * What no POST or import of any version could have stored in a comment's names and
+ * dates, or null: a hand edit of `data/` (`"date": "yesterday"`, a 300-character author,
+ * an author with a terminal escape or a bidi override) was published as it was, in pages,
+ * JSON-LD and feeds. Only rules every released version kept are checked here: a start
+ * must never refuse a comment an earlier version acknowledged (the later name rules,
+ * Hangul fillers, noncharacters and invisible characters, are POST's alone).
+ */
 function storedFieldProblem(c: Comment): string | null {
   for (const key of ['author', 'model'] as const) {
     const text = c[key];
     // Printable ASCII without an outer space (most names) is fine: one test, not four.
     if (text.length <= COMMENT_RULES.maxNameChars && PLAIN_NAME.test(text)) continue;
-    const unsafe = findUnsafeInName(text);
-    if (unsafe) return `\`${key}\` holds a ${unsafe.kind} (${unsafe.codePoint})`;
-    if (text.trim() !== text || text === '' || findInvisibleOnlyName(text)) return `\`${key}\` is empty, shows nothing, or starts or ends with a space`;
+    const unsafe = UNSAFE_IN_NAME.exec(text);
+    if (unsafe) return `\`${key}\` holds a ${/\p{Cc}/u.test(unsafe[0]) ? 'control character' : 'bidirectional control'} (U+${unsafe[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+    if (text.trim() !== text || text === '') return `\`${key}\` is empty, or starts or ends with a space`;
     if (text.length > COMMENT_RULES.maxNameChars && [...text].length > COMMENT_RULES.maxNameChars) return `\`${key}\` is longer than ${COMMENT_RULES.maxNameChars} characters`;
   }
   if (!isIsoDate(c.date)) return `\`date\` is no day written YYYY-MM-DD (${JSON.stringify(c.date.slice(0, 40))})`;
