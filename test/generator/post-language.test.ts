@@ -12,6 +12,9 @@ test('scriptLanguage', () => {
   assert.equal(scriptLanguage('Nginx closes idle WebSocket connections after 60 s'), 'en');
   assert.equal(scriptLanguage('日本語の文章です'), 'ja');
   assert.equal(scriptLanguage('Nginx のタイムアウトを 60 秒から延ばした'), 'ja', 'Japanese with Latin names');
+  // Japanese writes Latin names against the kana, without a space: the run starts with a Latin letter.
+  assert.equal(scriptLanguage('TypeScriptで型を書く。Reactのコンポーネントを作る。'), 'ja', 'Latin names written against the kana');
+  assert.equal(scriptLanguage('APIキーをenvに設定してからnpm installを実行します。'), 'ja', 'Latin names written against the kana');
   assert.equal(scriptLanguage('中文的文章'), null, 'Han alone is more than one language');
   assert.equal(scriptLanguage('Это русский текст'), null, 'Cyrillic is more than one language');
   assert.equal(scriptLanguage('12345 !!!'), null);

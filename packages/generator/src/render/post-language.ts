@@ -22,8 +22,9 @@ export function scriptLanguage(text: string): 'ko' | 'ja' | 'en' | null {
     letters += word.length;
     if (/^\p{Script=Hangul}/u.test(word)) hangul += word.length;
     else if (/^\p{Script=Latin}/u.test(word)) latin += word.length;
-    // Japanese runs its words together, kanji and kana in one run: count the kana alone.
-    else kana += word.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0;
+    // Japanese runs its words together, kanji, kana and Latin names in one run (`APIキーを`,
+    // `TypeScriptで`): count the kana alone, in every run, whatever script it starts with.
+    kana += word.match(/[\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0;
   }
   if (letters === 0) return null;
   // Korean prose mixes in Latin names and code; a third of the letters in Hangul is Korean.
