@@ -37,7 +37,7 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
 /**
  * `AGORA_CORS_ORIGIN`: `*` (unset or blank: a blank line in an EnvironmentFile had sent an
  * empty `Access-Control-Allow-Origin`, which browsers refuse) or one origin as browsers
- * send it, a trailing slash forgiven. A path or a list is no value of the header: it
+ * send it (punycode, no default port), a trailing slash forgiven. A path or a list is no value of the header: it
  * stops the start, where a browser would only have refused every cross-origin call.
  */
 function corsOrigin(value: string | undefined): string {
@@ -46,7 +46,10 @@ function corsOrigin(value: string | undefined): string {
   const origin = given.replace(/\/$/, '');
   let parsed: URL | undefined;
   try { parsed = new URL(origin); } catch { /* named below */ }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase()) {
+  // Judged by its parts, not by comparing texts: an IDN host (`bücher.example`) or a default port
+  // (`:443`) is one origin too, answered as browsers send it (`https://xn--bcher-kva.example`).
+  const afterScheme = /^https?:\/\/(.*)$/i.exec(origin)?.[1];
+  if (!parsed || afterScheme === undefined || /[/?#@\s,]/.test(afterScheme)) {
     throw new Error(`Unexpected AGORA_CORS_ORIGIN ${JSON.stringify(value)}, expected * or one origin like https://app.example (scheme, host and port, no path or list); see README "Configuration"`);
   }
   return parsed.origin;
