@@ -96,16 +96,24 @@ test('a base URL with a path, query or fragment stops the load: the pages link t
   assert.equal((await withFile({ baseUrl: 'http://127.0.0.1:8080' })).site.baseUrl, 'http://127.0.0.1:8080');
 });
 
-test('dist/ must be a folder of its own: not the project, nor around or inside the posts, the store or the cache', async () => {
-  // "distDir": "." served agora.config.json and data/comments/*.json, and a build prunes
-  // from dist/ what it no longer writes.
-  for (const [distDir, clash] of [['.', 'the project folder'], ['..', 'the project folder'], ['content', '`contentDir`'], ['data/site', '`dataDir`'], ['.cache', '`cacheDir`']] as const) {
-    await refuses({ distDir }, new RegExp(`^Unexpected \`distDir\` .*: it overlaps ${clash.replaceAll('`', '\\`')} .*give it a folder of its own`), {});
-  }
-  await refuses({}, /overlaps `contentDir`/, { AGORA_DIST_DIR: 'site', AGORA_CONTENT_DIR: 'site/posts' });
-  // Beside them, or outside the project, as before.
+test('the folders a build removes hold nothing it must keep, and the content folder holds neither', async () => {
+  // "distDir": "." served agora.config.json and data/comments/*.json; "cacheDir": "." with
+  // `agora build --force` would have removed the project; agora dev watches the content folder.
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ distDir: '.' }, /^Unexpected `distDir` `[^`]+`: it holds the project folder .*what dist\/ holds is served, pruned by every build and removed by `agora build --force`; give it a folder of its own such as `dist`/],
+    [{ distDir: '..' }, /`distDir` .*holds the project folder/],
+    [{ cacheDir: '.' }, /^Unexpected `cacheDir` `[^`]+`: it holds the project folder .*removed whole by `agora build --force`.*such as `\.cache`/],
+    [{ distDir: 'site', dataDir: 'site/data' }, /`distDir` .*holds the data folder/],
+    [{ cacheDir: 'dist/cache' }, /`distDir` .*holds the cache folder/],
+    [{ contentDir: '.' }, /^Unexpected `contentDir` `[^`]+`: it holds dist\/ .*agora dev` watches everything in the content folder.*give the posts a folder of their own such as `content`/],
+    [{ contentDir: 'site', cacheDir: 'site/.cache' }, /`contentDir` .*holds the cache folder/],
+  ];
+  for (const [file, message] of cases) await refuses(file, message);
+  await refuses({}, /`contentDir` .*holds dist\//, { AGORA_DIST_DIR: 'site/out', AGORA_CONTENT_DIR: 'site' });
+  // Beside them, inside the data folder, or outside the project, as before.
   assert.match((await withFile({ distDir: 'public' })).distDir, /public$/);
   assert.match((await withFile({ distDir: 'dist-2', contentDir: 'dist-content' })).distDir, /dist-2$/, 'a common prefix is not an overlap');
+  assert.match((await withFile({ distDir: 'data/site' })).distDir, /data\/site$/, 'dist/ inside the data folder harms neither');
   const outside = await withFile({}, { AGORA_DIST_DIR: join(tmpdir(), 'agora-elsewhere-dist') });
   assert.equal(outside.distDir, join(tmpdir(), 'agora-elsewhere-dist'));
 });

@@ -228,22 +228,31 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Load the configuration for a project root. */
 /**
- * `dist/` is served as it is and pruned of what a build no longer writes, so it must be
- * a folder of its own: `"distDir": "."` served agora.config.json and data/comments/*.json,
- * and a dist around or inside the posts, the store or the cache would serve or prune them.
+ * The folders a build writes and removes kept apart from what it must never touch:
+ * `agora build --force` removes `distDir` and `cacheDir` whole, and a build prunes from
+ * `dist/` what it no longer writes and serves the rest. `"distDir": "."` served
+ * agora.config.json and data/comments/*.json, and `"cacheDir": "."` with `--force` would
+ * have removed the project. And `agora dev` watches everything in `contentDir`: a dist/
+ * or cache inside it would rebuild on the build's own output.
  */
-function checkDistApart(root: string, folders: { contentDir: string; distDir: string; dataDir: string; cacheDir: string }): void {
-  const { distDir } = folders;
-  const within = (dir: string, outer: string) => dir === outer || dir.startsWith(outer.endsWith(sep) ? outer : outer + sep);
-  const clash = within(root, distDir) ? ['the project folder', root] as const
-    : (['contentDir', 'dataDir', 'cacheDir'] as const).map((key) => [key, folders[key]] as const).find(([, dir]) => within(dir, distDir) || within(distDir, dir));
-  if (clash) {
-    throw new Error(`Unexpected \`distDir\` \`${distDir}\`: it overlaps ${clash[0] === 'the project folder' ? 'the project folder' : `\`${clash[0]}\``} (\`${clash[1]}\`), and everything in dist/ is served and pruned by the build; give it a folder of its own such as \`dist\` (set \`AGORA_DIST_DIR\` or \`distDir\` in agora.config.json)`);
+function checkFoldersApart(root: string, folders: { contentDir: string; distDir: string; dataDir: string; cacheDir: string }): void {
+  const holds = (outer: string, dir: string) => dir === outer || dir.startsWith(outer.endsWith(sep) ? outer : outer + sep);
+  const named = { root: 'the project folder', contentDir: 'the content folder', dataDir: 'the data folder', distDir: 'dist/', cacheDir: 'the cache folder' } as const;
+  const env = { distDir: 'AGORA_DIST_DIR', cacheDir: 'AGORA_CACHE_DIR', contentDir: 'AGORA_CONTENT_DIR' } as const;
+  const all = { root, ...folders };
+  for (const removed of ['distDir', 'cacheDir'] as const) {
+    for (const kept of ['root', 'contentDir', 'dataDir', removed === 'distDir' ? 'cacheDir' : 'distDir'] as const) {
+      if (!holds(all[removed], all[kept])) continue;
+      throw new Error(`Unexpected \`${removed}\` \`${all[removed]}\`: it holds ${named[kept]} (\`${all[kept]}\`), and ${removed === 'distDir' ? 'what dist/ holds is served, pruned by every build and removed by `agora build --force`' : 'the cache folder is removed whole by `agora build --force`'}; give it a folder of its own such as \`${removed === 'distDir' ? 'dist' : '.cache'}\` (set \`${env[removed]}\` or \`${removed}\` in agora.config.json)`);
+    }
+    if (holds(folders.contentDir, folders[removed])) {
+      throw new Error(`Unexpected \`contentDir\` \`${folders.contentDir}\`: it holds ${named[removed]} (\`${folders[removed]}\`), and \`agora dev\` watches everything in the content folder, so it would rebuild on the build's own output; give the posts a folder of their own such as \`content\` (set \`AGORA_CONTENT_DIR\` or \`contentDir\` in agora.config.json), or move ${named[removed]} out of it`);
+    }
   }
 }
 
+/** Load the configuration for a project root. */
 export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const env = options.env ?? process.env;
   const root = resolve(options.root ?? env.AGORA_ROOT ?? process.cwd());
@@ -287,7 +296,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   for (const [key, dir] of Object.entries(folders)) {
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`Unexpected \`${key}\` \`${dir}\`: it is a file, not a folder (set \`AGORA_${key.slice(0, -3).toUpperCase()}_DIR\` or \`${key}\` in agora.config.json to a folder)`);
   }
-  checkDistApart(root, folders);
+  checkFoldersApart(root, folders);
   return {
     root,
     ...folders,
