@@ -57,6 +57,11 @@ test('redactData', async (t) => {
     const masked = redactData(data, ['abc', 'fake+Service/Key==']);
     assert.equal(JSON.stringify(masked), '{"items":[{"link":"/DRF/lawService.do?OC=REDACTED&target=law&MST=1","__proto__":"x REDACTED y"}],"n":3,"ok":true,"none":null}');
   });
+
+  await t.test('should mask a short key (law.go.kr\'s OC is a user id) in links only, not every word that equals it', () => {
+    const data = { link: '/DRF/lawService.do?OC=test&target=law', title: '시험 test 법령', note: 'a test of the law' };
+    assert.deepEqual(redactData(data, ['test']), { link: '/DRF/lawService.do?OC=REDACTED&target=law', title: '시험 test 법령', note: 'a test of the law' });
+  });
 });
 
 test('toExcerpt', async (t) => {

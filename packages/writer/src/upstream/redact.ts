@@ -45,6 +45,9 @@ function maskForms(text: string, forms: readonly string[]): string {
   return text;
 }
 
+/** The shortest key masked wherever it appears in a provider's data (shorter ones: in links only). */
+const MIN_KEY_IN_DATA = 12;
+
 /** A key parameter in a link a provider puts in its data (law.go.kr's detail links carry `OC=`). */
 const KEY_IN_LINK = /([?&](?:servicekey|oc|crtfc_key|crtfckey|authkey)=)[^&#\s"'<>]*/gi;
 
@@ -60,7 +63,9 @@ const KEY_IN_LINK = /([?&](?:servicekey|oc|crtfc_key|crtfckey|authkey)=)[^&#\s"'
  * @returns `value`, or the masked string when `value` is one.
  */
 export function redactData<T>(value: T, secrets: readonly string[]): T {
-  const forms = keyForms(secrets);
+  // Anywhere in the data only a key long enough never to be a word: law.go.kr's OC is a
+  // user id (its own examples use `test`), and every "test" of an answer was masked.
+  const forms = keyForms(secrets.filter((secret) => secret.length >= MIN_KEY_IN_DATA));
   const mask = (text: string) => maskForms(text.includes('=') ? text.replace(KEY_IN_LINK, `$1${MASK}`) : text, forms);
   const walk = (node: unknown): unknown => {
     if (typeof node === 'string') return mask(node);
