@@ -159,12 +159,27 @@ class ExportFile {
     return new ExportFile(path, tmp, handle);
   }
 
+  /** Lines not yet written: one write per 64 KB, not one per comment. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
   async write(chunk: string): Promise<void> {
-    await writeAll(this.handle, [Buffer.from(chunk)]).catch((error: NodeJS.ErrnoException) => this.fail(error));
+    const bytes = Buffer.from(chunk);
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes >= 64 * 1024) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const chunks = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (chunks.length > 0) await writeAll(this.handle, [Buffer.concat(chunks)]).catch((error: NodeJS.ErrnoException) => this.fail(error));
   }
 
   /** Make the file durable and give it its name. */
   async commit(): Promise<void> {
+    await this.flush();
     try {
       await this.handle.sync();
       await this.handle.close();
