@@ -434,3 +434,26 @@ test('agora agents block|unblock take a key thumbprint that starts with "-" (one
   await assert.rejects(cli('block', '-x'), (error: { code: number; stderr: string }) => error.code === 1 && /`-x` is neither an agent origin/.test(error.stderr));
   assert.match((await cli('list')).stdout, /no blocked agents/, 'the refused words stored nothing');
 });
+
+test('agora agents block stores an origin in the spelling the writer knows it by, so a trailing dot or an IPv4-mapped address still blocks', async (t) => {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': LIMITS } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'agents', ...args], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } });
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const port = new URL(agent.origin).port;
+  // Found by blocking `http://localhost.:<port>`: the CLI said "blocked origin http://localhost.:<port>",
+  // the writer knows the agent as http://localhost:<port>, and its comments went on being stored.
+  for (const [spelling, known] of [[`http://localhost.:${port}`, `http://localhost:${port}`], [`http://[::ffff:127.0.0.1]:${port}`, `http://127.0.0.1:${port}`]] as const) {
+    assert.equal((await cli('block', spelling)).stdout, `blocked origin ${known}\n`);
+    const res = await postComment(server.url, SLUG, commentDoc({ author: 'spelled-bot' }, `Signed as ${spelling}, which is blocked.`), await agent.sign(url, { signatureAgent: JSON.stringify(known) }));
+    assert.equal(res.status, 403, await res.text());
+    assert.equal((await cli('unblock', spelling)).stdout, `unblocked origin ${known}\n`);
+  }
+  await assert.rejects(cli('block', 'https://a b'), (error: { code: number; stderr: string }) => error.code === 1 && /`https:\/\/a b` is not a URL/.test(error.stderr));
+});

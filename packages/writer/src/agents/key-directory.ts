@@ -102,8 +102,16 @@ export function directoryOrigin(value: string, allowLoopback: boolean): URL {
   }
   if (url.protocol !== 'https:' && !(allowLoopback && url.protocol === 'http:')) throw new DirectoryError('directory_origin', `Signature-Agent must be an https origin (got ${url.protocol})`);
   if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) throw new DirectoryError('directory_origin', 'Signature-Agent must be an origin (scheme, host and port only)');
-  // One spelling per origin, so a block or a budget cannot be walked around by writing it
-  // another way (WHATWG URL already lowers the case, drops a default port and normalises IPv6).
+  return canonicalHost(url);
+}
+
+/**
+ * `url` with its host in the one spelling an origin is known by, so a block or a budget
+ * cannot be walked around by writing it another way (WHATWG URL already lowers the case,
+ * drops a default port and normalises IPv6): an IPv4-mapped IPv6 literal becomes its
+ * IPv4 address, a trailing dot is dropped. `agora agents block` uses it too.
+ */
+export function canonicalHost(url: URL): URL {
   const bare = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(bare) === 6) {
     const v6 = ipaddr.IPv6.parse(bare);

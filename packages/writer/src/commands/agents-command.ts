@@ -11,6 +11,7 @@ import { Command } from 'commander';
 import type { AgoraConfig } from '@agora/generator';
 import { openStore } from '../store/open.ts';
 import type { AgentBlock, AgentStore } from '../store/types.ts';
+import { canonicalHost } from '../agents/key-directory.ts';
 
 const DATA_DIR = 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)';
 
@@ -30,8 +31,10 @@ async function withAgents<T>(config: AgoraConfig, options: { dataDir?: string },
  */
 export function blockTarget(word: string): Pick<AgentBlock, 'kind' | 'value'> {
   if (/^https?:\/\//i.test(word)) {
-    const url = new URL(word);
-    return { kind: 'origin', value: url.origin };
+    if (!URL.canParse(word)) throw new Error(`\`${word}\` is not a URL: name an agent origin such as https://agent.example`);
+    // The spelling the writer knows the agent by (no trailing dot, IPv4-mapped IPv6 as IPv4):
+    // a block stored in another one would match no request.
+    return { kind: 'origin', value: canonicalHost(new URL(word)).origin };
   }
   if (/^[A-Za-z0-9_-]{16,128}$/.test(word)) return { kind: 'key', value: word };
   throw new Error(`\`${word}\` is neither an agent origin (https://agent.example) nor a key thumbprint (base64url, e.g. the keyid of a comment's agent)`);
