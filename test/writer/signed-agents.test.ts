@@ -161,6 +161,34 @@ test('signed agents (Web Bot Auth)', async (t) => {
     assert.equal(await count(OTHER), before + 1);
   });
 
+  await t.test('a dictionary Signature-Agent covered as "signature-agent";key="<member>" (RFC 9421 2.1.2, as the draft signs it) is verified', async () => {
+    // Found signing as other Web Bot Auth agents do (Cloudflare's examples: `agent1="https://…"`
+    // and `"signature-agent";key="agent1"`): the base has the member's value alone, but the whole
+    // field was signed in its place, so every such signature was 401 `signature`.
+    const target = new URL(url(OTHER));
+    const keyed = async (member: string, header: string, baseValue: string, nonce = `keyed-${Math.random()}`) => {
+      const created = Math.floor(Date.now() / 1000);
+      const params = `("@authority" "signature-agent";key="${member}");created=${created};expires=${created + 60};keyid="${agent.keyid}";nonce="${nonce}";tag="web-bot-auth"`;
+      const base = `"@authority": ${target.host}\n"signature-agent";key="${member}": ${baseValue}\n"@signature-params": ${params}`;
+      const signature = Buffer.from(await agent.signer.sign(base)).toString('base64');
+      return { 'Signature-Agent': header, 'Signature-Input': `sig1=${params}`, Signature: `sig1=:${signature}:` };
+    };
+    const quoted = JSON.stringify(agent.origin);
+    for (const [member, header] of [['sig1', `sig1=${quoted}`], ['agent1', `agent1=${quoted}`], ['agent1', `other="https://elsewhere.example", agent1=${quoted}`]] as const) {
+      const res = await postComment(server.url, OTHER, commentDoc({ author: 'member-bot' }, `Signed over the Signature-Agent member ${member} of ${header}.`), await keyed(member, header, quoted));
+      assert.equal(res.status, 201, await res.clone().text());
+      assert.deepEqual(((await res.json()) as { agent: unknown }).agent, { origin: agent.origin, keyid: agent.keyid });
+    }
+    const before = await count(OTHER);
+    const doc = commentDoc({ author: 'member-bot' }, 'This comment must never be stored by the writer.');
+    // A member the field does not have, and a field that is no dictionary.
+    await refused(await postComment(server.url, OTHER, doc, await keyed('agent2', `agent1=${quoted}`, quoted)), 401, 'signature_agent');
+    await refused(await postComment(server.url, OTHER, doc, await keyed('agent1', quoted, quoted)), 401, 'signature_agent');
+    // The whole field signed in the member's place does not verify.
+    await refused(await postComment(server.url, OTHER, doc, await keyed('agent1', `agent1=${quoted}`, `agent1=${quoted}`)), 401, 'signature');
+    assert.equal(await count(OTHER), before);
+  });
+
   await t.test('an alg that is not the key\'s, and an expires just passed, are refused under their own checks', async () => {
     const doc = commentDoc({ author: 'mismatched-bot' }, 'This comment must never be stored by the writer.');
     const before = await count(OTHER);

@@ -4,12 +4,13 @@
  * components and parameters, and the `Signature-Agent` value in either of its forms
  * (a string, or a dictionary member named like the signature).
  */
-import { isInnerList, parseDictionary, parseItem, serializeDictionary, type Dictionary } from 'structured-headers';
+import { isInnerList, parseDictionary, parseItem, serializeDictionary, serializeItem, type Dictionary } from 'structured-headers';
 
-/** One signature's input: its label, covered components and parameters. */
+/** One signature's input: its label, covered components (with each one's parameters, in the same order) and parameters. */
 export interface SignatureInput {
   label: string;
   components: string[];
+  componentParams: Map<string, unknown>[];
   params: Map<string, unknown>;
 }
 
@@ -26,11 +27,13 @@ export function parseSignatureInput(value: string): SignatureInput[] | null {
     if (!isInnerList(member)) return null;
     const [items, params] = member;
     const components: string[] = [];
-    for (const [item] of items) {
+    const componentParams: Map<string, unknown>[] = [];
+    for (const [item, itemParams] of items) {
       if (typeof item !== 'string') return null;
       components.push(item);
+      componentParams.push(new Map(itemParams));
     }
-    members.push({ label, components, params: new Map(params) });
+    members.push({ label, components, componentParams, params: new Map(params) });
   }
   return members;
 }
@@ -51,6 +54,22 @@ export function eachSignature(input: string, signature: string): { label: string
       pairs.push({ label, input: serializeDictionary(new Map([[label, member]])), signature: serializeDictionary(new Map([[label, sig]])) });
     }
     return pairs;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The member `key` of a dictionary `Signature-Agent` (`agent1="https://agent.example"`): its
+ * URL, and its value serialized alone, which is what a signature covering
+ * `"signature-agent";key="agent1"` signs (RFC 9421 2.1.2). Null when the value is no
+ * dictionary or has no such string member.
+ */
+export function signatureAgentMember(value: string, key: string): { url: string; serialized: string } | null {
+  try {
+    const member = parseDictionary(value.trim()).get(key);
+    if (!member || isInnerList(member) || typeof member[0] !== 'string') return null;
+    return { url: member[0], serialized: serializeItem(member) };
   } catch {
     return null;
   }

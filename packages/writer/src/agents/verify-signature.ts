@@ -13,7 +13,8 @@
  *   nonce        present, at most 256 characters
  *   keyid, alg   keyid present; alg, when given, `ed25519` or `rsa-pss-sha512`
  *   authority    the signed `@authority` is a host this writer answers for
- *   signature_agent  an origin (`https:`; `http:` on loopback with the flag)
+ *   signature_agent  an origin (`https:`; `http:` on loopback with the flag): a string, or the
+ *                dictionary member covered as `"signature-agent";key="…"` (else the one named like the signature)
  *   (blocked origin: 403 `agent_blocked`)
  *   directory_*  the key directory fetched safely (`key-directory.ts`); a writer that
  *                cannot resolve names answers 503 `resolver_unavailable`
@@ -31,7 +32,7 @@ import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import type { AgentStore } from '../store/types.ts';
-import { parseSignatureInput, signatureAgentUrl } from './signature-fields.ts';
+import { parseSignatureInput, signatureAgentMember, signatureAgentUrl } from './signature-fields.ts';
 import { DirectoryError, directoryOrigin, type KeyDirectories } from './key-directory.ts';
 
 /** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
@@ -105,7 +106,7 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   if (!signature || !input || !agentHeader) throw fail('headers', 'a signed request carries Signature, Signature-Input and Signature-Agent', !signature ? 'Signature' : !input ? 'Signature-Input' : 'Signature-Agent');
   const members = parseSignatureInput(input);
   if (!members || members.length !== 1) throw fail('signature_input', 'Signature-Input must hold exactly one signature (a structured dictionary with one inner list)');
-  const { label, components, params } = members[0]!;
+  const { label, components, componentParams, params } = members[0]!;
   if (params.get('tag') !== HTTP_MESSAGE_SIGNATURE_TAG) throw fail('tag', `the signature's tag must be "${HTTP_MESSAGE_SIGNATURE_TAG}"`);
   for (const needed of ['@authority', 'signature-agent']) if (!components.includes(needed)) throw fail('components', `the signature must cover "${needed}" (covers ${components.map((c) => `"${c}"`).join(' ') || 'nothing'})`);
   const created = params.get('created');
@@ -123,7 +124,20 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   const alg = params.get('alg');
   if (alg !== undefined && alg !== 'ed25519' && alg !== 'rsa-pss-sha512') throw fail('alg', 'alg must be ed25519 or rsa-pss-sha512 when given');
   if (!deps.hosts.includes(hostName(request.host))) throw fail('authority', `the signed @authority ${JSON.stringify(request.host)} is not a host of this site`);
-  const agentUrl = signatureAgentUrl(agentHeader, label);
+  // A dictionary Signature-Agent's member, covered as `"signature-agent";key="<member>"` (RFC 9421
+  // 2.1.2, as the Web Bot Auth draft has agents sign it): the origin is that member, and what is
+  // signed is its value alone. http-message-sig signs a field whole, whatever its parameters, so
+  // it is handed the member's value as the field's (a valid signature of this form was refused).
+  const memberKeys = components.flatMap((c, i) => (c === 'signature-agent' && componentParams[i]!.has('key') ? [componentParams[i]!.get('key')] : []));
+  if (memberKeys.length > 1) throw fail('components', 'the signature must cover one Signature-Agent member, not several');
+  let agentUrl: string | null;
+  let signedAgentValue = agentHeader;
+  if (memberKeys.length === 1) {
+    const member = typeof memberKeys[0] === 'string' ? signatureAgentMember(agentHeader, memberKeys[0]) : null;
+    if (!member) throw fail('signature_agent', `the signature covers "signature-agent";key=${JSON.stringify(memberKeys[0])}, but Signature-Agent has no such member (a dictionary such as ${JSON.stringify(String(memberKeys[0]))}="https://agent.example")`);
+    agentUrl = member.url;
+    signedAgentValue = member.serialized;
+  } else agentUrl = signatureAgentUrl(agentHeader, label);
   if (!agentUrl) throw fail('signature_agent', 'Signature-Agent must be the origin of the key directory, as a structured string ("https://agent.example")');
   let origin: URL;
   try {
@@ -148,7 +162,7 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   try {
     // Every header the client sent and the whole target URI: a signature may cover more
     // than the two required components (`content-digest`, `content-type`, `@target-uri` …).
-    const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers: { ...request.headers(), host: request.host, 'signature-agent': agentHeader, 'signature-input': input, signature } };
+    const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers: { ...request.headers(), host: request.host, 'signature-agent': signedAgentValue, 'signature-input': input, signature } };
     await verifyMessage(message, async (data, sig, p) => {
       await (await verifierFromJWK(key.jwk))(data, sig, p as never);
     });
