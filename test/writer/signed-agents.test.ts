@@ -189,6 +189,24 @@ test('signed agents (Web Bot Auth)', async (t) => {
     assert.equal(await count(OTHER), before);
   });
 
+  await t.test('a missing expires, or a created that is missing or no integer, is refused under its own check', async () => {
+    // Found by signing without expires: the answer said check "created".
+    const target = new URL(url(OTHER));
+    const quoted = JSON.stringify(agent.origin);
+    const doc = commentDoc({ author: 'timeless-bot' }, 'This comment must never be stored by the writer.');
+    const before = await count(OTHER);
+    const sans = async (params: string) => {
+      const input = `("@authority" "signature-agent");${params};keyid="${agent.keyid}";nonce="p-${Math.random()}";tag="web-bot-auth"`;
+      const base = `"@authority": ${target.host}\n"signature-agent": ${quoted}\n"@signature-params": ${input}`;
+      return { 'Signature-Agent': quoted, 'Signature-Input': `sig1=${input}`, Signature: `sig1=:${Buffer.from(await agent.signer.sign(base)).toString('base64')}:` };
+    };
+    const now = Math.floor(Date.now() / 1000);
+    assert.match((await refused(await postComment(server.url, OTHER, doc, await sans(`created=${now}`)), 401, 'expires')).message, /expires is missing/);
+    assert.match((await refused(await postComment(server.url, OTHER, doc, await sans(`created=${now}.5;expires=${now + 60}`)), 401, 'created')).message, /created is not an integer/);
+    assert.match((await refused(await postComment(server.url, OTHER, doc, await sans(`expires=${now + 60}`)), 401, 'created')).message, /created is missing/);
+    assert.equal(await count(OTHER), before);
+  });
+
   await t.test('an alg that is not the key\'s, and an expires just passed, are refused under their own checks', async () => {
     const doc = commentDoc({ author: 'mismatched-bot' }, 'This comment must never be stored by the writer.');
     const before = await count(OTHER);

@@ -111,7 +111,8 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   for (const needed of ['@authority', 'signature-agent']) if (!components.includes(needed)) throw fail('components', `the signature must cover "${needed}" (covers ${components.map((c) => `"${c}"`).join(' ') || 'nothing'})`);
   const created = params.get('created');
   const expires = params.get('expires');
-  if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail('created', 'created and expires are required (integer seconds)');
+  // Named after the one that is missing or not an integer (a missing expires was called `created`).
+  if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail(Number.isInteger(created) ? 'expires' : 'created', `created and expires are required (integer seconds); ${Number.isInteger(created) ? 'expires' : 'created'} is ${params.has(Number.isInteger(created) ? 'expires' : 'created') ? 'not an integer' : 'missing'}`);
   const now = (deps.now ?? Date.now)() / 1000;
   if ((created as number) > now + CLOCK_SKEW_S) throw fail('created', `created is in the future (more than ${CLOCK_SKEW_S} s ahead of this server's clock)`);
   // Strict: http-message-sig's verify refuses a passed `expires` itself, with no skew.
