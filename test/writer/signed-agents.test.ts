@@ -156,6 +156,11 @@ test('signed agents (Web Bot Auth)', async (t) => {
     const zippedError = ((await zipped.json()) as { error: { field: string; message: string } }).error;
     assert.equal(zippedError.field, 'Content-Digest');
     assert.match(zippedError.message, /cannot be checked on a body sent with Content-Encoding gzip/);
+    // Covering a field the request does not carry fails (RFC 9421 2.5): it was signed as an empty
+    // value, so a signature "over" content-digest sent without one bound no body (found sending one).
+    const unsent = await agent.sign(url(OTHER), { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, components: ['@authority', 'signature-agent', 'content-type', 'content-digest'] });
+    const absent = await refused(await postComment(server.url, OTHER, other, unsent), 401, 'components');
+    assert.match(absent.message, /covers "content-digest", which the request does not carry/);
     // An algorithm this server does not know is ignored (RFC 9530).
     assert.equal((await postComment(server.url, OTHER, other, { 'Content-Digest': 'md5=:AAAA:' })).status, 201);
     assert.equal(await count(OTHER), before + 1);

@@ -6,7 +6,7 @@
  *   headers      Signature, Signature-Input and Signature-Agent all present (none: unsigned, null)
  *   signature_input  one signature, a dictionary of inner lists
  *   tag          `web-bot-auth`
- *   components   `@authority` and `signature-agent` covered
+ *   components   `@authority` and `signature-agent` covered; every covered field present
  *   created / expires  integers; created at most `CLOCK_SKEW_S` in the future; expires not
  *                passed (strictly, as http-message-sig's own check is); at most
  *                `MAX_SIGNATURE_LIFETIME_S` between them
@@ -109,6 +109,10 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   const { label, components, componentParams, params } = members[0]!;
   if (params.get('tag') !== HTTP_MESSAGE_SIGNATURE_TAG) throw fail('tag', `the signature's tag must be "${HTTP_MESSAGE_SIGNATURE_TAG}"`);
   for (const needed of ['@authority', 'signature-agent']) if (!components.includes(needed)) throw fail('components', `the signature must cover "${needed}" (covers ${components.map((c) => `"${c}"`).join(' ') || 'nothing'})`);
+  // RFC 9421 2.5: a covered field the message does not carry fails the signature base. It was
+  // signed as an empty value, so a signature "covering" content-digest sent without one bound no body.
+  const absent = components.find((c) => !c.startsWith('@') && request.header(c) === undefined);
+  if (absent !== undefined) throw fail('components', `the signature covers "${absent}", which the request does not carry`);
   const created = params.get('created');
   const expires = params.get('expires');
   // Named after the one that is missing or not an integer (a missing expires was called `created`).
