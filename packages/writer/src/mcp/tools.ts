@@ -14,7 +14,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { CATEGORIES, COMMENT_TYPES, POSITIONS, compareComments, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
-import { AppError, isAppError } from '../errors.ts';
+import { AppError, isAppError, toAppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { parseSearchQuery } from '../routes/search.ts';
 import { SEARCH_LIMITS } from '../search/search-index.ts';
@@ -129,8 +129,10 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
   try {
     return await run();
   } catch (error) {
-    const appError = isAppError(error) ? error : null;
+    // The store's failures get the answer HTTP gives them (503 store_unavailable, 507 storage_full), not `internal`.
+    const appError = toAppError(error);
     if (!appError) deps.logger?.error({ err: error, tool }, 'MCP tool failed');
+    else if (!isAppError(error)) deps.logger?.warn({ tool, status: appError.status, code: appError.code, detail: appError.message }, 'server-side failure');
     const body = appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   }
