@@ -56,6 +56,40 @@ async function freezableProxy(port: number) {
   };
 }
 
+/** A TCP proxy to `port` that, once armed, lets the next COMMIT through and loses its answer: the connection is closed without it. */
+async function commitCuttingProxy(port: number) {
+  let armed = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let cut = false;
+    client.on('data', (chunk) => {
+      upstream.write(chunk);
+      // A simple-protocol Query message holding COMMIT.
+      if (armed && chunk.includes('COMMIT\0')) {
+        armed = false;
+        cut = true;
+        setTimeout(() => (client.destroy(), upstream.destroy()), 100);
+      }
+    });
+    upstream.on('data', (chunk) => cut || client.write(chunk));
+    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      a.on('error', () => b.destroy());
+      a.on('close', () => b.destroy());
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    arm: () => void (armed = true),
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const pg = await startPostgres();
 
 if (!pg) {
@@ -79,7 +113,8 @@ if (!pg) {
     // Before: no answer until the network came back.
     await assert.rejects(store.comments.add(makeComment({ id: 'during-the-cut', body: 'Sent during the cut.' })), (e: unknown) => e instanceof StoreError && e.code === 'unavailable');
     const ms = Date.now() - started;
-    assert.ok(ms < statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS + 3000, `refused after ${ms} ms`);
+    // The margin, then at most 2 s to read back whether it was stored (nor does that answer).
+    assert.ok(ms < statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS + 2000 + 3000, `refused after ${ms} ms`);
     const views = store.views.add(new Map([['some-post', 1]]));
     await assert.rejects(views, (e: unknown) => e instanceof StoreError && e.code === 'unavailable');
     proxy.thaw();
@@ -90,5 +125,23 @@ if (!pg) {
     // And the store works again.
     await store.comments.add(makeComment({ id: 'after-the-cut', body: 'Stored after the cut.' }));
     assert.deepEqual(await stored(), ['after-the-cut', 'before-the-cut']);
+  });
+
+  test('a COMMIT whose answer is lost: stored is answered as stored, not 503 "nothing was stored"', async (t) => {
+    // The server took the COMMIT and the connection failed before its answer: the client was
+    // told nothing was stored and sent a second copy, and the node never showed the first.
+    const url = await pg.createDatabase();
+    await (await openPostgresStore(url, 'server', { onError: () => {} })).close();
+    const proxy = await commitCuttingProxy(pg.port);
+    t.after(() => proxy.close());
+    const store = await openPostgresStore(url.replace(`:${pg.port}/`, `:${proxy.port}/`), 'server', { onError: () => {}, feed: { retryMaxMs: 200 } });
+    t.after(() => store.close());
+    await store.comments.add(makeComment({ id: 'warm', body: 'Warms the pool.' }));
+    proxy.arm();
+    await store.comments.add(makeComment({ id: 'answer-lost', body: 'Its COMMIT answer is lost.' }));
+    assert.deepEqual((await sql<{ id: string }>(url, 'SELECT id FROM comments ORDER BY id')).map((r) => r.id), ['answer-lost', 'warm']);
+    // And one that was not stored is still refused as such (the read-back finds nothing).
+    await sql(url, 'ALTER TABLE comments ADD CONSTRAINT no_refused CHECK (id <> \'refused\')');
+    await assert.rejects(store.comments.add(makeComment({ id: 'refused', body: 'Refused by the database.' })));
   });
 }

@@ -27,6 +27,16 @@ test('a server-side failure is logged with what its client was told; a client\'s
   assert.match(String(lines[0]!.fields.detail), /check KMA_SERVICE_KEY/);
 });
 
+test('a store failure whose outcome is unknown does not say nothing was stored', async () => {
+  const { storeFailure } = await import('../../packages/writer/src/errors.ts');
+  const { StoreError } = await import('../../packages/writer/src/store/types.ts');
+  assert.match(storeFailure(new StoreError('unavailable', 'down'))!.message, /nothing was stored/);
+  const unknown = storeFailure(new StoreError('unavailable', 'lost', { outcome: 'unknown' }))!;
+  assert.deepEqual([unknown.status, unknown.code], [503, 'store_unavailable']);
+  assert.doesNotMatch(unknown.message, /nothing was stored/);
+  assert.match(unknown.message, /whether it was stored is not known/);
+});
+
 test('body decoding and path decoding errors name what is at fault', async (t) => {
   const { server } = await serveProject(t, { samplePosts: true });
   const slug = '2025-10-21-caddy-automatic-tls-setup';

@@ -99,6 +99,11 @@ export function isAppError(value: unknown): value is AppError {
 export function storeFailure(error: unknown): AppError | null {
   const code = (error as { name?: string; code?: string })?.name === 'StoreError' ? (error as { code: string }).code : null;
   if (code === 'disk_full') return new AppError('storage_full', 'The server\'s disk is full; nothing was stored. Try again later.', { headers: { 'Retry-After': '60' }, cause: error });
+  // The answer to a COMMIT was lost and the store could not be asked afterwards: saying
+  // "nothing was stored" would make a client send a second copy.
+  if (code === 'unavailable' && (error as { outcome?: string }).outcome === 'unknown') {
+    return new AppError('store_unavailable', 'The store stopped answering while this was being stored, and whether it was stored is not known. Look for it (GET /api/comments/{slug}) before sending it again.', { headers: { 'Retry-After': '5' }, cause: error });
+  }
   if (code === 'unavailable' || code === 'locked' || code === 'corrupt' || code === 'version') {
     return new AppError('store_unavailable', 'The store is unavailable; nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
   }

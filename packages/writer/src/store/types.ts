@@ -26,13 +26,17 @@ export type StoreErrorCode =
   | 'version';
 
 export class StoreError extends Error {
+  /** `unknown`: a write was sent and its answer lost, and whether it was stored could not be read back. */
+  readonly outcome: 'none' | 'unknown';
+
   constructor(
     readonly code: StoreErrorCode,
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; outcome?: 'none' | 'unknown' } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'StoreError';
+    this.outcome = options.outcome ?? 'none';
   }
 }
 

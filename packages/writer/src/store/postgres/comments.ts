@@ -11,6 +11,9 @@ import { recordChanges } from './changes.ts';
 import { COMMENT_COLUMNS, INSERT_COMMENTS, commentColumns, toComment, type CommentRow } from './comment-rows.ts';
 import { query, transaction } from './pool.ts';
 
+/** Longest wait for the read-back of a write whose answer was lost. */
+const READ_BACK_MS = 2000;
+
 /** Most comments in one group commit or one import statement. */
 const BATCH = 500;
 
@@ -81,11 +84,31 @@ export class PostgresCommentStore implements CommentStore {
     }
   }
 
-  private insert(comments: Comment[]): Promise<void> {
-    return transaction(this.pool, 'store a comment', async (client) => {
-      await client.query(INSERT_COMMENTS, commentColumns(comments));
-      await recordChanges(client, comments.map((c) => c.slug), this.node);
-    });
+  private async insert(comments: Comment[]): Promise<void> {
+    try {
+      await transaction(this.pool, 'store a comment', async (client) => {
+        await client.query(INSERT_COMMENTS, commentColumns(comments));
+        await recordChanges(client, comments.map((c) => c.slug), this.node);
+      });
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === 'unavailable')) throw error;
+      // The connection may have failed after the server took the COMMIT: the rows are then
+      // stored, and answering 503 "nothing was stored" made the client send a second copy,
+      // while this node never showed the first (it skips its own change-feed rows). Asked
+      // on another connection: stored means stored.
+      const ids = comments.map((c) => c.id);
+      // At most 2 s more: a database cut off does not answer this either.
+      const found = await Promise.race([
+        query<{ n: number }>(this.pool, 'check whether a comment was stored', 'SELECT count(*)::int AS n FROM comments WHERE id = ANY($1)', [ids]).then(
+          ({ rows }) => rows[0]?.n ?? 0,
+          () => null,
+        ),
+        new Promise<null>((resolve) => setTimeout(resolve, READ_BACK_MS, null).unref()),
+      ]);
+      if (found === ids.length) return;
+      if (found === null) throw new StoreError('unavailable', `${error.message} (whether it was stored could not be read back)`, { cause: error, outcome: 'unknown' });
+      throw error;
+    }
   }
 
   async forSlug(slug: string): Promise<Comment[]> {
