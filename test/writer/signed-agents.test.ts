@@ -429,6 +429,32 @@ test('key-directory fetches have a budget per address: a throttled client aims n
   assert.equal((await postComment(server.url, SLUG, commentDoc({}, 'An unsigned comment from the same address.'))).status, 201);
 });
 
+test('signed requests have a budget per address, taken before the nonce is claimed: one client cannot fill the nonce store', async (t) => {
+  // Every signed request claims a nonce kept until it expires (up to 11 min), in a store of
+  // bounded size: one address sent 2,000 signed pings to /mcp in 18 s, unthrottled, and at
+  // that pace filled it, after which every agent's signed requests answered 503.
+  const limits = JSON.stringify({ limits: { commentsPerIpPerMinute: 100, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, signedRequestsPerIpPerMinute: 3 } });
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': limits } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  const ping = async (signed: Record<string, string>) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...signed }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+  const statuses: number[] = [];
+  for (let i = 0; i < 3; i++) statuses.push((await ping(await agent.sign(`${server.url}/mcp`))).status);
+  const refusedSignature = await agent.sign(`${server.url}/mcp`);
+  const over = await ping(refusedSignature);
+  assert.deepEqual([...statuses, over.status], [200, 200, 200, 429]);
+  const body = (await over.json()) as { error: { code: number; data?: { code: string; message: string } } };
+  assert.match(JSON.stringify(body), /signed requests from this address/);
+  assert.ok(Number(over.headers.get('retry-after')) > 0);
+  // Unsigned requests are not charged: an unsigned ping still answers.
+  assert.equal((await ping({})).status, 200);
+});
+
 test('a foreign Host or Origin on /mcp is refused before the signature is checked: no fetch, no nonce, no budget', async (t) => {
   const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
   const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });

@@ -131,6 +131,7 @@ export function createApp(deps: AppDeps): Writer {
     hosts: [...new Set([...mcpHosts, ...(writerHost ? [writerHost] : [])])],
     chargeAddress: (address, res) => rateLimits.attempt(address, res),
     chargeFetch: (address, res) => rateLimits.directoryFetch(address, res),
+    chargeSigned: (address, res) => rateLimits.signedRequest(address, res),
   }));
   app.use(rateLimits.middleware);
   const duplicates = createDuplicateGuard({ windowMs: limits.duplicateWindowSeconds * 1000, now: () => (deps.now?.() ?? new Date()).getTime() });

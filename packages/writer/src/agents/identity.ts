@@ -21,6 +21,8 @@ export interface IdentityOptions extends SignatureDeps {
   chargeAddress?: (address: string, res: Response) => Promise<void>;
   /** A point of an address's key-directory budget before a fetch (not for a cached directory): throws 429 when spent. */
   chargeFetch?: (address: string, res: Response) => Promise<void>;
+  /** A point of an address's signed-request budget before a signature is read (its nonce is claimed): throws 429 when spent. */
+  chargeSigned?: (address: string, res: Response) => Promise<void>;
 }
 
 /**
@@ -31,6 +33,8 @@ export interface IdentityOptions extends SignatureDeps {
 export function agentIdentity(options: IdentityOptions): RequestHandler {
   return async function verifySignature(req: Request, res, next) {
     try {
+      // A signed request claims a nonce that is kept until it expires: its address pays first.
+      if (options.chargeSigned && (req.get('signature') !== undefined || req.get('signature-input') !== undefined)) await options.chargeSigned(addressOf(req), res);
       // A directory fetch is aimed by the sender: its address pays for it, before it is made.
       const chargeFetch = options.chargeFetch;
       const beforeFetch = chargeFetch && (() => chargeFetch(addressOf(req), res));

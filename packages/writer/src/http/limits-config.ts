@@ -25,6 +25,8 @@ export interface Limits {
   proxyPerIpPerMinute: number;
   /** Key-directory fetches (signed requests naming a directory not in the cache) per client address per minute. */
   agentDirectoryFetchesPerIpPerMinute: number;
+  /** Signed requests (each claims a nonce, kept until its signature expires) per client address per minute. */
+  signedRequestsPerIpPerMinute: number;
   /** Same author, post and body within this many seconds answers the first comment. */
   duplicateWindowSeconds: number;
   /** Which proxies' `X-Forwarded-For` names the client. */
@@ -52,6 +54,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   publicDataPerIpPerMinute: 60,
   proxyPerIpPerMinute: 60,
   agentDirectoryFetchesPerIpPerMinute: 10,
+  signedRequestsPerIpPerMinute: 300,
   duplicateWindowSeconds: 600,
   trustProxy: false,
   headersTimeoutMs: 10_000,

@@ -67,6 +67,8 @@ export interface RateLimits {
   attempt(client: string, res: ServerResponse): Promise<void>;
   /** One point of an address's key-directory budget, before a fetch: throws its 429 when spent. */
   directoryFetch(address: string, res: ServerResponse): Promise<void>;
+  /** A point of `address`'s signed-request budget, before a signature is read (its nonce claimed): 429 when spent. */
+  signedRequest(address: string, res: ServerResponse): Promise<void>;
   ready: Promise<void>;
 }
 
@@ -271,7 +273,14 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const directoryFetch = async (address: string, res: ServerResponse) => {
     if (fetches) await charge(fetches, address, res, 'key-directory fetches for this address (signed requests naming directories not in the cache)');
   };
-  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, directoryFetch, ready };
+  // Every signed request claims a nonce, kept until its signature expires (up to 11 min), and
+  // the store holds a bounded number: one address sending signed pings without end had filled
+  // it, and every agent's signed requests answered 503. Charged before the signature is read.
+  const signatures = budget('signed-requests', limits.signedRequestsPerIpPerMinute, 60);
+  const signedRequest = async (address: string, res: ServerResponse) => {
+    if (signatures) await charge(signatures, address, res, 'signed requests from this address');
+  };
+  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, directoryFetch, signedRequest, ready };
 }
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */
