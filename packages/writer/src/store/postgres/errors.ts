@@ -49,6 +49,11 @@ export function toStoreError(error: unknown, doing: string): unknown {
   if (code === '53100') {
     return new StoreError('disk_full', `Cannot ${doing}: the PostgreSQL server's disk is full (${message}); free space on the database host`, { cause: error });
   }
+  // 57014: the statement limit cancelled it. The server is up; something held it (a lock, a
+  // long transaction): "check that the database is running" sent the operator the wrong way.
+  if (code === '57014') {
+    return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL did not finish it within the statement limit (${message}); the database answers, so look for a lock or a long transaction holding the table (pg_stat_activity); nothing was changed`, { cause: error });
+  }
   if (error instanceof AggregateError || (code !== undefined && (NETWORK_CODES.has(code) || isTransientSqlState(code))) || CONNECTION_MESSAGE.test(message)) {
     return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL is unavailable (${message}); check that the database is running and \`DATABASE_URL\` points to it`, { cause: error });
   }

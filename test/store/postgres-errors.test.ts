@@ -1,0 +1,20 @@
+/**
+ * PostgreSQL failures in words that send the operator the right way: a statement the
+ * limit cancelled (57014) said "PostgreSQL is unavailable; check that the database is
+ * running", while the database answered and a lock held the table.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { toStoreError } from '../../packages/writer/src/store/postgres/errors.ts';
+import { StoreError } from '../../packages/writer/src/store/types.ts';
+
+const pgError = (code: string, message: string) => Object.assign(new Error(message), { code });
+
+test('a cancelled statement names the lock, a lost connection the database', () => {
+  const cancelled = toStoreError(pgError('57014', 'canceling statement due to statement timeout'), 'unhide comment `x`') as StoreError;
+  assert.equal(cancelled.code, 'unavailable');
+  assert.match(cancelled.message, /^Cannot unhide comment `x`: PostgreSQL did not finish it within the statement limit .*look for a lock or a long transaction.*nothing was changed$/);
+  assert.doesNotMatch(cancelled.message, /check that the database is running/);
+  const refused = toStoreError(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), 'store a comment') as StoreError;
+  assert.match(refused.message, /PostgreSQL is unavailable .*check that the database is running/);
+});
