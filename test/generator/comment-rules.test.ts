@@ -109,6 +109,18 @@ test('parseCommentDocument', async (t) => {
   await t.test('should refuse bodies with too many emphasis delimiters', () => {
     refused(() => parseCommentDocument(doc(base, '*_'.repeat(8000)), TODAY), 'body', /16000 runs of `\*`\/`_`.*at most 1000/);
   });
+
+  await t.test('should count `~~` strikethrough runs with the emphasis runs (their matching is quadratic too)', () => {
+    // 2,000 openers then 2,000 closers (16 KiB) took seconds to render and was accepted by every limit.
+    const tildes = (n: number) => `${'~~a '.repeat(n)}${'a~~ '.repeat(n)}`;
+    assert.equal(measureBody(tildes(2000)).delimiterRuns, 4000);
+    refused(() => parseCommentDocument(doc(base, tildes(2000)), TODAY), 'body', /4000 runs of .*`~~`.*at most 1000/);
+    assert.ok(parseCommentDocument(doc(base, tildes(500)), TODAY));
+    refused(() => parseCommentDocument(doc(base, `${tildes(500)}~~a`), TODAY), 'body', /1001 runs/);
+    // A lone `~` (a home folder) is no delimiter; `~~~` can hide a `~~` behind a backslash (`\~~~`), so it counts.
+    assert.equal(measureBody('cd ~/src and ~user; a ~ b').delimiterRuns, 0);
+    assert.equal(measureBody('\\~~~a').delimiterRuns, 1);
+  });
 });
 
 test('measureBody', async (t) => {
@@ -200,7 +212,7 @@ test('rendering-work limits', async (t) => {
     } catch (error) {
       assert.ok(error instanceof CommentRuleError, String(error));
       assert.deepEqual(error.work, { limit: 'maxWork', value: 201, max: 200 });
-      assert.match(error.message, /^body uses 201 % of the rendering-work limits together \(`\[` characters outside fenced code 100 %, runs of `\*`\/`_` 51 %, runs of backticks outside fenced code 50 %\); at most 200 %/);
+      assert.match(error.message, /^body uses 201 % of the rendering-work limits together \(`\[` characters outside fenced code 100 %, runs of `\*`\/`_`\/`~~` 51 %, runs of backticks outside fenced code 50 %\); at most 200 %/);
     }
   });
   for (const rule of COMMENT_WORK_LIMITS) {

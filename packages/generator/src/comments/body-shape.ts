@@ -20,7 +20,7 @@ export interface BodyShape {
   depth: number;
   /** 1-based line where `depth` is reached. */
   depthLine: number;
-  /** Runs of `*` or `_` outside fenced code that may open or close emphasis. */
+  /** Runs of `*` or `_` outside fenced code that may open or close emphasis, and runs of `~~` (strikethrough). */
   delimiterRuns: number;
   /** The longest of those runs (each pair of its characters may nest emphasis one level deeper), and its 1-based line. */
   longestRun: number;
@@ -139,7 +139,10 @@ const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u
 
 /**
  * Count the inline markers of one line: runs of `*` or `_` (an `_` run inside a word,
- * as in snake_case, can never delimit emphasis), `[`, `|` and runs of backticks.
+ * as in snake_case, can never delimit emphasis), runs of two or more `~` (strikethrough:
+ * GFM matches `~~` openers and closers as it matches emphasis, in quadratic time; a
+ * longer run can still end in a `~~` behind an escaped `~`, a lone `~` never delimits),
+ * `[`, `|` and runs of backticks.
  */
 function countInline(text: string, shape: BodyShape, line: number): void {
   for (let i = 0; i < text.length; ) {
@@ -147,14 +150,16 @@ function countInline(text: string, shape: BodyShape, line: number): void {
     if (c === '[') shape.brackets++;
     else if (c === '|') shape.tableCells++;
     else if (c === '<' && (text[i + 1] === '?' || text[i + 1] === '!')) shape.markupOpeners++;
-    if (c !== '*' && c !== '_' && c !== '`') {
+    if (c !== '*' && c !== '_' && c !== '`' && c !== '~') {
       i++;
       continue;
     }
     let j = i;
     while (text[j] === c) j++;
     if (c === '`') shape.codeSpans++;
-    else if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) {
+    else if (c === '~') {
+      if (j - i >= 2) shape.delimiterRuns++;
+    } else if (!(c === '_' && isWordChar(text[i - 1]) && isWordChar(text[j]))) {
       shape.delimiterRuns++;
       if (j - i > shape.longestRun) {
         shape.longestRun = j - i;

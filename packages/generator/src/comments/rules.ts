@@ -23,8 +23,9 @@ export const COMMENT_RULES = {
    */
   maxDepth: 16,
   /**
-   * Runs of `*`/`_` that may delimit emphasis (outside fenced code, snake_case not
-   * counted). Emphasis matching is quadratic.
+   * Runs of `*`/`_` that may delimit emphasis and of `~~` that may delimit
+   * strikethrough (outside fenced code, snake_case not counted). Matching either is
+   * quadratic.
    */
   maxDelimiterRuns: 1000,
   /** Earliest `date`; the latest is today + `maxDaysAhead` (UTC), for clock skew between time zones. */
@@ -67,7 +68,7 @@ export const COMMENT_WORK_BUDGET = { limit: 'maxWork', max: 200 } as const;
 export function workUsed(shape: Readonly<BodyShape>): { total: number; shares: { what: string; percent: number }[] } {
   const parts = [
     ...COMMENT_WORK_LIMITS.filter((l) => l.measure !== 'lines').map((l) => ({ what: l.what.replace(/ \(.*\)$/, ''), used: shape[l.measure] / l.max })),
-    { what: 'runs of `*`/`_`', used: shape.delimiterRuns / COMMENT_RULES.maxDelimiterRuns },
+    { what: 'runs of `*`/`_`/`~~`', used: shape.delimiterRuns / COMMENT_RULES.maxDelimiterRuns },
   ];
   const shares = parts.map((p) => ({ what: p.what, percent: Math.round(p.used * 100) })).filter((p) => p.percent > 0).sort((a, b) => b.percent - a.percent);
   return { total: Math.round(parts.reduce((sum, p) => sum + p.used, 0) * 100), shares };
@@ -146,7 +147,7 @@ export const COMMENT_ERRORS = {
   }),
   'body-too-much-emphasis': spec({
     field: 'body',
-    message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\` that may mark emphasis; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
+    message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\`/\`~~\` that may mark emphasis or strikethrough; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
   }),
   'body-too-much-work': spec({
     field: 'body',
