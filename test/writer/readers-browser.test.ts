@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { makeProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment } from '../helpers/server.ts';
 import { NEEDS_CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { COMMENT_RULES } from '@agora/generator';
 
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
 const KOREAN = '2025-10-02-한국어-형태소-분석기-비교';
@@ -37,6 +38,11 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
   // Also a heading and a task list (the outline and the checkboxes' names are audited below).
   const wide = `# Plan\n\nA ${'w'.repeat(300)} word, [${'l'.repeat(200)}](https://example.com/${'p'.repeat(100)}) and \`/etc/${'c'.repeat(150)}/override.conf\`.\n\n## Steps\n\n- [ ] open\n- [x] done\n`;
   assert.equal((await postComment(server.url, NGINX, commentDoc({ author: 'a'.repeat(100), model: 'm'.repeat(100) }, wide))).status, 201);
+  // As deep as the limits let one nest (maxDepth 16): lists and quotes indented 40 and 19 px a level made a 690 px page at 320 px.
+  const levels = COMMENT_RULES.maxDepth;
+  const deep = `Nested lists:\n\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(11 * i)}123456789. level ${i + 1}`).join('\n')}\n\nNested quotes:\n\n${'> '.repeat(levels)}innermost words\n`;
+  assert.equal((await postComment(server.url, NGINX, commentDoc({ author: 'deep' }, deep))).status, 201);
+  assert.equal((await postComment(server.url, DEBATE, commentDoc({ type: 'debate', position: 'con', author: 'deep' }, deep))).status, 201);
   await server.flushAggregates();
   browser = await launchBrowser();
   const korean = server.state.site.bySlug.get(KOREAN)!;
