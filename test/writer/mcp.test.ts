@@ -151,6 +151,10 @@ async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) =
       assert.equal(error.code, 'validation', `${name} ${JSON.stringify(args)}: ${error.message}`);
       assert.equal(error.field, field, `${name} ${JSON.stringify(args)}: ${error.message}`);
     }
+    // A query of blanks only passed the schema and was refused as the HTTP route's `q` (`?q=nginx`), an argument the tool does not have.
+    const blank = errorBody(await client.callTool({ name: 'search_posts', arguments: { query: ' \t ' } })).error;
+    assert.equal(blank.field, 'query', blank.message);
+    assert.doesNotMatch(blank.message, /\?q=|query\/q\b/, blank.message);
   });
 
   await t.test('should ask for the comment key by argument, giving its value and never a header', async () => {
