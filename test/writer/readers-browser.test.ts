@@ -43,6 +43,9 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
   const deep = `Nested lists:\n\n${Array.from({ length: levels }, (_, i) => `${' '.repeat(11 * i)}123456789. level ${i + 1}`).join('\n')}\n\nNested quotes:\n\n${'> '.repeat(levels)}innermost words\n`;
   assert.equal((await postComment(server.url, NGINX, commentDoc({ author: 'deep' }, deep))).status, 201);
   assert.equal((await postComment(server.url, DEBATE, commentDoc({ type: 'debate', position: 'con', author: 'deep' }, deep))).status, 201);
+  // A letter carrying 4,800 combining marks (valid: they follow a visible letter) stacks them far above its line.
+  const ZALGO = '2025-05-06-writing-llms-txt-for-your-site';
+  assert.equal((await postComment(server.url, ZALGO, commentDoc({ author: 'stacker' }, `Stacked marks: Z${'\u0301\u0300\u0302\u0303\u0304\u0305\u0306\u0307\u0308\u0309\u030A\u030B\u030C\u030D\u030E\u030F'.repeat(300)} end`))).status, 201);
   await server.flushAggregates();
   browser = await launchBrowser();
   const korean = server.state.site.bySlug.get(KOREAN)!;
@@ -127,6 +130,21 @@ test('reader pages in a real browser', { skip: NEEDS_CHROMIUM }, async (t) => {
     }
     assert.deepEqual(wider, []);
     await context.close();
+  });
+
+  await t.test('should keep what a comment paints inside its card', async () => {
+    const page = await browser!.newPage({ viewport: { width: 800, height: 900 } });
+    await page.goto(server.url + server.state.site.bySlug.get(ZALGO)!.url);
+    const card = page.locator('#comments .comment').first();
+    await card.scrollIntoViewIfNeeded();
+    await page.evaluate(() => window.scrollBy(0, -300));
+    const box = (await card.boundingBox())!;
+    // The 300 px above the card look the same with the card hidden (CSSOM, allowed by the CSP): it paints nothing there.
+    const clip = { x: 0, y: box.y - 300, width: 800, height: 299 };
+    const shown = await page.screenshot({ clip });
+    await card.evaluate((c) => { (c as HTMLElement).style.visibility = 'hidden'; });
+    assert.ok(shown.equals(await page.screenshot({ clip })), 'the comment painted over the page above its card');
+    await page.close();
   });
 
   await t.test('should link pages of a paginated list with rel=prev/next and a visible navigation', async () => {
