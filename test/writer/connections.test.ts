@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { createServer } from 'node:http';
+import { createServer, get } from 'node:http';
 import { makeProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
 import { applyConnectionLimits } from '../../packages/writer/src/http/connection-limits.ts';
@@ -31,6 +31,18 @@ function open(url: string): Promise<Raw> {
 /** The error object of a raw JSON error answer. */
 function jsonError(received: string): { code: string; message: string } {
   return (JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } }).error;
+}
+
+/** A post's count as the writer's `GET /api/views` answers it (the stored counts). */
+async function viewsOf(url: string, slug: string): Promise<number> {
+  // Its own connection, closed after the answer: the server below allows only a few.
+  const body = await new Promise<string>((resolve, reject) => {
+    get(`${url}/api/views`, { agent: false, headers: { Connection: 'close' } }, (res) => {
+      let data = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (data += chunk)).on('end', () => resolve(data));
+    }).on('error', reject);
+  });
+  return (JSON.parse(body) as Record<string, number>)[slug] ?? 0;
 }
 
 /** Send one complete keep-alive GET and wait for its answer. */
@@ -83,6 +95,21 @@ test('connection limits on a real server', async (t) => {
       assert.match(raw.received(), /\r\nx-content-type-options: nosniff\r\n/i, request.slice(0, 30));
       assert.equal(jsonError(raw.received()).code, code, request.slice(0, 30));
     }
+  });
+
+  await t.test('should answer an expectation it cannot meet with 417 and the JSON error shape, counting nothing', async () => {
+    // Node's own 417 had no body and none of the security headers (found sending `Expect: x` to PUT /api/views).
+    const before = await viewsOf(server.url, SLUG);
+    const raw = await open(server.url);
+    raw.socket.write(`PUT /api/views/${SLUG} HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nConnection: close\r\n\r\n`);
+    await raw.closed;
+    assert.match(raw.received(), /^HTTP\/1\.1 417 /);
+    assert.match(raw.received(), /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    assert.match(raw.received(), /\r\nx-content-type-options: nosniff\r\n/i);
+    const error = jsonError(raw.received()) as { code: string; field?: string };
+    assert.equal(error.code, 'expectation_failed');
+    assert.equal(error.field, 'Expect');
+    assert.equal(await viewsOf(server.url, SLUG), before);
   });
 
   await t.test('should close a connection whose headers dribble within the header deadline', async () => {

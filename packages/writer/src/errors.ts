@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   /** The request's headers or body did not arrive within the server's deadline. */
   request_timeout: 408,
   payload_too_large: 413,
+  /** An `Expect` other than `100-continue`: nothing was done. */
+  expectation_failed: 417,
   unsupported_media_type: 415,
   /** A comment body over a rendering-work limit (`limit`, `value`, `max` say which): nothing stored. */
   comment_too_complex: 400,

@@ -12,13 +12,14 @@
  * - `maxRequestsPerSocket`: after so many requests the answer says `Connection: close`.
  *
  * What Node itself answers before any route runs (a deadline missed, headers too large,
- * a request that is not HTTP/1.1) is the writer's JSON error too (`answerClientErrors`).
+ * a request that is not HTTP/1.1, an `Expect` it cannot meet) is the writer's JSON
+ * error too (`answerClientErrors`).
  */
-import { STATUS_CODES, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError, type ErrorCode } from '../errors.ts';
+import { AppError, writeError, type ErrorCode } from '../errors.ts';
 import type { Limits } from './limits-config.ts';
-import type { HeaderList } from './security-headers.ts';
+import { setHeaders, type HeaderList } from './security-headers.ts';
 
 type ConnectionLimits = Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'socketIdleTimeoutMs' | 'maxConnections' | 'maxRequestsPerSocket'>;
 
@@ -49,6 +50,20 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits, 
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
   answerClientErrors(server, headers);
+  answerExpectations(server, headers);
+}
+
+/**
+ * An `Expect` other than `100-continue` (which Node answers itself): 417 with the JSON
+ * error and the headers of every answer, where Node's own 417 had neither. No route
+ * runs, so nothing is stored or counted.
+ */
+function answerExpectations(server: Server, headers: HeaderList): void {
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    setHeaders(res, headers);
+    const expect = JSON.stringify(req.headers.expect ?? '');
+    writeError(res, new AppError('expectation_failed', `Cannot meet Expect: ${expect.slice(0, 200)}; the only expectation this server meets is 100-continue: send the request without the header`, { field: 'Expect' }));
+  });
 }
 
 /** The answer to an error Node's HTTP parser or its deadlines raise, as Node picks its status. */

@@ -89,6 +89,7 @@ export const ERROR_CODES = [
   'validation', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'request_timeout', 'payload_too_large', 'unsupported_media_type',
   'comment_too_complex', 'comment_unrenderable', 'render_unavailable', 'rate_limited', 'internal', 'upstream_error', 'upstream_unavailable', 'not_configured', 'store_unavailable',
   'starting', 'storage_full', 'upstream_timeout', 'signature_invalid', 'agent_blocked', 'resolver_unavailable', 'headers_too_large', 'uri_too_long',
+  'expectation_failed',
 ];
 
 const error = closedObject('The body of every error answer of the writer (DESIGN.md).', {
