@@ -112,6 +112,16 @@ test('connection limits on a real server', async (t) => {
     assert.equal(await viewsOf(server.url, SLUG), before);
   });
 
+  await t.test('should answer CONNECT with 405 and the JSON error shape, not a silent close', async () => {
+    const raw = await open(server.url);
+    raw.socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    await raw.closed;
+    assert.match(raw.received(), /^HTTP\/1\.1 405 /);
+    assert.match(raw.received(), /\r\nallow: [A-Z, ]+\r\n/i);
+    assert.match(raw.received(), /\r\nx-content-type-options: nosniff\r\n/i);
+    assert.equal(jsonError(raw.received()).code, 'method_not_allowed');
+  });
+
   await t.test('should close a connection whose headers dribble within the header deadline', async () => {
     const raw = await open(server.url);
     raw.socket.write('GET / HTTP/1.1\r\n');

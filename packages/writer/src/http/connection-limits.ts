@@ -87,21 +87,36 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 
 /**
  * Answer what Node's HTTP parser refuses with the writer's JSON error (Node's own answer
- * has no body), then close the connection as Node does. A socket that already got
- * bytes of an answer, or cannot be written, is only closed.
+ * has no body), then close the connection as Node does; and a CONNECT, which Node
+ * closed without a word.
  */
 function answerClientErrors(server: Server, headers: HeaderList): void {
-  // The headers every answer carries (helmet's list), these too.
-  const common = headers.map(([name, value]) => `${name}: ${value}\r\n`).join('');
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code !== 'ECONNRESET' && socket.writable && socket.bytesWritten === 0) {
-      const answer = clientErrorAnswer(error);
-      const body = JSON.stringify(answer.toBody());
-      socket.write(
-        `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${common}Content-Type: application/json; charset=utf-8\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
+    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error));
     socket.destroy(error);
   });
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => {});
+    answerRaw(socket, headers, new AppError('method_not_allowed', `CONNECT is not allowed: this is a web site, not a proxy (asked for ${JSON.stringify(req.url ?? '').slice(0, 200)}); allowed: ${SERVED_METHODS}`, { headers: { Allow: SERVED_METHODS } }));
+    socket.end();
+  });
+}
+
+/** The methods some route of the writer answers (the `Allow` of a CONNECT's 405). */
+const SERVED_METHODS = 'GET, HEAD, POST, PUT, OPTIONS';
+
+/**
+ * Write a JSON error answer straight to a socket Node's HTTP layer gave up (no
+ * `ServerResponse`), closing the connection. A socket that already got bytes of an
+ * answer, or cannot be written, gets nothing.
+ */
+function answerRaw(socket: Socket, headers: HeaderList, answer: AppError): void {
+  if (!socket.writable || socket.bytesWritten !== 0) return;
+  // The headers every answer carries (helmet's list), these too.
+  const common = [...headers, ...Object.entries(answer.headers)].map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  const body = JSON.stringify(answer.toBody());
+  socket.write(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${common}Content-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
