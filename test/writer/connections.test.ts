@@ -122,6 +122,19 @@ test('connection limits on a real server', async (t) => {
     assert.equal(jsonError(raw.received()).code, 'method_not_allowed');
   });
 
+  await t.test('should refuse a request with two Host headers (RFC 9112 3.2) and count nothing', async () => {
+    const before = await viewsOf(server.url, SLUG);
+    const raw = await open(server.url);
+    raw.socket.write(`PUT /api/views/${SLUG} HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n`);
+    await raw.closed;
+    assert.match(raw.received(), /^HTTP\/1\.1 400 /);
+    assert.match(raw.received(), /\r\nx-content-type-options: nosniff\r\n/i);
+    const error = jsonError(raw.received()) as { code: string; field?: string };
+    assert.equal(error.code, 'validation');
+    assert.equal(error.field, 'Host');
+    assert.equal(await viewsOf(server.url, SLUG), before);
+  });
+
   await t.test('should close a connection whose headers dribble within the header deadline', async () => {
     const raw = await open(server.url);
     raw.socket.write('GET / HTTP/1.1\r\n');

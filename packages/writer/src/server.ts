@@ -122,10 +122,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const security = securityHeaderList(config.site);
   // Host is checked here, not by Node (whose 400 has no body): a JSON error like every other.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
-    if (req.headers.host === undefined && req.httpVersion === '1.1') {
+    const hostError = req.headers.host === undefined
+      ? req.httpVersion === '1.1' ? 'An HTTP/1.1 request must name the host it is for: send a `Host` header' : null
+      : hostCount(req.rawHeaders) > 1 ? 'A request names one host: send one `Host` header, not several (RFC 9112 3.2)' : null;
+    if (hostError) {
       setHeaders(res, security);
       res.setHeader('Connection', 'close');
-      return void writeError(res, new AppError('validation', 'An HTTP/1.1 request must name the host it is for: send a `Host` header', { field: 'Host' }));
+      return void writeError(res, new AppError('validation', hostError, { field: 'Host' }));
     }
     handler(req, res);
   });
@@ -349,6 +352,13 @@ function recordAddress(store: Store, url: string, logger: Logger): void {
   } catch (error) {
     logger.warn({ err: error }, 'could not record the writer address in data/.writer.lock; agora mcp needs --writer');
   }
+}
+
+/** How many `Host` lines a request sent (Node keeps the first in `headers.host` and drops the others). */
+function hostCount(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
 }
 
 /** Listen and give the URL clients use. */
