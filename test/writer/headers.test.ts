@@ -151,6 +151,21 @@ test('wrong methods on writer routes', async (t) => {
     assert.equal(missing.status, 404);
     assert.equal(((await missing.json()) as { error: { code: string } }).error.code, 'not_found');
   });
+  await t.test('should answer OPTIONS on pages, markdown and openapi.json as on any static file, and 404 where there is no file', async () => {
+    // Express's automatic OPTIONS answer of the negotiating routes (GET and HEAD only) came first:
+    // 200 text/plain "GET, HEAD" on every path ending in / or .md, files or not (found probing each route with OPTIONS).
+    for (const path of ['/', `/setups/${SLUG}/`, `/setups/${SLUG}/post.md`, '/index.md', '/openapi.json']) {
+      const res = await fetch(server.url + path, { method: 'OPTIONS' });
+      assert.equal(res.status, 204, path);
+      assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS', path);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
+    }
+    for (const path of ['/no-such-page/', '/no-such-file.md']) {
+      const res = await fetch(server.url + path, { method: 'OPTIONS' });
+      assert.equal(res.status, 404, path);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'not_found', path);
+    }
+  });
   await t.test('should answer a NUL byte in a mirror name with 400, not a server error', async () => {
     for (const [path, field] of [['/api/post/a%00', 'slug'], ['/api/comments/a%00', 'slug'], ['/api/model/a%00', 'model'], ['/api/tag/a%00', 'tag'], ['/api/category/a%00', 'cat'], [`/setups/a%00/`, undefined]] as const) {
       const res = await fetch(server.url + path);

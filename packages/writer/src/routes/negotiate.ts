@@ -82,6 +82,9 @@ function send(req: Request, res: Response, path: string, type: string, next: (er
  */
 export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
   const router = Router();
+  // OPTIONS is the static files' (204 with Allow for a file, 404 where there is none): left
+  // here, the router's automatic answer to the GET routes below took it, 200 "GET, HEAD" on any path.
+  router.use((req, _res, next) => next(req.method === 'OPTIONS' ? 'router' : undefined));
   const root = resolve(distDir);
   const pages = pageIndex();
   const tokens = markdownTokens();
