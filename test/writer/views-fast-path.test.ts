@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { Writable } from 'node:stream';
+import { connect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { startServer } from '@agora/writer';
 import { serveProject } from '../helpers/server.ts';
@@ -54,6 +55,51 @@ test('views fast path', async (t) => {
     const head = await fetch(`${server.url}/api/views/${SLUG}`, { method: 'HEAD' });
     assert.equal(head.status, 405);
     assert.equal(head.headers.get('allow'), 'PUT, OPTIONS');
+  });
+
+  const views = async () => ((await (await fetch(`${server.url}/api/views`)).json()) as Record<string, number>)[SLUG] ?? 0;
+  /** Send raw bytes on a fresh connection; resolves with what came back once it closes (or after `waitMs`). */
+  const raw = (bytes: string, waitMs = 2000) =>
+    new Promise<{ socket: Socket; received: () => string; closed: Promise<void> }>((resolve) => {
+      const { hostname, port } = new URL(server.url);
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(bytes);
+        resolve({ socket, received: () => data, closed });
+      });
+      let data = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (data += chunk)).on('error', () => {});
+      const closed = new Promise<void>((done) => {
+        socket.once('close', () => done());
+        setTimeout(done, waitMs).unref();
+      });
+    });
+
+  await t.test('should count nothing for a PUT whose body framing is refused with 400', async () => {
+    // The count was stored as soon as the headers were read: the 400 for the body came
+    // after it, so the client was told its request was invalid and the view was counted
+    // all the same (found sending a chunked PUT with a bad chunk size to a running writer).
+    for (const path of [SLUG, ESCAPED]) {
+      const before = await views();
+      const client = await raw(`PUT /api/views/${path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n`);
+      await client.closed;
+      assert.match(client.received(), /^HTTP\/1\.1 400 /, path);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(await views(), before, `${path}: nothing counted`);
+    }
+  });
+
+  await t.test('should count a PUT that sends a body once the body has arrived', async () => {
+    for (const path of [SLUG, ESCAPED]) {
+      const before = await views();
+      const client = await raw(`PUT /api/views/${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(client.received(), '', `${path}: no answer before the body`);
+      assert.equal(await views(), before, `${path}: not counted before the body`);
+      client.socket.write('{}');
+      await client.closed;
+      assert.match(client.received(), /^HTTP\/1\.1 200 /, path);
+      assert.equal(await views(), before + 1, path);
+    }
   });
 });
 

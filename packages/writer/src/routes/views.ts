@@ -23,6 +23,20 @@ export interface ViewRouteDeps {
   views: ViewCounter;
 }
 
+/**
+ * Wait until the request is read to its end: `true`, or `false` when the connection
+ * closed first (a body cut off, or its framing refused with 400 by Node's parser), when
+ * nothing may be counted. A PUT without a body is complete by the time it is counted.
+ */
+function readToEnd(req: IncomingMessage): boolean | Promise<boolean> {
+  if (req.complete) return true;
+  return new Promise((resolve) => {
+    req.once('end', () => resolve(true));
+    req.once('close', () => resolve(req.complete));
+    req.resume();
+  });
+}
+
 /** Count one view and answer the new count once it is stored (a store failure throws: 503 or 507, not counted). */
 async function countView(deps: ViewRouteDeps, slug: string, res: ServerResponse): Promise<void> {
   const views = await deps.views.count(slug);
@@ -50,6 +64,7 @@ export function viewRoutes(deps: ViewRouteDeps): Router {
     const given = req.params.slug as string;
     const slug = resolvePostSlug((s) => deps.state.hasPost(s), given, 'path');
     if (slug === undefined) throw new AppError('not_found', `No post with slug ${JSON.stringify(given)}`, { field: 'slug' });
+    if (!(await readToEnd(req))) return;
     await countView(deps, slug, res);
   });
   return router;
@@ -79,6 +94,8 @@ export function viewsFastPath(deps: ViewsFastPathDeps): (req: IncomingMessage, r
   const answer = async (req: IncomingMessage, res: ServerResponse, slug: string) => {
     try {
       await deps.charge(deps.address(req), res);
+      // Counted once the whole request is read: a request refused after its headers counts nothing.
+      if (!(await readToEnd(req))) return;
       await countView(deps, slug, res);
     } catch (error) {
       writeError(res, answerFor(error, req.url, deps.logger));
