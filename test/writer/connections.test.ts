@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
+import { readdirSync } from 'node:fs';
 import { createServer, get } from 'node:http';
 import { makeProject } from '../helpers/project.ts';
 import { startTestServer, commentDoc, API_KEY } from '../helpers/server.ts';
@@ -133,6 +134,23 @@ test('connection limits on a real server', async (t) => {
     assert.equal(error.code, 'validation');
     assert.equal(error.field, 'Host');
     assert.equal(await viewsOf(server.url, SLUG), before);
+  });
+
+  await t.test('should serve the requests pipelined on one connection one at a time, not all at once', async () => {
+    // Node hands over every request of a read together: a client pipelining GETs of a big
+    // file without reading the answers had each one open its file and buffer it (20 such
+    // connections: 1.5 GB and a 15 s wait for every other client). Its open files tell.
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const before = openFiles();
+    const raw = await open(server.url);
+    raw.socket.pause();
+    raw.socket.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(300));
+    await new Promise((r) => setTimeout(r, 800));
+    const during = openFiles() - before;
+    const other = await fetch(`${server.url}/api/health`, { headers: { Connection: 'close' } });
+    raw.socket.destroy();
+    assert.equal(other.status, 200);
+    assert.ok(during < 20, `${during} files open for one pipelining connection`);
   });
 
   await t.test('should close a connection whose headers dribble within the header deadline', async () => {

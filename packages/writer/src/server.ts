@@ -35,7 +35,7 @@ import { loadWriterSettings } from './config.ts';
 import { createPublicDataRouter } from './public-data/router.ts';
 import { keyStatusFromEnv } from './public-data/key-status.ts';
 import { loadLimits } from './http/limits-config.ts';
-import { applyConnectionLimits } from './http/connection-limits.ts';
+import { applyConnectionLimits, inTurn } from './http/connection-limits.ts';
 import { capForOpenFiles, openFilesLimit } from './http/fd-limit.ts';
 import { securityHeaderList, setHeaders } from './http/security-headers.ts';
 import { AppError, writeError } from './errors.ts';
@@ -130,7 +130,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       res.setHeader('Connection', 'close');
       return void writeError(res, new AppError('validation', hostError, { field: 'Host' }));
     }
-    handler(req, res);
+    inTurn(req, res, () => handler(req, res));
   });
   applyConnectionLimits(server, limits, security);
   let url: string;

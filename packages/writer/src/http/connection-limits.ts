@@ -120,3 +120,39 @@ function answerRaw(socket: Socket, headers: HeaderList, answer: AppError): void 
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
   );
 }
+
+/** The requests of each connection that wait for the one being answered (pipelined behind it). */
+const waiting = new WeakMap<Socket, (() => void)[]>();
+
+/**
+ * Serve the requests of one connection one at a time: a request pipelined behind
+ * another starts once that one's answer is done. HTTP/1.1 answers them in order anyway,
+ * so this costs the pipelining client nothing it could use; started all at once (Node
+ * hands over every request of a 64 KiB read together), 20 connections pipelining 2,000
+ * `GET /openapi.json` each without reading the answers held 1.5 GB of file reads and
+ * kept every other client waiting 15 s.
+ *
+ * @example
+ * createServer((req, res) => inTurn(req, res, () => app(req, res)));
+ */
+export function inTurn(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+  const socket = req.socket;
+  const queue = waiting.get(socket);
+  if (queue) return void queue.push(() => start(socket, res, serve));
+  waiting.set(socket, []);
+  start(socket, res, serve);
+}
+
+function start(socket: Socket, res: ServerResponse, serve: () => void): void {
+  let done = false;
+  // 'close' follows every answer, finished or cut off.
+  res.once('close', () => {
+    if (done) return;
+    done = true;
+    const next = waiting.get(socket)?.shift();
+    if (next) next();
+    else waiting.delete(socket);
+  });
+  serve();
+}
+
