@@ -91,8 +91,9 @@ export function createAnswerChecker(doc: Json): (answer: RecordedAnswer) => Answ
   return (answer) => {
     const path = answer.url.split('?')[0]!;
     // CORS preflight, promised by the document's description for the writer's paths.
-    // A static file answers its preflight too (204 with Allow); /mcp refuses a foreign Origin or Host before anything (403).
-    const preflightOk = (answer.status === 204 && (WRITER_PATH.test(path) || Boolean(answer.headers.allow))) || (answer.status === 403 && path === '/mcp');
+    // A static file answers its preflight too (204 with Allow), a path with no file 404 as any method does (README);
+    // /mcp refuses a foreign Origin or Host before anything (403).
+    const preflightOk = (answer.status === 204 && (WRITER_PATH.test(path) || Boolean(answer.headers.allow))) || (answer.status === 403 && path === '/mcp') || (answer.status === 404 && !WRITER_PATH.test(path) && answer.body.includes('"not_found"'));
     if (answer.method === 'OPTIONS') return { key: `OPTIONS ${path} ${answer.status}`, documented: false, problems: preflightOk ? [] : [`OPTIONS ${path} answered ${answer.status}`] };
     const method = answer.method === 'HEAD' ? 'get' : answer.method.toLowerCase();
     const template = match(path, method);
