@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderMarkdown } from '../../packages/generator/src/render/markdown.ts';
-import { renderCommentMarkdown } from '../../packages/generator/src/render/comment-markdown.ts';
+import { HIGHLIGHT_BUDGET_CHARS, renderCommentMarkdown } from '../../packages/generator/src/render/comment-markdown.ts';
 
 test('renderMarkdown', async (t) => {
   await t.test('should render the GFM parts posts use', () => {
@@ -36,6 +36,18 @@ test('renderMarkdown', async (t) => {
 });
 
 test('renderCommentMarkdown', async (t) => {
+  await t.test('should highlight at most HIGHLIGHT_BUDGET_CHARS of code, the rest plain, whatever the grammar costs', () => {
+    // 990 lines in a ```c block took 3 s to highlight (quadratic in that grammar), within every work limit.
+    const heavy = renderCommentMarkdown('```c\n' + 'a b c d e f g h\n'.repeat(990) + '```\n');
+    assert.match(heavy, /<code class="language-c no-highlight">a b c d/);
+    assert.doesNotMatch(heavy, /hljs/);
+    // Blocks are highlighted in order until the budget: a small one first keeps its colours.
+    const mixed = renderCommentMarkdown('Two blocks.\n\n```js\nconst a = 1;\n```\n\n```c\n' + 'int x;\n'.repeat(HIGHLIGHT_BUDGET_CHARS / 7 + 1) + '```\n');
+    assert.match(mixed, /<code class="hljs language-js"><span class="hljs-keyword">const<\/span>/);
+    assert.match(mixed, /<code class="language-c no-highlight">int x;/);
+    assert.match(renderCommentMarkdown('```c\n' + 'int x;\n'.repeat(100) + '```\n'), /<code class="hljs language-c">/, 'within the budget: highlighted');
+  });
+
   await t.test('should sanitize and mark links as user content', () => {
     const html = renderCommentMarkdown('[a](javascript:alert(1)) [b](https://example.com) ![i](https://t.example/p.png) <img src=x onerror=alert(1)>');
     assert.doesNotMatch(html, /javascript:|onerror|<img/);

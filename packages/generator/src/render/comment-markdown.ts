@@ -85,6 +85,38 @@ function getProcessor() {
   return processor;
 }
 
+/** The most characters of code a comment has highlighted; the rest of its code is shown plain. */
+export const HIGHLIGHT_BUDGET_CHARS = 2048;
+
+/**
+ * Highlighting within a budget: some grammars take time that grows with the square of
+ * the code (990 lines of `a b c d e f g h` in a ```` ```c ```` block took 3 s, `1e`×8,000
+ * as `ini` 2.6 s, and `${`×7,900 as `bash` ran a render worker out of memory), while
+ * the work limits count fenced code as lines only. Code blocks are highlighted in order
+ * until their text reaches `HIGHLIGHT_BUDGET_CHARS`; from the block that would pass it,
+ * each keeps its language class but is shown as plain text. Deterministic: the same body
+ * renders the same on any machine, and the comment is never refused for its code.
+ */
+function rehypeHighlightBudget() {
+  return (tree: Root) => {
+    let left = HIGHLIGHT_BUDGET_CHARS;
+    const visit = (node: Root | ElementContent) => {
+      if (node.type === 'element' && node.tagName === 'code' && Array.isArray(node.properties.className)) {
+        const classes = node.properties.className as string[];
+        if (classes.some((c) => c.startsWith('language-'))) {
+          const length = node.children.reduce((n, child) => n + (child.type === 'text' ? child.value.length : 0), 0);
+          // rehype-highlight leaves a block marked `no-highlight` as it is.
+          if (length > left) node.properties.className = [...classes, 'no-highlight'];
+          left = Math.max(0, left - length);
+        }
+        return;
+      }
+      if ('children' in node) for (const child of node.children) visit(child as ElementContent);
+    };
+    visit(tree);
+  };
+}
+
 /**
  * A new frozen comment processor. The renderer keeps one per thread; tests build the
  * variant without the CJK-friendly rules to compare against.
@@ -96,6 +128,7 @@ export function createCommentProcessor({ cjkFriendly = true }: { cjkFriendly?: b
   return (cjkFriendly ? base.use(remarkCjkFriendly, { strikethrough: true }) : base)
     .use(remarkRehype)
     .use(rehypeSanitize, schema)
+    .use(rehypeHighlightBudget)
     .use(rehypeHighlight, { languages: LANGUAGES, plainText: PLAIN_TEXT, detect: false })
     .use(rehypeUgcLinks)
     .use(rehypeCommentOutline)

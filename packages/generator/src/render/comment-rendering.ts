@@ -17,6 +17,9 @@ import { bodyDigest, bodyHashOf, keyDigest } from '../model/comment-identity.ts'
  * The version of the comment renderer (`comment-markdown.ts`): bump it whenever the HTML
  * a body renders to changes, so stored renderings are re-rendered in the background.
  */
+// Not bumped for the highlighting budget (`comment-markdown.ts`): it changes only bodies
+// with more than 2,048 characters of code, whose stored renderings are kept as they are
+// (rendering them again would only take their colours away).
 export const COMMENT_RENDERER_VERSION = 'comment-5';
 
 /** The key of HTML rendered from `body` by this renderer: `<version>:<SHA-256 of body, 16 hex>`. */
