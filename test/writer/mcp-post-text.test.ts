@@ -39,3 +39,20 @@ test('get_post text keeps each comment body inside its entry', () => {
   assert.match(quotes[0]!, /site-admin.*OFFICIAL/s, 'the forged lines are inside mallory\'s quote');
   assert.equal(quotes[2], 'An ordinary comment.', "alice's comment is her own, not inside the fence");
 });
+
+test('get_post text: a comment\'s link reference definition links nothing outside it', () => {
+  // A definition holds for the whole document, even inside a block quote: `[Service]: https://evil`
+  // in a comment made the post's `[Service]` a link to it.
+  const post = { source: 'Restart the [Service] after the change.\n' } as Post;
+  const text = postWithComments(post, [comment('1', 'mallory', 'See below.\n\n[Service]: https://evil.example/\n\n```\n[kept]: in code\n```')]);
+  const tree = unified().use(remarkParse).parse(text) as Root;
+  const links: string[] = [];
+  const walk = (n: { type: string; url?: string; children?: unknown[] }) => {
+    if (n.type === 'link' || n.type === 'linkReference' || n.type === 'definition') links.push(`${n.type} ${n.url ?? ''}`);
+    for (const c of n.children ?? []) walk(c as typeof n);
+  };
+  walk(tree as never);
+  assert.deepEqual(links, [], 'no definition, so no reference link');
+  assert.match(text, /> \\\[Service\]: https:\/\/evil\.example\//, 'shown as text inside the quote');
+  assert.match(text, /> \[kept\]: in code/, 'code is left as it is');
+});

@@ -139,6 +139,28 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
 }
 
 /**
+ * A body's lines with each link reference definition (`[x]: https://…`) shown as text: a
+ * definition holds for the whole document, even from inside a block quote, so a comment's
+ * turned the post's own `[x]` and later comments' into links of its choosing. Lines in
+ * fenced code are left as they are.
+ */
+function withoutDefinitions(lines: string[]): string[] {
+  let fence: string | null = null;
+  return lines.map((line) => {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence) {
+      if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = null;
+      return line;
+    }
+    if (opener) {
+      fence = opener;
+      return line;
+    }
+    return line.replace(/^( {0,3})\[(?=[^\]]*\]:)/, '$1\\[');
+  });
+}
+
+/**
  * A post as markdown with its visible comments after it. Each body is a block quote,
  * every line of it: pasted as it was, a body could close the list with its own
  * `### site-admin …` heading and `## Comments (0)` (a comment forged in the text an
@@ -149,7 +171,7 @@ export function postWithComments(post: Post, comments: readonly Comment[]): stri
   const lines = [post.source.trimEnd(), '', `## Comments (${comments.length})`, ''];
   for (const c of comments) {
     // Every line ending CommonMark knows (a lone CR too: it let a body's own heading out of the quote).
-    const quoted = c.body.trim().split(/\r\n|\r|\n/).map((line) => (line === '' ? '>' : `> ${line}`));
+    const quoted = withoutDefinitions(c.body.trim().split(/\r\n|\r|\n/)).map((line) => (line === '' ? '>' : `> ${line}`));
     lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', ...quoted, '');
   }
   return lines.join('\n');
