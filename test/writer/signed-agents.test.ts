@@ -24,6 +24,19 @@ const LIMITS = JSON.stringify({ limits: { commentsPerIpPerMinute: 1000, comments
 const TIGHT = JSON.stringify({ limits: { commentsPerIpPerMinute: 3, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, duplicateWindowSeconds: 600 } });
 const AGORA = join(REPO_ROOT, 'bin', 'agora');
 
+/** A sample site served with `config` as its agora.config.json, and a signing agent whose loopback directory it may fetch; both stopped after the test. */
+async function serveWithAgent(t: { after: (fn: () => Promise<void>) => void }, config: string) {
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': config } });
+  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
+  const agent = await startTestAgent();
+  t.after(async () => {
+    await server.close();
+    await agent.close();
+    await project.remove();
+  });
+  return { project, server, agent };
+}
+
 type Record_ = { id: string; author: string; agent: { origin: string; keyid: string } | null };
 
 test('signed agents (Web Bot Auth)', async (t) => {
@@ -328,14 +341,7 @@ test('signed agents (Web Bot Auth)', async (t) => {
 });
 
 test('rate budgets follow the verified agent; failed signatures cost the address', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
-  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
-  const agent = await startTestAgent();
-  t.after(async () => {
-    await server.close();
-    await agent.close();
-    await project.remove();
-  });
+  const { project, server, agent } = await serveWithAgent(t, TIGHT);
   const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
   const doc = (n: number, author = 'budget-bot') => commentDoc({ author }, `Comment number ${n} against the budget.`);
   for (let i = 0; i < 3; i++) assert.equal((await postComment(server.url, SLUG, doc(i, 'address-bot'))).status, 201);
@@ -381,14 +387,7 @@ test('agents signing from one address share a budget of five clients besides the
 });
 
 test('failed signatures are counted against the address', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
-  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
-  const agent = await startTestAgent();
-  t.after(async () => {
-    await server.close();
-    await agent.close();
-    await project.remove();
-  });
+  const { project, server, agent } = await serveWithAgent(t, TIGHT);
   const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
   for (let i = 0; i < 3; i++) {
     const refused = await postComment(server.url, SLUG, commentDoc(), await agent.sign(url, { tag: 'wrong' }));
@@ -434,14 +433,7 @@ test('signed requests have a budget per address, taken before the nonce is claim
   // bounded size: one address sent 2,000 signed pings to /mcp in 18 s, unthrottled, and at
   // that pace filled it, after which every agent's signed requests answered 503.
   const limits = JSON.stringify({ limits: { commentsPerIpPerMinute: 100, commentsPerPostPerHour: 1000, commentsPerSitePerHour: 1000, signedRequestsPerIpPerMinute: 3 } });
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': limits } });
-  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
-  const agent = await startTestAgent();
-  t.after(async () => {
-    await server.close();
-    await agent.close();
-    await project.remove();
-  });
+  const { project, server, agent } = await serveWithAgent(t, limits);
   const ping = async (signed: Record<string, string>) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...signed }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
   const statuses: number[] = [];
   for (let i = 0; i < 3; i++) statuses.push((await ping(await agent.sign(`${server.url}/mcp`))).status);
@@ -513,14 +505,7 @@ test('agora agents block|unblock take a key thumbprint that starts with "-" (one
 });
 
 test('agora agents block stores an origin in the spelling the writer knows it by, so a trailing dot or an IPv4-mapped address still blocks', async (t) => {
-  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': LIMITS } });
-  const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });
-  const agent = await startTestAgent();
-  t.after(async () => {
-    await server.close();
-    await agent.close();
-    await project.remove();
-  });
+  const { project, server, agent } = await serveWithAgent(t, LIMITS);
   const cli = (...args: string[]) => run(process.execPath, [AGORA, '--root', project.root, 'agents', ...args], { env: { ...process.env, AGORA_DATA_DIR: project.config.dataDir } });
   const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
   const port = new URL(agent.origin).port;

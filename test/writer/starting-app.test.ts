@@ -4,6 +4,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { relative } from 'node:path';
 import { createStartingApp } from '../../packages/writer/src/http/starting-app.ts';
+
+/** `app` on a loopback port, closed with `project` after the test: its base URL. */
+async function serve(t: { after: (fn: () => Promise<void>) => void }, app: Parameters<typeof createServer>[1], project: { remove(): Promise<void> }): Promise<string> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await project.remove();
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 import { makeProject } from '../helpers/project.ts';
 
 // Found with MCP clients against a writer that could not catch up (its database away):
@@ -12,14 +24,7 @@ import { makeProject } from '../helpers/project.ts';
 test('a starting writer refuses POST /mcp with a JSON-RPC error, the writer\'s 503 `starting` as data', async (t) => {
   const project = await makeProject();
   const app = createStartingApp({ distDir: project.config.distDir, site: project.config.site, store: 'files', startedAt: new Date(), ready: new Promise(() => {}), waitMs: 50 });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await project.remove();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await serve(t, app, project);
   const res = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
   assert.equal(res.status, 503);
   assert.ok(res.headers.get('retry-after'));
@@ -44,14 +49,7 @@ test('a starting writer serves the files of the existing dist/ whatever Accept s
   await project.write(`${relative(project.root, distDir)}/openapi.json`, '{"openapi":"3.1.0"}\n');
   await project.write(`${relative(project.root, distDir)}/guide/a-post/index.html`, '<!doctype html><title>a post</title>\n');
   const app = createStartingApp({ distDir, site: project.config.site, store: 'files', startedAt: new Date(), ready: new Promise(() => {}), waitMs: 50 });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    await project.remove();
-  });
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await serve(t, app, project);
   for (const accept of ['application/json', 'application/json, text/plain, */*', 'text/markdown']) {
     const json = await fetch(`${base}/openapi.json`, { headers: { Accept: accept } });
     assert.equal(json.status, 200, accept);
