@@ -258,6 +258,11 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const views = budget('views', limits.viewsPerIpPerMinute, 60);
   // Its own budget, not the comment budget: a verified agent behind an address others spent still gets its directory fetched.
   const fetches = budget('agent-directory-fetches', limits.agentDirectoryFetchesPerIpPerMinute, 60);
+  // Every signed request claims a nonce, kept until its signature expires (up to 11 min), and
+  // the store holds a bounded number: one address sending signed pings without end had filled
+  // it, and every agent's signed requests answered 503. Charged before the signature is read.
+  // (Made before `ready` below, which catches a failed table creation of every budget.)
+  const signatures = budget('signed-requests', limits.signedRequestsPerIpPerMinute, 60);
   const viewsOver = 'view counts from this address';
   router.put('/api/views/:slug', perClient(views, viewsOver));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
@@ -273,10 +278,6 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const directoryFetch = async (address: string, res: ServerResponse) => {
     if (fetches) await charge(fetches, address, res, 'key-directory fetches for this address (signed requests naming directories not in the cache)');
   };
-  // Every signed request claims a nonce, kept until its signature expires (up to 11 min), and
-  // the store holds a bounded number: one address sending signed pings without end had filled
-  // it, and every agent's signed requests answered 503. Charged before the signature is read.
-  const signatures = budget('signed-requests', limits.signedRequestsPerIpPerMinute, 60);
   const signedRequest = async (address: string, res: ServerResponse) => {
     if (signatures) await charge(signatures, address, res, 'signed requests from this address');
   };

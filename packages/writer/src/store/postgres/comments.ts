@@ -91,7 +91,9 @@ export class PostgresCommentStore implements CommentStore {
         await recordChanges(client, comments.map((c) => c.slug), this.node);
       });
     } catch (error) {
-      if (!(error instanceof StoreError && error.code === 'unavailable')) throw error;
+      // Only a failure once the COMMIT was sent can hide a stored comment (a server down at
+      // BEGIN or during the INSERT stored nothing, as its 503 says).
+      if (!(error instanceof StoreError && error.code === 'unavailable' && (error.cause as { duringCommit?: boolean } | undefined)?.duringCommit)) throw error;
       // The connection may have failed after the server took the COMMIT: the rows are then
       // stored, and answering 503 "nothing was stored" made the client send a second copy,
       // while this node never showed the first (it skips its own change-feed rows). Asked

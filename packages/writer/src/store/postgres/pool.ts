@@ -99,12 +99,16 @@ export async function transaction<T>(pool: pg.Pool, doing: string, work: (client
       broken = error;
     };
     client.on('error', onError);
+    let committing = false;
     try {
       await client.query('BEGIN');
       const result = await work(client);
+      committing = true;
       await client.query('COMMIT');
       return result;
     } catch (error) {
+      // Failed after the COMMIT was sent: the server may have committed (`duringCommit`).
+      if (committing && typeof error === 'object' && error !== null) Object.assign(error, { duringCommit: true });
       // No answer in time: the connection is dead, and a ROLLBACK on it would wait as long again.
       if (isQueryTimeout(error)) broken = error as Error;
       broken ??= await client.query('ROLLBACK').then(
