@@ -20,7 +20,7 @@ export interface TestAgent {
   /** Directory fetches so far. */
   fetches: number;
   /** What the directory answers (status, extra headers, body override); reset with `{}`. */
-  answer: { status?: number; headers?: Record<string, string>; body?: string; unsigned?: boolean; badSignature?: boolean; delayMs?: number };
+  answer: { status?: number; headers?: Record<string, string>; body?: string; unsigned?: boolean; badSignature?: boolean; delayMs?: number; jwkExtra?: Record<string, unknown> };
   /**
    * Headers of a request to `url` signed by this agent.
    *
@@ -73,7 +73,7 @@ export async function startTestAgent(): Promise<TestAgent> {
       );
       Object.assign(headers, signed);
     }
-    res.writeHead(a.status ?? 200, headers).end(a.body ?? JSON.stringify({ keys: [publicJwk] }));
+    res.writeHead(a.status ?? 200, headers).end(a.body ?? JSON.stringify({ keys: [{ ...publicJwk, ...a.jwkExtra }] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   agent.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

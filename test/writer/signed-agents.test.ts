@@ -447,6 +447,23 @@ test('signed requests have a budget per address, taken before the nonce is claim
   assert.equal((await ping({})).status, 200);
 });
 
+test('a directory key past its exp, or before its nbf, signs nothing (401 keyid)', async (t) => {
+  // A key its agent retired with `exp` in the directory kept signing until it was removed.
+  const { server, agent } = await serveWithAgent(t, LIMITS);
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const now = Math.floor(Date.now() / 1000);
+  for (const [extra, message] of [[{ exp: now - 60 }, /expired \(its exp .* is past/], [{ nbf: now + 3600 }, /is not valid yet/]] as const) {
+    agent.answer = { jwkExtra: extra, headers: { 'cache-control': 'no-store' } };
+    const res = await postComment(server.url, SLUG, commentDoc({}, `Signed with a key outside its window ${JSON.stringify(extra)}.`), await agent.sign(url));
+    assert.equal(res.status, 401);
+    const body = (await res.json()) as { error: { code: string; check: string; message: string } };
+    assert.deepEqual([body.error.code, body.error.check], ['signature_invalid', 'keyid']);
+    assert.match(body.error.message, message);
+  }
+  agent.answer = { jwkExtra: { exp: now + 3600, nbf: now - 60 }, headers: { 'cache-control': 'no-store' } };
+  assert.equal((await postComment(server.url, SLUG, commentDoc({}, 'Signed with a key inside its window.'), await agent.sign(url))).status, 201);
+});
+
 test('a foreign Host or Origin on /mcp is refused before the signature is checked: no fetch, no nonce, no budget', async (t) => {
   const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': TIGHT } });
   const server = await startTestServer(project, { AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK: '1' });

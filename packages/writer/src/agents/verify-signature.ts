@@ -161,6 +161,11 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
     throw fail(error.check, error.message);
   }
   if (!key) throw fail('keyid', `the key directory of ${origin.origin} lists no key with thumbprint ${keyid}`);
+  // The directory's own validity window for a key (the draft's JWK `nbf` and `exp`, NumericDate
+  // seconds): a key its agent retired kept signing until it was taken out of the directory.
+  const { nbf, exp } = key.jwk as { nbf?: unknown; exp?: unknown };
+  if (typeof exp === 'number' && now >= exp) throw fail('keyid', `the key ${keyid} of ${origin.origin} expired (its exp ${new Date(exp * 1000).toISOString()} is past by this server's clock)`);
+  if (typeof nbf === 'number' && now + CLOCK_SKEW_S < nbf) throw fail('keyid', `the key ${keyid} of ${origin.origin} is not valid yet (its nbf is ${new Date(nbf * 1000).toISOString()})`);
   // RFC 9421 3.2: an `alg` the signer states must be the key's own.
   const keyAlg = key.jwk.kty === 'OKP' && key.jwk.crv === 'Ed25519' ? 'ed25519' : key.jwk.kty === 'RSA' ? 'rsa-pss-sha512' : null;
   if (alg !== undefined && alg !== keyAlg) throw fail('alg', `alg ${alg} is not the algorithm of key ${keyid} (${keyAlg ?? key.jwk.kty})`);
