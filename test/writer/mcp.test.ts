@@ -512,7 +512,7 @@ test('agora mcp answers a JSON-RPC batch with one array, and a line that is not 
   const lines = await pipeLines(project.root, [
     JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batch', version: '1' } } }),
     JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: `agora://post/${NGINX}` } }]),
+    JSON.stringify([{ jsonrpc: '2.0', id: 2, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: `agora://post/${NGINX}` } }, { jsonrpc: '2.0', id: 5 }]),
     'not json',
     JSON.stringify([]),
     JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }),
@@ -520,7 +520,9 @@ test('agora mcp answers a JSON-RPC batch with one array, and a line that is not 
   assert.ok(Date.now() - started < 45_000, 'the session ends once everything is answered, not after the grace');
   const batch = lines.find((l) => Array.isArray(l)) as { id: number; result?: { contents?: unknown[] } }[] | undefined;
   assert.ok(batch, `one array answers the batch: ${JSON.stringify(lines).slice(0, 300)}`);
-  assert.deepEqual(batch.map((a) => a.id).sort(), [2, 3]);
+  // The member that is no request got its own -32600 in the array (it was left out).
+  assert.deepEqual(batch.map((a) => a.id).sort(), [2, 3, 5]);
+  assert.equal((batch.find((a) => a.id === 5) as { error?: { code: number } } | undefined)?.error?.code, -32600);
   assert.equal(batch.find((a) => a.id === 3)?.result?.contents?.length, 1);
   const single = lines.filter((l) => !Array.isArray(l)) as { id: number | null; error?: { code: number } }[];
   assert.deepEqual(single.filter((a) => a.id === null).map((a) => a.error?.code).sort(), [-32700, -32600].sort());

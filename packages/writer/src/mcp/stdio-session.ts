@@ -106,7 +106,7 @@ export function openStdioSession(graceMs = 60_000): StdioSession {
   const maybeEnd = () => inputEnded && due.size === 0 && endInput();
   const transport = new StdioServerTransport(input, output);
   // A batch's requests, by id, until each is answered: then their answers leave as one array.
-  const batches = new Map<Id, { ids: Id[]; answers: Map<Id, unknown> }>();
+  const batches = new Map<Id, { ids: Id[]; answers: Map<Id, unknown>; refused: unknown[] }>();
   const send = transport.send.bind(transport);
   transport.send = async (message) => {
     const id = (message as { id?: unknown }).id;
@@ -115,7 +115,7 @@ export function openStdioSession(graceMs = 60_000): StdioSession {
     batch.answers.set(id as Id, message);
     if (batch.answers.size < batch.ids.length) return;
     for (const each of batch.ids) batches.delete(each);
-    output.write(`${JSON.stringify(batch.ids.map((each) => batch.answers.get(each)))}\n`);
+    output.write(`${JSON.stringify([...batch.ids.map((each) => batch.answers.get(each)), ...batch.refused])}\n`);
   };
   const feed = (line: string, bytes: Buffer) => {
     let message: unknown;
@@ -132,13 +132,21 @@ export function openStdioSession(graceMs = 60_000): StdioSession {
     }
     const refused = badBatch(message);
     if (refused) return void output.write(refusal(-32600, refused));
+    // A member that is no request, notification or response (`{"jsonrpc": "2.0", "id": 2}`): the
+    // transport dropped it, and the batch's answer lacked it. Its -32600 goes into the array.
+    const invalid = (m: object) => !('method' in m) && !('result' in m) && !('error' in m);
+    const refusedMembers = (message as object[]).filter(invalid).map((m) => {
+      const id = (m as { id?: unknown }).id;
+      return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code: -32600, message: 'Invalid Request: a batch member that is no request, notification or response' } };
+    });
     const ids = idsOf(line, 'requests');
-    const batch = { ids, answers: new Map<Id, unknown>() };
+    if (ids.length === 0 && refusedMembers.length > 0) output.write(`${JSON.stringify(refusedMembers)}\n`);
+    const batch = { ids, answers: new Map<Id, unknown>(), refused: refusedMembers };
     for (const id of ids) {
       due.add(id);
       batches.set(id, batch);
     }
-    for (const each of message) input.write(`${JSON.stringify(each)}\n`);
+    for (const each of message as object[]) if (!invalid(each)) input.write(`${JSON.stringify(each)}\n`);
   };
   process.stdin.on('data', lines(feed, () => output.write(refusal(-32600, `Invalid Request: a line over ${MAX_LINE_BYTES} bytes; it was dropped`))));
   output.on('data', lines((line) => {
