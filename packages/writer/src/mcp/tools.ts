@@ -14,7 +14,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { CATEGORIES, COMMENT_TYPES, POSITIONS, compareComments, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
-import { AppError, isAppError, toAppError } from '../errors.ts';
+import { AppError, answerFor, isAppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { parseSearchQuery } from '../routes/search.ts';
 import { SEARCH_LIMITS } from '../search/search-index.ts';
@@ -129,10 +129,9 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
   try {
     return await run();
   } catch (error) {
-    // The store's failures get the answer HTTP gives them (503 store_unavailable, 507 storage_full), not `internal`.
-    const appError = toAppError(error);
-    if (!appError) deps.logger?.error({ err: error, tool }, 'MCP tool failed');
-    else if (!isAppError(error)) deps.logger?.warn({ tool, status: appError.status, code: appError.code, detail: appError.message }, 'server-side failure');
+    // The HTTP funnel's answer and log: the store's failures are 503 store_unavailable or 507
+    // storage_full (not `internal`), a 5xx is logged at warn, a bug at error.
+    const appError = answerFor(error, `mcp:${tool}`, deps.logger);
     const body = appError ? appError.toBody() : { error: { code: 'internal', message: 'Internal server error' } };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   }
