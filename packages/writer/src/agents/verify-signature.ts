@@ -116,7 +116,10 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   const created = params.get('created');
   const expires = params.get('expires');
   // Named after the one that is missing or not an integer (a missing expires was called `created`).
-  if (!Number.isInteger(created) || !Number.isInteger(expires)) throw fail(Number.isInteger(created) ? 'expires' : 'created', `created and expires are required (integer seconds); ${Number.isInteger(created) ? 'expires' : 'created'} is ${params.has(Number.isInteger(created) ? 'expires' : 'created') ? 'not an integer' : 'missing'}`);
+  if (!Number.isInteger(created) || !Number.isInteger(expires)) {
+    const which = Number.isInteger(created) ? 'expires' : 'created';
+    throw fail(which, `created and expires are required (integer seconds); ${which} is ${params.has(which) ? 'not an integer' : 'missing'}`);
+  }
   const now = (deps.now ?? Date.now)() / 1000;
   if ((created as number) > now + CLOCK_SKEW_S) throw fail('created', `created is in the future (more than ${CLOCK_SKEW_S} s ahead of this server's clock)`);
   // Strict: http-message-sig's verify refuses a passed `expires` itself, with no skew.

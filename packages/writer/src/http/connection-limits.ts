@@ -144,11 +144,8 @@ export function inTurn(req: IncomingMessage, res: ServerResponse, serve: () => v
 }
 
 function start(socket: Socket, res: ServerResponse, serve: () => void): void {
-  let done = false;
-  // 'close' follows every answer, finished or cut off.
+  // 'close' follows every answer, finished or cut off, once.
   res.once('close', () => {
-    if (done) return;
-    done = true;
     const next = waiting.get(socket)?.shift();
     if (next) next();
     else waiting.delete(socket);

@@ -3,7 +3,10 @@
  * known key parameters by name, and the key's value anywhere (ECOS puts it in the path).
  */
 
-const KEY_PARAMS = /^(servicekey|oc|crtfc_key|crtfckey|apikey|key|authkey)$/i;
+/** The providers' key parameters (`serviceKey`, law.go.kr's `OC`, DART's `crtfc_key` …). */
+const KEY_NAMES = 'servicekey|oc|crtfc_key|crtfckey|authkey';
+/** In this server's own request URLs `apikey` and `key` are keys too (in a provider's data, a `key=` is often not). */
+const KEY_PARAMS = new RegExp(`^(${KEY_NAMES}|apikey|key)$`, 'i');
 const MASK = 'REDACTED';
 
 /**
@@ -49,7 +52,7 @@ function maskForms(text: string, forms: readonly string[]): string {
 const MIN_KEY_IN_DATA = 12;
 
 /** A key parameter in a link a provider puts in its data (law.go.kr's detail links carry `OC=`). */
-const KEY_IN_LINK = /([?&](?:servicekey|oc|crtfc_key|crtfckey|authkey)=)[^&#\s"'<>]*/gi;
+const KEY_IN_LINK = new RegExp(`([?&](?:${KEY_NAMES})=)[^&#\\s"'<>]*`, 'gi');
 
 /**
  * A provider's answer with every key masked in every text of it: the value of a key
