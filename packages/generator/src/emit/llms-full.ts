@@ -30,10 +30,9 @@ function header(site: SiteModel, what: string): string {
 
 /** The entry's metadata as YAML front matter an agent can parse (titles hold `: `, summaries `#`). */
 function entryHead(site: SiteModel, p: Post): string {
-  const line = ([key, value]: [string, string]) => frontMatterLine(key, value);
   return [
     '---',
-    line(['title', p.title]),
+    frontMatterLine('title', p.title),
     // As the post writes it (YYYY-MM-DD, checked): a date to YAML 1.1 readers, a string to 1.2's core schema.
     `date: ${p.date}`,
     ...([
@@ -45,7 +44,7 @@ function entryHead(site: SiteModel, p: Post): string {
       ['slug', p.slug],
       ['url', `${site.config.baseUrl}${p.url}`],
       ['markdown', `${site.config.baseUrl}${p.url}post.md`],
-    ] as [string, string][]).map(line),
+    ] as [string, string][]).map(([key, value]) => frontMatterLine(key, value)),
     '---',
     '',
     '',
