@@ -118,8 +118,9 @@ test('watch: a save in place (truncate, then write) is built whole, once; a file
   };
   // The two steps of a save further apart than the quiet period (15 ms), as on a busy
   // machine. Before, the empty file was built: a front-matter error, then a second rebuild.
+  // 200 ms: the wait is ~0.5 s, so a loaded machine's late timer still leaves room.
   await writeFile(file, '');
-  await new Promise((r) => setTimeout(r, 80));
+  await new Promise((r) => setTimeout(r, 200));
   await writeFile(file, postSource({ title: 'One, saved in place' }));
   await settled();
   assert.deepEqual(errors, [], 'the empty moment of the save was not built');

@@ -46,9 +46,10 @@ const DEBOUNCE_MS = 15;
  * How many more quiet periods a batch waits while one of its files is empty. A save in
  * place truncates, then writes: on a busy machine the two came more than the quiet period
  * apart, and the empty file was built: the page flashed a front-matter error, then
- * reloaded twice. A file left empty on purpose is reported ~10 periods later.
+ * reloaded twice. A file left empty on purpose is reported ~half a second later (33
+ * periods: 10 left ~150 ms, and a loaded machine can fire a timer ~100 ms late).
  */
-const EMPTY_WAITS = 10;
+const EMPTY_WAITS = 33;
 /** How often content/ is checked when the system cannot watch it (ms). */
 const POLL_MS = 100;
 /** Where a problem of the watching goes unless the caller takes it. */
