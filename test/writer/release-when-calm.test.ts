@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { NO_RATE_LIMITS } from '../helpers/project.ts';
 import { commentDoc, postComment, serveProject } from '../helpers/server.ts';
 
-// Long enough that a slow machine's comment (stored, rebuilt, answered) never spans it.
-const RELEASE_MS = 1500;
+// Long enough that a slow machine's comment (stored, rebuilt, answered) never spans it:
+// comments come RELEASE_MS / 6 apart, and one POST on a loaded CI machine can take a second.
+const RELEASE_MS = 3000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('the writer lets go of kept comment data once comments are calm, and publishes the next comment whole', async (t) => {
