@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -197,6 +198,47 @@ export const notJsonRpc = { jsonrpc: '1.0', method: 'ping' } satisfies paths['/m
     assert.ok(errors.some((l) => /\bbad\.ts\(6,/.test(l)), `a message is JSON-RPC 2.0:\n${output}`);
   });
 
+});
+
+/**
+ * A body that does not arrive within `requestTimeoutMs` gets Node's 408 (the writer's JSON
+ * error, written to the socket): the operations that take a body must declare it, as they
+ * declare the 400 of a malformed chunk. Found by a generated client (hey-api) whose answers
+ * were checked against openapi.json: the 408 of a dribbled comment, view or proxy call was
+ * a status no operation declared.
+ */
+test('a dribbled body: the 408 every operation with a body can answer is declared', async (t) => {
+  const limits = { headersTimeoutMs: 600, requestTimeoutMs: 800 };
+  const { project, server } = await serveProject(t, { samplePosts: true, catalog: true, files: { 'agora.config.json': JSON.stringify({ limits }) } }, { AGORA_AGENT_TOKENS: 'contract-dribble-token-0123456789' });
+  const check = createAnswerChecker(JSON.parse(await readFile(join(project.config.distDir, 'openapi.json'), 'utf8')) as Record<string, unknown>);
+  const { port } = new URL(server.url);
+  /** Send the head and one byte of a 100-byte body, dribble the rest, and parse what comes back. */
+  const dribble = (method: string, path: string, headers: Record<string, string>) =>
+    new Promise<RecordedAnswer>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let received = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk)).on('error', () => {});
+      const drip = setInterval(() => socket.writable && socket.write(' '), 100);
+      socket.on('close', () => {
+        clearInterval(drip);
+        const [head = '', body = ''] = received.split(/\r\n\r\n(.*)/s);
+        const [statusLine = '', ...lines] = head.split('\r\n');
+        const answerHeaders = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+        resolve({ method, url: path, status: Number(statusLine.split(' ')[1]), headers: answerHeaders, body });
+      });
+      const head = Object.entries({ Host: '127.0.0.1', ...headers, 'Content-Length': '100' }).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+      socket.write(`${method} ${path} HTTP/1.1\r\n${head}\r\n-`);
+    });
+  const answers = await Promise.all([
+    dribble('POST', `/api/comments/${OTHER}`, { 'X-API-Key': 'agora-public-comment-key', 'Content-Type': 'text/plain; charset=utf-8' }),
+    dribble('PUT', `/api/views/${OTHER}`, {}),
+    dribble('POST', '/agencatalog/api/call', { 'X-Agent-Token': 'contract-dribble-token-0123456789', 'Content-Type': 'application/json' }),
+  ]);
+  for (const answer of answers) {
+    assert.equal(answer.status, 408, `${answer.method} ${answer.url}`);
+    assert.equal((JSON.parse(answer.body) as { error: { code: string } }).error.code, 'request_timeout');
+  }
+  assert.deepEqual(answers.flatMap((answer) => check(answer).problems), []);
 });
 
 /**

@@ -193,13 +193,13 @@ test('emitOpenApi', async (t) => {
 
   await t.test('should list every comment status the writer sends, with its headers', () => {
     const op = operation(doc, 'post', '/api/comments/{slug}');
-    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '201', '202', '400', '401', '403', '404', '405', '413', '415', '429', '503', '507']);
+    assert.deepEqual(Object.keys(op.responses).sort(), ['200', '201', '202', '400', '401', '403', '404', '405', '408', '413', '415', '429', '503', '507']);
     for (const [status, response] of Object.entries(op.responses as Record<string, { headers?: Record<string, { required?: boolean }> }>)) {
       assert.ok(response.headers?.['RateLimit'] && response.headers['RateLimit-Policy'], `${status}: RateLimit headers`);
       if (['200', '201', '202'].includes(status)) assert.equal(response.headers?.['Location']?.required, true, `${status}: Location`);
       if (['429', '503', '507'].includes(status)) assert.equal(response.headers?.['Retry-After']?.required, true, `${status}: Retry-After`);
     }
-    assert.deepEqual(Object.keys(operation(doc, 'put', '/api/views/{slug}').responses).sort(), ['200', '400', '404', '429', '503', '507']);
+    assert.deepEqual(Object.keys(operation(doc, 'put', '/api/views/{slug}').responses).sort(), ['200', '400', '404', '408', '429', '503', '507']);
     assert.deepEqual(Object.keys(operation(doc, 'post', '/mcp').responses).sort(), ['200', '202', '400', '401', '403', '404', '406', '413', '415', '429', '503']);
   });
 

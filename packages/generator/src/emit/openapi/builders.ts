@@ -122,6 +122,19 @@ export function badPathEncoding(outcome = ''): Response {
   return errorResponse(outcome ? `${said} ${outcome}` : said, BAD_PATH_ERROR.code, BAD_PATH_ERROR.message, BAD_PATH_ERROR.field);
 }
 
+/**
+ * The 408 of a request whose body does not arrive within the writer's request deadline
+ * (`limits.requestTimeoutMs`): Node's HTTP layer answers it with the writer's JSON error
+ * and closes the connection. `outcome`: what that means for the request.
+ */
+export function requestTimeout(outcome: string): Response {
+  return errorResponse(
+    `The request's body did not arrive within the request deadline (\`limits.requestTimeoutMs\`, default 10 s; a body sent slowly, bit by bit): the connection is closed. ${outcome} Send the whole request at once.`,
+    'request_timeout',
+    "The request's headers and body did not arrive in time; send them at once",
+  );
+}
+
 /** `Retry-After` in seconds, required (429, 503 `store_unavailable`, 507) unless `required` is false. */
 export function retryAfter(description: string, required = true): Record<string, Header> {
   return { 'Retry-After': { description, required, schema: { type: 'integer', minimum: 0, description: 'Delay in seconds (RFC 9110 delay-seconds).' } } };

@@ -2,7 +2,7 @@
  * The catalog (spec 2.5, 4.2): the catalog document, its pages, and the proxy call
  * that runs any catalog operation with the server's provider key.
  */
-import { allRateLimited, badPathEncoding, notFoundPage, errorResponse, startingRefusal, json, jsonResponse, pathParam, PUBLIC, ref, textResponse, upstreamErrors, UPSTREAM_RETRY_AFTER, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, badPathEncoding, notFoundPage, errorResponse, startingRefusal, json, jsonResponse, pathParam, PUBLIC, ref, requestTimeout, textResponse, upstreamErrors, UPSTREAM_RETRY_AFTER, writerServers, type OpenApiContext } from './builders.ts';
 import { envelopeExample } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
 import { negotiatedPage } from './paths-documents.ts';
@@ -40,6 +40,7 @@ function proxyCall(ctx: OpenApiContext): Operation {
       '401': errorResponse('`X-Agent-Token` is missing.', 'unauthorized', 'Missing X-Agent-Token header.'),
       '403': errorResponse('The token is unknown or revoked.', 'forbidden', 'The agent token is unknown or revoked.'),
       '404': errorResponse('No catalog entry has this slug, or the entry has no such operation.', 'not_found', 'The service `weather-forecast` has no operation `getForecast`.', 'operation'),
+      '408': requestTimeout('No provider is called.'),
       '413': errorResponse('The JSON body is over 16384 bytes (16 KiB).', 'payload_too_large', 'body must be at most 16384 bytes (16 KiB)', 'body'),
       '415': errorResponse('The body is not `application/json`.', 'unsupported_media_type', 'header/Content-Type must be application/json', 'Content-Type'),
       ...provider,

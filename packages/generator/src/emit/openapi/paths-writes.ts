@@ -6,7 +6,7 @@ import { COMMENT_RULES } from '../../comments/rules.ts';
 import { commentErrorsMarkdown, commentRulesMarkdown, exampleCommentError, exampleTooComplex } from '../../comments/describe.ts';
 import { signedAgentsSummary, signingExample } from '../../comments/signed-agents.ts';
 import { exampleComment } from '../../render/pages/agent-instructions.ts';
-import { allRateLimited, BAD_PATH_ERROR, badPathEncoding, errorResponse, jsonResponse, PUBLIC, ref, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
+import { allRateLimited, BAD_PATH_ERROR, badPathEncoding, errorResponse, jsonResponse, PUBLIC, ref, requestTimeout, retryAfter, slugParam, tooManyRequests, writerServers, type OpenApiContext } from './builders.ts';
 import { COMMENT_EXAMPLE, DEBATE_DOCUMENT } from './examples.ts';
 import { listCommentsOperation } from './paths-reads.ts';
 import type { Header, Operation, Paths } from './types.ts';
@@ -90,6 +90,7 @@ function postComment(ctx: OpenApiContext): Operation {
         undefined,
         { Allow: { description: 'The methods `/api/comments/count` answers.', required: true, schema: { type: 'string', examples: ['GET, HEAD, OPTIONS'] } } },
       ),
+      '408': requestTimeout('Nothing is stored.'),
       '413': errorResponse(`The document is larger than ${MAX_COMMENT_BYTES} bytes.`, 'payload_too_large', `body must be at most ${MAX_COMMENT_BYTES} bytes`),
       '415': errorResponse('The body is not `text/plain` (or its charset is not UTF-8).', 'unsupported_media_type', 'Content-Type must be text/plain; charset=utf-8 (got "application/json")'),
       '429': tooManyRequests(
@@ -136,6 +137,7 @@ function incrementViews(ctx: OpenApiContext): Operation {
       '200': jsonResponse('The counter after the increment, stored.', ref('ViewIncrement'), { views: 43 }),
       '400': badPathEncoding('Nothing is counted.'),
       '404': errorResponse('No post has this slug; nothing is stored.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"'),
+      '408': requestTimeout('Nothing is counted.'),
       '429': tooManyRequests('view PUTs per address (`viewsPerIpPerMinute`, default 120 per minute)', 'Too many view counts from this address: at most 120 per 60 s (views); retry in 12 s'),
       '503': errorResponse(
         'The view was not counted. `store_unavailable`: the store cannot be reached (PostgreSQL down, a read-only data folder). `starting`: the writer is still catching up at start. Retry after `Retry-After` seconds.',
