@@ -7,6 +7,8 @@ import { mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { check, build, ContentError } from '@agora/generator';
 import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
+import { parsePost } from '../../packages/generator/src/validate/post.ts';
+import { toSourceFile } from '../../packages/generator/src/load/posts.ts';
 
 const run = promisify(execFile);
 
@@ -208,4 +210,12 @@ test('a bare `tags:` is no tags, as `tags: ""` (what agora new writes) is', asyn
   const result = await check(project.config);
   // Before: `Unexpected empty value for tags`, an error.
   assert.deepEqual(result.messages.filter((m) => m.severity === 'error'), []);
+});
+
+test('a number in a `tags` list is published as written (`3.10` stays 3.10, not 3.1)', () => {
+  const text = postSource({ date: '2025-05-01' }).replace(/^tags: .*$/m, 'tags: [python, 3.10, 0x1F, 1e3, 2025]');
+  const { post, messages } = parsePost(toSourceFile('/p/content/posts/2025-05-01-numbers.md', '/p', text));
+  assert.deepEqual(messages.filter((m) => m.severity === 'error'), []);
+  // Before: "python, 3.1, 31, 1000, 2025" (YAML's numbers printed back).
+  assert.equal(post?.tags, 'python, 3.10, 0x1F, 1e3, 2025');
 });

@@ -142,10 +142,22 @@ function parseYamlBlock(text: string, lineOffset: number) {
       problems.push({ ...position, message: `Unexpected YAML tag or alias in \`${key}\`, expected plain data` });
       continue;
     }
-    const value = (pair.value as Node | null)?.toJSON() ?? null;
+    const value = listAsWritten(pair.value as Node | null);
     entries.push({ key, value, ...position });
   }
   return { entries, problems };
+}
+
+/**
+ * A node's plain data, except that a number in a list keeps the text it was written as:
+ * a list item is a word (`tags: [python, 3.10]`), and YAML's number printed back changed
+ * it (`3.10` became `3.1`, `0x1F` 31).
+ */
+function listAsWritten(node: Node | null): unknown {
+  if (isSeq(node)) {
+    return node.items.map((item) => (isScalar(item) && typeof item.value === 'number' && typeof item.source === 'string' ? item.source : (item as Node | null)?.toJSON() ?? null));
+  }
+  return node?.toJSON() ?? null;
 }
 
 /** Deepest nesting front matter may have (a post's `tags: [a, b]` is 1). */
