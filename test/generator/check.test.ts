@@ -219,3 +219,12 @@ test('a number in a `tags` list is published as written (`3.10` stays 3.10, not 
   // Before: "python, 3.1, 31, 1000, 2025" (YAML's numbers printed back).
   assert.equal(post?.tags, 'python, 3.10, 0x1F, 1e3, 2025');
 });
+
+test('a `tags` list item that is not a word is named, with the fix', () => {
+  const text = postSource({ date: '2025-05-01' }).replace(/^tags: .*$/m, 'tags: [ci, true]');
+  const { messages } = parsePost(toSourceFile('/p/content/posts/2025-05-01-bool.md', '/p', text));
+  const error = messages.find((m) => m.ruleId === 'front-matter-tags');
+  // Before: "Unexpected list for `tags`, expected comma-separated words or a list" (it was a list).
+  assert.equal(error?.message, 'Unexpected boolean `true` in the `tags` list, expected a word');
+  assert.match(error?.fix ?? '', /"true"/);
+});

@@ -49,6 +49,7 @@ function oneOf(key: string, allowed: readonly string[]): FieldRule {
 function describe(value: unknown): string {
   if (value === null) return 'empty value';
   if (Array.isArray(value)) return 'list';
+  if (typeof value === 'object') return 'mapping';
   return typeof value;
 }
 
@@ -75,8 +76,16 @@ const tags: FieldRule = (value) => {
   // A bare `tags:` is YAML's null: no tags, as `tags: ""` (what `agora new` writes) already was.
   if (value === null) return { value: '' };
   const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-  if (!list || list.some((t) => typeof t !== 'string' && typeof t !== 'number')) {
+  if (!list) {
     return { problem: `Unexpected ${describe(value)} for \`tags\`, expected comma-separated words or a list`, fix: 'write `tags: nginx, proxy, timeouts`' };
+  }
+  // A list item YAML reads as other than a word (`true`, `null`, `~`, a nested list): named,
+  // since "expected … a list" about a list told nothing.
+  const odd = list.find((t) => typeof t !== 'string' && typeof t !== 'number');
+  if (odd !== undefined) {
+    if (odd === null) return { problem: 'Unexpected empty item in the `tags` list, expected a word', fix: 'remove it, or quote a word YAML reads as empty (`"null"`)' };
+    if (typeof odd === 'boolean') return { problem: `Unexpected boolean \`${odd}\` in the \`tags\` list, expected a word`, fix: `quote it (\`"${odd}"\`) or write \`tags: a, b, c\`` };
+    return { problem: `Unexpected ${describe(odd)} in the \`tags\` list, expected a word`, fix: 'write `tags: nginx, proxy, timeouts`' };
   }
   const words = list.map((t) => String(t).trim()).filter((t) => t !== '');
   if (words.some((t) => /[\r\n,]/.test(t))) return { problem: 'Unexpected comma or line break inside a tag', fix: 'one keyword per tag' };
