@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { makeProject, REPO_ROOT } from '../helpers/project.ts';
@@ -240,6 +241,12 @@ test('signed agents (Web Bot Auth)', async (t) => {
     const gone = await fresh();
     const goneHeaders = await gone.sign(url(OTHER));
     await gone.close();
+    // Its port held by a listener that hangs up at once: the writer remembers the failure
+    // per origin (failureTtlMs), and a later agent given the freed port by the system would
+    // share the origin and be refused as unreachable (seen under load: `forged` below).
+    const hangUp = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => hangUp.once('error', reject).listen(Number(new URL(gone.origin).port), '127.0.0.1', resolve));
+    t.after(() => new Promise<void>((resolve) => hangUp.close(() => resolve())));
     await refused(await postComment(server.url, OTHER, doc, goneHeaders), 401, 'directory_unreachable');
     const redirecting = await fresh();
     redirecting.answer = { status: 302, headers: { location: 'http://10.0.0.1/.well-known/http-message-signatures-directory' } };
