@@ -437,6 +437,27 @@ test('MCP answers the hosts named in AGORA_MCP_HOSTS and the base URL', async (t
   }
 });
 
+test('MCP answers the AGORA_WRITER_URL host, where llms.txt and agents.md send agents', async (t) => {
+  // A CDN serves the site, the writer has its own host (docs/deploy.md): llms.txt names
+  // https://write.example/mcp, and the writer refused that Host with 403 "Invalid Host".
+  const project = await makeProject({ files: { 'agora.config.json': NO_RATE_LIMITS }, baseUrl: 'https://site.example', env: { AGORA_WRITER_URL: 'https://write.example' } });
+  const server = await startTestServer(project);
+  const agent = createPool(1);
+  t.after(async () => {
+    agent.destroy();
+    await server.close();
+    await project.remove();
+  });
+  const llms = await send(agent, `${server.url}/llms.txt`, 'GET');
+  assert.match(llms.body, /https:\/\/write\.example\/mcp/, 'llms.txt names the writer\'s /mcp');
+  for (const [host, status] of [['write.example', 200], ['write.example:443', 200], ['other.example', 403]] as const) {
+    const res = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: host });
+    assert.equal(res.status, status, host);
+  }
+  const browser = await send(agent, `${server.url}/mcp`, 'POST', TOOLS_LIST, { ...MCP_HEADERS, Host: 'write.example', Origin: 'https://write.example' });
+  assert.equal(browser.status, 200, 'the writer\'s own origin');
+});
+
 /** A writer whose per-client comment budget is `perMinute`, and a 2026-07-28 client of it. */
 async function limitedClient(t: { after(fn: () => Promise<void>): void }, perMinute: number) {
   const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': JSON.stringify({ limits: { commentsPerIpPerMinute: perMinute } }) } });

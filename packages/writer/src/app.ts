@@ -120,15 +120,15 @@ export function createApp(deps: AppDeps): Writer {
     // The budgets are in the database too: a POST refused there never reaches the store, but the store is away all the same.
     onStoreDown: () => deps.health.set('store', 'the rate-limit counters are unavailable (the database cannot be reached)'),
   });
+  // The hosts this writer answers for (the base URL's and writer URL's, the listen address, loopback, AGORA_MCP_HOSTS).
   const mcpHosts = mcpHostNames(deps.state.config, deps.mcpHosts);
-  // Signed writes (Web Bot Auth): the verified agent is known before the budgets count it.
-  const writerHost = deps.state.config.site.writerUrl ? new URL(deps.state.config.site.writerUrl).hostname : null;
   // A foreign Host or Origin on /mcp is refused before its signature costs a directory fetch, a nonce or a budget point.
   app.use(mcpGuard(mcpHosts));
+  // Signed writes (Web Bot Auth): the verified agent is known before the budgets count it.
   app.post(['/api/comments/:slug', '/mcp'], agentIdentity({
     directories: deps.agentDirectories ?? new KeyDirectories(),
     agents: deps.store.agents,
-    hosts: [...new Set([...mcpHosts, ...(writerHost ? [writerHost] : [])])],
+    hosts: mcpHosts,
     chargeAddress: (address, res) => rateLimits.attempt(address, res),
     chargeFetch: (address, res) => rateLimits.directoryFetch(address, res),
     chargeSigned: (address, res) => rateLimits.signedRequest(address, res),

@@ -17,7 +17,7 @@ export interface WriterSettings {
   commentTextPosts: number;
   /** After this long without a comment, the build state lets go of what it keeps for the next one (ms; 0: never). */
   releaseAfterMs: number;
-  /** Extra `Host` names `/mcp` answers for (the base URL's host and loopback names always). */
+  /** Extra `Host` names `/mcp` answers for (the base URL's and writer URL's hosts and loopback names always). */
   mcpHosts: string[];
   /** `AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK=1`: plain-http key directories on loopback (tests and local development only). */
   agentDirectoryAllowLoopback: boolean;

@@ -34,12 +34,14 @@ const ALLOW_HEADERS = ['Content-Type', 'Accept', 'Mcp-Session-Id', 'Mcp-Protocol
 /**
  * Host names `/mcp` answers for. A web page that rebinds its own DNS name to this
  * server's address (DNS rebinding) sends that name as `Host`, so anything else is
- * refused: the site's own host (`AGORA_BASE_URL`), the address the writer listens on,
- * loopback names, and `AGORA_MCP_HOSTS`.
+ * refused: the site's own host (`AGORA_BASE_URL`), the writer's (`AGORA_WRITER_URL`, where
+ * llms.txt and agents.md send MCP clients when a CDN serves the site), the address the
+ * writer listens on, loopback names, and `AGORA_MCP_HOSTS`.
  */
 export function mcpHostNames(config: Pick<AgoraConfig, 'host' | 'site'>, extra: readonly string[] = []): string[] {
   const names = new Set(['localhost', '127.0.0.1', '[::1]', ...extra]);
   names.add(new URL(config.site.baseUrl).hostname);
+  if (config.site.writerUrl) names.add(new URL(config.site.writerUrl).hostname);
   if (config.host !== '0.0.0.0' && config.host !== '::') names.add(config.host.includes(':') ? `[${config.host}]` : config.host.toLowerCase());
   return [...names];
 }
@@ -56,8 +58,8 @@ export function writerUrl(config: Pick<AgoraConfig, 'host' | 'port'>): string {
 /**
  * Whether a browser's `Origin` may call `/mcp`. The rule reuses the Host list, so one
  * setting (`AGORA_MCP_HOSTS`) governs both checks: an http(s) origin whose host name is
- * one `mcpHostNames` gives (the base URL's host, the listening address, loopback names,
- * `AGORA_MCP_HOSTS`), at any port, as the SDK's own `originValidation` matches. That
+ * one `mcpHostNames` gives (the base URL's and writer URL's hosts, the listening address,
+ * loopback names, `AGORA_MCP_HOSTS`), at any port, as the SDK's own `originValidation` matches. That
  * covers the site's own origin (`baseUrl`) and same-origin use (the Host, already
  * checked, is on the list). `null` (sandboxed frames, `file:`) and any other site are
  * refused: a page elsewhere cannot drive a local writer's tools.
@@ -100,7 +102,7 @@ function originGuard(hosts: readonly string[]): RequestHandler {
     if (!origin) return next();
     if (!originAllowed(origin, hosts)) {
       // The names themselves are not listed: AGORA_MCP_HOSTS may hold internal ones.
-      res.status(403).json(jsonRpcError(-32000, `Invalid Origin: ${origin} may not call /mcp; a browser page may call it only from a host this server answers for (the base URL's host, the listening address, loopback names, AGORA_MCP_HOSTS); add the page's host name to AGORA_MCP_HOSTS to allow it`));
+      res.status(403).json(jsonRpcError(-32000, `Invalid Origin: ${origin} may not call /mcp; a browser page may call it only from a host this server answers for (the base URL's and writer URL's hosts, the listening address, loopback names, AGORA_MCP_HOSTS); add the page's host name to AGORA_MCP_HOSTS to allow it`));
       return;
     }
     res.setHeader('Access-Control-Allow-Origin', origin);
