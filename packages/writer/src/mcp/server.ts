@@ -81,6 +81,29 @@ export function invalidParamsAnswered(server: Server): void {
   }
 }
 
+/**
+ * The requests one server instance answers (one `POST /mcp`, a batch of up to 100 among
+ * them, or one stdio connection) start one event-loop turn after another, so other
+ * clients' requests are read and answered in between. The SDK starts every member of a
+ * batch at once, and the synchronous part of each (a search, a tool list's schemas) ran
+ * back to back: one 60 KB batch of 100 `search_posts` held the event loop for ~0.6 s and
+ * every other client's request waited for it. Only the starts are ordered: a call that
+ * awaits (a provider's answer, the store) lets the next one start.
+ */
+export function oneTurnEach(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers;
+  if (!(handlers instanceof Map)) throw new Error('the MCP SDK no longer keeps _requestHandlers: update oneTurnEach (mcp/server.ts)');
+  let turn: Promise<void> = Promise.resolve();
+  for (const [method, handler] of handlers) {
+    handlers.set(method, (request, ctx) => {
+      // Scheduled once the previous request has started: its setImmediate runs after the next poll for I/O.
+      const mine = turn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+      turn = mine;
+      return mine.then(() => handler(request, ctx));
+    });
+  }
+}
+
 /** What the server tells a client when it connects: how to search, read and comment. */
 export function serverInstructions(deps: AgentDeps): string {
   const site = deps.state.site.config;
@@ -135,5 +158,6 @@ export function createMcpServer(deps: AgentDeps, caller: Caller): McpServer {
     }
   });
   invalidParamsAnswered(server.server);
+  oneTurnEach(server.server);
   return server;
 }
