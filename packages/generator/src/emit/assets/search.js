@@ -45,7 +45,8 @@ async function fromWriter(q) {
   if (!res.ok) throw new Error(`search answered ${res.status}`);
   const body = await res.json();
   const hits = Array.isArray(body) ? body : (body.results ?? body.hits ?? []);
-  return hits.map((h) => ({ url: h.url, title: h.title ?? h.url, excerpt: h.snippet || h.summary || '' }));
+  // Its snippets are plain text (`Vec<String>`, `a < b`), not HTML with <mark>s.
+  return hits.map((h) => ({ url: h.url, title: h.title ?? h.url, text: h.snippet || h.summary || '' }));
 }
 
 // Pagefind excerpts mark matches with <mark>; keep only those, as elements, the rest as text.
@@ -71,7 +72,8 @@ function show(q, results) {
       a.textContent = r.title;
       h.append(a);
       const p = document.createElement('p');
-      p.append(...excerptNodes(r.excerpt ?? ''));
+      if (r.text !== undefined) p.textContent = r.text;
+      else p.append(...excerptNodes(r.excerpt ?? ''));
       li.append(h, p);
       return li;
     }),
