@@ -75,6 +75,7 @@ const EXACT = [
 test('PostSearch over the sample posts', async (t) => {
   const site = await sampleSite();
   const search = new PostSearch({ site });
+  const sampleSitePost = site.posts[0]!;
   const first = (q: string, extra: { category?: 'troubleshooting' | 'guide' } = {}) => search.search({ q, limit: 3, ...extra }).results[0];
 
   await t.test('should put the right post first for each misspelled word, its snippet showing the real word', () => {
@@ -86,6 +87,14 @@ test('PostSearch over the sample posts', async (t) => {
     assert.equal(first('ngnix websocet timout')?.slug, SLUGS.nginx);
     assert.equal(first('ngnix', { category: 'troubleshooting' })?.slug, SLUGS.nginx);
     assert.equal(first('ngnix', { category: 'guide' })?.slug, '2025-05-06-writing-llms-txt-for-your-site');
+  });
+
+  await t.test('should quote identifiers and operators in a snippet as the post writes them', () => {
+    // Found by an acceptance run: `proxy_read_timeout` came out as "proxy read timeout" and `Vec<String>` as "Vec<String".
+    assert.match(first('proxy_read_timeout')?.snippet ?? '', /Raise proxy_read_timeout to comfortably/);
+    const one = { ...site, posts: [{ ...sampleSitePost, content: 'Return `Vec<String>` when `n >= 2`; in C# use `List<string>`.\n\n> A quoted line.\n\n## Next\n\nMore __words__ here.\n' }] };
+    const snippet = new PostSearch({ site: one }).search({ q: 'return', limit: 1 }).results[0]?.snippet;
+    assert.equal(snippet, 'Return Vec<String> when n >= 2; in C# use List<string>. A quoted line. Next More words here.');
   });
 
   await t.test('should find a post by the start of a word', () => {

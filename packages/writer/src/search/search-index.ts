@@ -48,9 +48,23 @@ export const SEARCH_LIMITS = { maxLimit: 50, defaultLimit: 10, maxQueryChars: 20
 
 const SNIPPET_CHARS = 200;
 
-/** Markdown punctuation that would clutter a snippet. */
+/**
+ * Markdown punctuation that would clutter a snippet: fences, backticks and `*` (dropped,
+ * so `` `n >= 2`; `` reads `n >= 2;`), `|`, and
+ * `#`, `>` and `_` where they are markup (a heading's or block quote's marks at a line's
+ * start, `_` not inside a word), so `proxy_read_timeout`, `n >= 2`, `Vec<String>` and
+ * `C#` are quoted as the post writes them.
+ */
 function plain(text: string): string {
-  return text.replace(/```[^\n]*\n/g, ' ').replace(/[#*_`>|]+/g, ' ').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/```[^\n]*\n/g, ' ')
+    .replace(/^[ \t]*(?:#+|(?:>[ \t]*)+)/gm, ' ')
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, ' ')
+    .replace(/[*`]+/g, '')
+    .replace(/\|+/g, ' ')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Raw markdown read around a match: enough that 200 plain characters remain. */
