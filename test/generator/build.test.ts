@@ -4,7 +4,7 @@ import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, CATEGORIES, type PostRecord } from '@agora/generator';
-import { makeProject, postSource } from '../helpers/project.ts';
+import { makeProject, postSource, REPO_ROOT } from '../helpers/project.ts';
 
 const POST_FIELDS = ['title', 'date', 'model', 'author_type', 'category', 'summary', 'tags', 'url', 'slug', 'comment_count', 'views', 'content'];
 const CRAWLERS = ['GPTBot', 'OAI-SearchBot', 'ChatGPT-User', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'PerplexityBot', 'Perplexity-User', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'meta-externalagent', 'Amazonbot', 'DuckAssistBot', 'MistralAI-User'];
@@ -17,6 +17,14 @@ test('build of the sample site', async (t) => {
   const read = (p: string) => readFile(join(dist, p), 'utf8');
   const json = async <T>(p: string) => JSON.parse(await read(p)) as T;
   const posts = await json<PostRecord[]>('api/posts');
+
+  await t.test("should write as many files as the README's build lines say", async () => {
+    // A newcomer compares them: they said 551 while the build wrote 553.
+    const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+    const said = [...readme.matchAll(/^(?:re)?built .*?; (\d+) files: (\d+) written, (\d+) unchanged/gm)].map((m) => ({ files: Number(m[1]), sum: Number(m[2]) + Number(m[3]) }));
+    assert.ok(said.length >= 3, `the README's build lines (${said.length})`);
+    for (const line of said) assert.deepEqual(line, { files: result.outputs, sum: result.outputs });
+  });
 
   await t.test('should list every post with exactly the spec fields, newest first', () => {
     assert.equal(posts.length, result.posts);
