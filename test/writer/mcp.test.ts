@@ -375,6 +375,17 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     }
   });
 
+  await t.test('should read Accept media types case-insensitively (RFC 9110 8.3.1), as they are', async () => {
+    for (const accept of ['APPLICATION/JSON, TEXT/EVENT-STREAM', 'Application/Json, Text/Event-Stream']) {
+      const res = await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: accept }, body: TOOLS_LIST });
+      assert.equal(res.status, 200, `${accept}: ${res.status}`);
+      // As JSON or as one SSE event, as the SDK picks.
+      assert.match(await res.text(), /"result":\{"tools":\[\{/, accept);
+    }
+    // Still refused when one of the two is missing.
+    assert.equal((await fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'TEXT/EVENT-STREAM' }, body: TOOLS_LIST })).status, 406);
+  });
+
   await t.test('should tell a body that is not JSON (-32700) from JSON that is no message (-32600), and name an unknown protocol revision', async () => {
     const post = (body: string, type = 'application/json') => fetch(endpoint, { method: 'POST', headers: { 'Content-Type': type, Accept: 'application/json, text/event-stream' }, body });
     for (const [body, code] of [['', -32700], ['{not json', -32700], ['42', -32600], ['"str"', -32600], ['null', -32600], ['true', -32600]] as const) {

@@ -161,6 +161,13 @@ export function mcpGuard(hosts: readonly string[]): Router {
   return router;
 }
 
+/** Set a request header, and its entry in `rawHeaders` (which the SDK's request is built from), to lower case. */
+function lowerCaseHeader(req: Request, name: string): void {
+  const value = req.headers[name];
+  if (typeof value === 'string') req.headers[name] = value.toLowerCase();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === name) req.rawHeaders[i + 1] = req.rawHeaders[i + 1]!.toLowerCase();
+}
+
 /**
  * The `/mcp` router (mounted after `mcpGuard`).
  *
@@ -196,6 +203,8 @@ export function mcpRoutes(deps: AgentDeps): Router {
       return;
     }
     (req as Request & { auth?: AuthInfo }).auth = callerInfo(req);
+    // Media types are case-insensitive (RFC 9110 8.3.1); the SDK looks for them in lower case only.
+    lowerCaseHeader(req, 'accept');
     await node(req, res, req.body);
   });
   router.all('/mcp', (req, res) => {
