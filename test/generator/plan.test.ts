@@ -207,6 +207,13 @@ test('planBuild', async (t) => {
     assert.deepEqual(reasons(plan), ['crash marker']);
     record(reopened, plan);
     assert.deepEqual(full(model, reopened).emit, [], 'once');
+    // Saved by the run that emitted everything (`agora build` after a writer's crash), the
+    // manifest is trusted again: the marker went with the save. It stayed, and every later
+    // build emitted the whole site (found by killing a writer under load, then building twice).
+    await reopened.save();
+    const next = await Manifest.open(cacheDir, distDir);
+    assert.equal(next.lost, null, 'the crash marker is gone once the manifest is saved whole');
+    assert.deepEqual(full(model, next).emit, [], 'once, also across builds');
   });
 
   await t.test('should emit a job whose file the manifest lost, and one a rebuild emitted without a key', () => {

@@ -117,7 +117,14 @@ export class Manifest {
     const empty = (lost: ManifestLoss) => Object.assign(new Manifest(path, distDir), { lost });
     if (!path) return empty('no manifest');
     // A long-lived writer crashed between writes and its save: the hashes may be stale.
-    if (await access(`${path}.dirty`).then(() => true, () => false)) return empty('crash marker');
+    // The marker stays on disk until this manifest is saved whole (durably) by a run that
+    // emitted everything; before, only a process that marked it dirty itself removed it,
+    // so after one crash every `agora build` emitted the whole site and swept `dist/`.
+    if (await access(`${path}.dirty`).then(() => true, () => false)) {
+      const lost = empty('crash marker');
+      lost.dirtyOnDisk = true;
+      return lost;
+    }
     const [file, ino] = await Promise.all([readJsonFile<ManifestFile>(path).catch(() => null), inodeOf(distDir)]);
     if (!file || file.version !== 2) return empty('no manifest');
     if (file.distDir !== distDir || ino === null || file.distIno !== ino) return empty('dist replaced');
