@@ -235,7 +235,10 @@ export class EmbeddedComments implements CommentStore {
       try {
         for (const [slug, added] of bySlug) {
           const current = await this.forSlug(slug);
-          const tmp = join(this.dir, `.import-${process.pid}-${staged.length}.json.tmp`);
+          // Named as \`tempPathFor\` names them (\`.<name>.<pid>.<n>.tmp\`): a killed import's
+          // staged copies are removed by the writer's store when it opens, as other
+          // killed writes' are (\`.import-<pid>-<n>.json.tmp\` stayed for good).
+          const tmp = join(this.dir, `.import-${staged.length}.json.${process.pid}.${staged.length}.tmp`);
           staged.push([tmp, this.fileOf(slug)]);
           await writeFileAtomic(tmp, `${JSON.stringify({ slug, comments: [...current, ...added] })}\n`, { durable: true });
         }
