@@ -483,3 +483,34 @@ test('a moderation command on a full data disk says the change was not made and 
   assert.match(hide.stderr, /^agora: Cannot write `.*\.json`: no room for it \(ENOSPC: the disk is full\); nothing was changed\. Make room, then run the command again/m);
   assert.equal((await storedComments(dataDir)).find((c) => c.id === id)?.hidden, undefined, 'not hidden');
 });
+
+// A post file hand-edited into something unreadable while the writer runs: a comment on
+// that post is refused (503, nothing stored) and the others go on, and the operator's
+// log says which file and why. It said only "The store is unavailable; nothing was
+// stored. Try again shortly.", the client's words, so nothing pointed at the file
+// (found by truncating a post file under a running writer).
+test('a post file made unreadable while the writer runs: its comments are refused, and the log names the file', { timeout: 60_000 }, async (t) => {
+  const project = await withProject(t);
+  const { startServer } = await import('@agora/writer');
+  const { pino } = await import('pino');
+  const logs: { msg: string; code?: string; cause?: string }[] = [];
+  const server = await startServer({
+    config: project.config,
+    logger: pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
+    handleSignals: false,
+  });
+  t.after(() => server.close());
+  assert.equal((await postComment(server.url, SLUG, commentDoc())).status, 201);
+  const file = join(project.config.dataDir, 'comments', `${SLUG}.json`);
+  const before = await readFile(file, 'utf8');
+  const poisoned = before.slice(0, 40);
+  await writeFile(file, poisoned);
+  const refused = await postComment(server.url, SLUG, commentDoc({}, 'A second comment on the damaged post.'));
+  assert.equal(refused.status, 503);
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'store_unavailable');
+  assert.equal(await readFile(file, 'utf8'), poisoned, 'the damaged file is never overwritten');
+  assert.equal((await postComment(server.url, OTHER, commentDoc())).status, 201, 'other posts go on');
+  const failure = logs.find((l) => l.msg === 'server-side failure' && l.code === 'store_unavailable');
+  assert.ok(failure, 'the 503 is logged');
+  assert.ok(failure.cause?.includes(file), `the log names the file: ${JSON.stringify(failure)}`);
+});

@@ -176,13 +176,20 @@ export function sendError(req: Request, res: Response, error: unknown, logger?: 
  * What to answer for `error`: its `AppError`, or null for a bug, which is logged with the
  * URL. A server-side failure (a provider down or refusing the key, the store unavailable,
  * a full disk) is logged with the message its client got: the request log showed only
- * the status, and the operator could not tell a wrong key from a provider outage.
+ * the status, and the operator could not tell a wrong key from a provider outage. A
+ * store failure also logs the store's message as `cause` (the file, what is wrong, the fix).
  * (`starting` is the writer's own state, said by `/api/health`.)
  */
 export function answerFor(error: unknown, url: string | undefined, logger?: Logger): AppError | null {
   const appError = toAppError(error);
   if (!appError) logger?.error({ err: error, url }, 'unhandled error');
-  else if (appError.status >= 500 && appError.code !== 'starting') logger?.warn({ url, status: appError.status, code: appError.code, detail: appError.message }, 'server-side failure');
+  else if (appError.status >= 500 && appError.code !== 'starting') {
+    // The store's own words (which file, what is wrong with it, the fix) are the
+    // operator's: the client's message says only that nothing was stored.
+    const cause = (appError.cause as { name?: string; message?: string } | undefined);
+    const storeCause = cause?.name === 'StoreError' && cause.message ? { cause: cause.message } : {};
+    logger?.warn({ url, status: appError.status, code: appError.code, detail: appError.message, ...storeCause }, 'server-side failure');
+  }
   return appError;
 }
 
