@@ -14,6 +14,7 @@ import { loadCatalog } from './catalog/load-catalog.ts';
 import { parsePost, type ParsedPost } from './validate/post.ts';
 import { checkSite, SiteChecks } from './validate/site.ts';
 import type { ParseCache } from './parse-cache.ts';
+import { localFileMessages, type PostPlace } from './validate/local-files.ts';
 
 export interface Content {
   /** Every post file (absolute path) with its source and parse. */
@@ -25,6 +26,8 @@ export interface Content {
    * (`agora dev`, `checkChanges`); made on the first edit.
    */
   checks?: SiteChecks;
+  /** The project root and content/ (rule `local-file` judges the files posts refer to against them); absent: not judged. */
+  dirs?: { root: string; contentDir: string };
 }
 
 export interface ReadContentOptions {
@@ -47,7 +50,7 @@ export async function readContent(config: AgoraConfig, options: ReadContentOptio
     parsed.set(path, { source, result: options.cache ? options.cache.get(source, parsePost) : parsePost(source) });
   }
   const catalogResult = await catalog;
-  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages };
+  return { parsed, catalog: catalogResult.catalog, catalogMessages: catalogResult.messages, dirs: { root: config.root, contentDir: config.contentDir } };
 }
 
 /** What `readChanges` found: the post files read again or gone, and whether the catalog was read again. */
@@ -119,7 +122,15 @@ export async function readChanges(config: AgoraConfig, content: Content, changed
  */
 export function checkChanges(content: Content): Message[] {
   content.checks ??= SiteChecks.of(content.parsed);
-  return [...content.catalogMessages, ...content.checks.messages()];
+  return [...content.catalogMessages, ...content.checks.messages(), ...fileMessages(content)];
+}
+
+/** Rule `local-file` over every post of `content` that refers to files (a few stats each). */
+function fileMessages(content: Content): Message[] {
+  if (!content.dirs) return [];
+  const places: PostPlace[] = [];
+  for (const [abs, { result }] of content.parsed) if (result.post?.files) places.push({ post: result.post, abs });
+  return localFileMessages(places, content.dirs.contentDir, content.dirs.root);
 }
 
 export function contentMessages(content: Content): { posts: Post[]; messages: Message[] } {
@@ -132,6 +143,7 @@ export function contentMessages(content: Content): { posts: Post[]; messages: Me
     if (result.post) posts.push(result.post);
   }
   messages.push(...checkSite(sources, posts));
+  messages.push(...fileMessages(content));
   return { posts, messages };
 }
 

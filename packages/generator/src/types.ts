@@ -43,6 +43,18 @@ export interface Post {
   bodyLine: number;
   /** Site-relative URL of the HTML page: `/{category}/{slug}/`, percent-encoded. */
   url: string;
+  /** The body's relative references to files (`validate/local-files.ts`); absent when it has none. */
+  files?: readonly LocalRef[];
+}
+
+/** A relative image source or link to a file in a post's body, where it is written in the post's file. */
+export interface LocalRef {
+  /** As written (`./img/a.png`). */
+  url: string;
+  /** An image (`![…](…)`), not a link. */
+  image: boolean;
+  line: number;
+  column: number;
 }
 
 /** A stored comment, as in `data/comments.json`. */

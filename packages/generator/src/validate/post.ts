@@ -10,6 +10,7 @@ import { FIELD_RULES, POST_KEYS, REQUIRED_KEYS, type PostKey } from './front-mat
 import { postUrl, isStorableName } from '../paths.ts';
 import { measureBody } from '../comments/body-shape.ts';
 import { codePointName } from '../comments/clean-text.ts';
+import { localRefs } from './local-files.ts';
 
 export interface ParsedPost {
   post: Post | null;
@@ -82,6 +83,8 @@ export function parsePost(source: SourceFile): ParsedPost {
   const hasErrors = messages.some((m) => m.severity === 'error');
   if (hasErrors) return { post: null, messages };
   const category = fields.category as Category;
+  // Its references to files, found once per version of the file (the parse cache keeps them).
+  const files = localRefs(doc.body, doc.bodyLine);
   return {
     post: {
       slug: source.slug,
@@ -99,6 +102,7 @@ export function parsePost(source: SourceFile): ParsedPost {
       file: source.file,
       bodyLine: doc.bodyLine,
       url: postUrl(category, source.slug),
+      ...(files.length > 0 ? { files } : {}),
     },
     messages,
   };
