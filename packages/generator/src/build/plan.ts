@@ -67,6 +67,8 @@ export interface PlanOptions {
   notesKnown?: (bodyHash: string) => boolean;
   /** Stands for the generator's code in keys (tests play a template change with it). */
   fingerprint?: string;
+  /** What the files published beside a post are now (size, time, inode): keys its `post-files` job. */
+  fileStamp?: (slug: string) => string;
 }
 
 const PART_REASON: Record<KeyPart, EmitReason> = { template: 'template changed', source: 'source changed', comments: 'comments changed', views: 'views changed' };
@@ -82,7 +84,7 @@ export function planBuild(site: SiteModel, change: Change, manifest: Pick<Manife
  * files of posts that are gone: the fast half of an edit in `agora dev`.
  */
 function planSources(site: SiteModel, change: Extract<Change, { kind: 'post-sources' }>, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
-  const keyOf = createJobKeyer(site, options.fingerprint);
+  const keyOf = createJobKeyer(site, options.fingerprint, options.fileStamp);
   const emit: PlannedJob[] = listJobs(site, change).map((job) => {
     const id = jobId(job);
     const previous = manifest.jobs.get(id);
@@ -91,7 +93,7 @@ function planSources(site: SiteModel, change: Extract<Change, { kind: 'post-sour
   const plan: BuildPlan = { change, render: bodiesShown(site, emit), emit, skip: [], remove: [], gone: [] };
   for (const slug of change.slugs) {
     if (site.bySlug.has(slug)) continue;
-    for (const kind of ['post-page', 'post-md', 'api-post', 'api-comments', 'post-comments-feed'] as const) {
+    for (const kind of ['post-page', 'post-md', 'api-post', 'api-comments', 'post-comments-feed', 'post-files'] as const) {
       const id = jobId({ kind, slug });
       const record = manifest.jobs.get(id);
       if (!record) continue;
@@ -104,7 +106,7 @@ function planSources(site: SiteModel, change: Extract<Change, { kind: 'post-sour
 
 function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' | 'lost'>, options: PlanOptions): BuildPlan {
   const plan: BuildPlan = { change: { kind: 'full' }, render: [], emit: [], skip: [], remove: [], gone: [] };
-  const keyOf = createJobKeyer(site, options.fingerprint);
+  const keyOf = createJobKeyer(site, options.fingerprint, options.fileStamp);
   const ids = new Set<string>();
   for (const job of listJobs(site, { kind: 'full' })) {
     const id = jobId(job);
@@ -151,7 +153,7 @@ function planFull(site: SiteModel, manifest: Pick<Manifest, 'jobs' | 'outputs' |
  * emitting every post that ever got a comment again.
  */
 function planRebuild(site: SiteModel, change: Exclude<Change, { kind: 'full' | 'post-sources' }>, options: PlanOptions): BuildPlan {
-  const keyOf = createJobKeyer(site, options.fingerprint);
+  const keyOf = createJobKeyer(site, options.fingerprint, options.fileStamp);
   const reasons = new Map<string, { job: Job; reason: EmitReason }>();
   const add = (jobs: Job[], reason: EmitReason) => {
     for (const job of jobs) {

@@ -68,7 +68,7 @@ export async function runFull(state: BuildState, prepareComments: PrepareComment
 
 async function fullRun(state: BuildState, prepareComments: PrepareComments, contentMessages: Message[], options: FullOptions): Promise<Omit<BuildResult, 'ms'>> {
   const { cache, manifest } = state;
-  const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined });
+  const plan = () => planBuild(state.site, { kind: 'full' }, manifest, { notesKnown: (hash) => cache.notes(hash) !== undefined, fileStamp: state.fileStamp });
   const planned = plan();
   const release = await prepareComments(planned.emit.map((e) => e.job));
   let rendered: number;
@@ -104,7 +104,7 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
  * their manifest records: a later rebuild emits them).
  */
 export async function runChange(state: BuildState, prepareComments: PrepareComments, change: Exclude<Change, { kind: 'full' }>, slices?: Slices): Promise<ChangeResult> {
-  const plan = planBuild(state.site, change, state.manifest);
+  const plan = planBuild(state.site, change, state.manifest, { fileStamp: state.fileStamp });
   if (plan.emit.length === 0 && plan.remove.length === 0) return { written: [], unchanged: 0, removed: [], rendered: 0, emitted: [] };
   const prepared = prepareComments(plan.emit.map((e) => e.job));
   const [rendered, release] = await Promise.all([

@@ -25,6 +25,8 @@ import { TokenCache } from '../emit/token-cache.ts';
 import { appendedAfter } from '../sorted.ts';
 import { CommentTextGone, CommentTexts, type CommentLoader } from './comment-texts.ts';
 import { compareComments } from '../model/site.ts';
+import { publishedFiles, type PublishedFile } from '../validate/local-files.ts';
+import { join } from 'node:path';
 
 /** Times the comments a run shows are taken again after the store changed under them. */
 const TEXT_ATTEMPTS = 3;
@@ -110,8 +112,23 @@ export class BuildState {
       commentRecords: (slug, comments) => this.commentRecords.chunks(slug, comments),
       cards: this.cards,
       tokens: (text) => this.tokens.count(text),
+      postFiles: (slug) => this.postFiles(slug),
     };
   }
+
+  /** The files published beside a post, as they are on disk now (none without the content's folders). */
+  postFiles(slug: string): PublishedFile[] {
+    const post = this.site.bySlug.get(slug);
+    const dirs = this.content.dirs;
+    if (!post?.files || !dirs) return [];
+    return publishedFiles(post, join(dirs.root, ...post.file.split('/')), dirs.contentDir, dirs.root);
+  }
+
+  /** What a post's published files are now (`PlanOptions.fileStamp`). */
+  readonly fileStamp = (slug: string): string =>
+    this.postFiles(slug)
+      .map((f) => `${f.out}\u0000${f.stamp}`)
+      .join('\n');
 
   private recordBytes(slug: string): Uint8Array {
     let bytes = this.records.get(slug);

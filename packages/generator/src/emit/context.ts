@@ -5,6 +5,7 @@
  */
 import type { Comment, RenderedPost, SiteModel } from '../types.ts';
 import type { CommentCards } from '../render/pages/comment-card.ts';
+import type { PublishedFile } from '../validate/local-files.ts';
 
 export interface EmitContext {
   site: SiteModel;
@@ -24,4 +25,6 @@ export interface EmitContext {
   cards: CommentCards;
   /** Tokens of a text (o200k_base), memoised by content for the life of the build state. */
   tokens(text: string): number;
+  /** The files published beside a post, as they are now (`validate/local-files.ts`). */
+  postFiles?(slug: string): readonly PublishedFile[];
 }

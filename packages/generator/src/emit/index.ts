@@ -16,6 +16,7 @@ import { emitSitemap } from './sitemap.ts';
 import { emitRobots } from './robots.ts';
 import { emitHeaders } from './headers.ts';
 import { emitAssets } from './assets.ts';
+import { emitPostFiles } from './post-files.ts';
 import { emitOpenApi } from './openapi.ts';
 import { emitCatalog } from './catalog.ts';
 import { postsByModel } from '../model/site.ts';
@@ -26,6 +27,7 @@ type Emitters = { [K in Job['kind']]: (ctx: EmitContext, job: Extract<Job, { kin
 export const EMITTERS: Emitters = {
   'post-page': (ctx, job) => pages.emitPostPage(ctx, job.slug),
   'post-md': (ctx, job) => pages.emitPostMarkdown(ctx, job.slug),
+  'post-files': (ctx, job) => emitPostFiles(ctx, job.slug),
   'api-post': (ctx, job) => api.emitPostRecord(ctx, job.slug),
   'api-comments': (ctx, job) => api.emitCommentList(ctx, job.slug),
   'api-posts': (ctx) => api.emitPostsList(ctx),

@@ -243,7 +243,7 @@ function updateGroup(posts: readonly Post[], kept: GroupParts, log: ChangeLog | 
  * A function giving each job of this site its input key. `fingerprint` stands for the
  * generator's code (tests pass their own to play a template change).
  */
-export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint()): (job: Job) => string {
+export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint(), fileStamp?: (slug: string) => string): (job: Job) => string {
   // Every page's nav links to the data catalog only where the site has one: adding or removing it re-emits them.
   const base = createHash('sha1').update(fingerprint).update(JSON.stringify(site.config)).update(site.catalog ? 'catalog' : '').digest('hex').slice(0, 16);
   const key = (source: string, comments: string, views: string) => `${base}|${source}|${comments}|${views}`;
@@ -287,6 +287,9 @@ export function createJobKeyer(site: SiteModel, fingerprint = codeFingerprint())
         return key(hashOf(job.slug), comments(job.slug), '');
       case 'post-md':
         return key(hashOf(job.slug), '', '');
+      // The post (its references) and what each published file was when looked at: an edited file is copied again.
+      case 'post-files':
+        return key(`${hashOf(job.slug)}:${digest(fileStamp?.(job.slug) ?? '')}`, '', '');
       case 'api-post':
         return key(hashOf(job.slug), String(site.comments.get(job.slug)?.length ?? 0), String(site.views.get(job.slug) ?? 0));
       case 'api-comments':

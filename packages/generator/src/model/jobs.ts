@@ -13,6 +13,8 @@ import { tagKey } from '../paths.ts';
 export type Job =
   | { kind: 'post-page'; slug: string }
   | { kind: 'post-md'; slug: string }
+  /** The files a post refers to, copied into its folder (`validate/local-files.ts`): only for a post that refers to any. */
+  | { kind: 'post-files'; slug: string }
   | { kind: 'api-post'; slug: string }
   | { kind: 'api-comments'; slug: string }
   | { kind: 'api-posts' }
@@ -103,6 +105,7 @@ export function listJobs(site: SiteModel, change: Change): Job[] {
       add({ kind: 'api-post', slug: post.slug });
       add({ kind: 'api-comments', slug: post.slug });
       add({ kind: 'post-comments-feed', slug: post.slug });
+      if (post.files) add({ kind: 'post-files', slug: post.slug });
     }
     return [...jobs.values()];
   }
@@ -162,6 +165,7 @@ function planFull(site: SiteModel): Job[] {
     jobs.push({ kind: 'post-page', slug: post.slug }, { kind: 'post-md', slug: post.slug });
     jobs.push({ kind: 'api-post', slug: post.slug }, { kind: 'api-comments', slug: post.slug });
     jobs.push({ kind: 'post-comments-feed', slug: post.slug });
+    if (post.files) jobs.push({ kind: 'post-files', slug: post.slug });
   }
   jobs.push({ kind: 'api-posts' });
   for (const category of CATEGORIES) {

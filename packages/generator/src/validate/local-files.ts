@@ -43,14 +43,23 @@ const TYPES_TEXT = PUBLISHED_TYPES.map((t) => `.${t}`).join(', ');
 /** A URL with a scheme (`https:`, `mailto:`, `data:`), rooted (`/x`, `//host/x`), a fragment or a query alone. */
 const NOT_RELATIVE = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|[/#?\\])/;
 
-/** Markdown that may hold a link or image destination: `](` or a definition `[id]: x`. */
-const MAY_REFER = /\]\(|^ {0,3}\[[^\]\n]+\]:/m;
+/**
+ * Markdown that may refer to a local file: an image with a relative source, or a link or a
+ * definition whose relative destination ends in an extension. Most bodies have none (their
+ * links are absolute or to pages), and only the others are parsed here: a parse of every
+ * body on the main thread, beside the render workers', would slow a cold build by seconds.
+ */
+const MAY_REFER = [
+  /!\[[^\]]*\]\(\s*<?(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/#?\\])/,
+  /\]\(\s*<?(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/#?\\])[^\s)>]*\.[a-zA-Z0-9]+(?=[\s)>?#])/,
+  /^ {0,3}\[[^\]\n]+\]:\s*<?(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/#?\\])[^\s>]*\.[a-zA-Z0-9]+(?=[\s>?#]|$)/m,
+];
 
 let parser: ReturnType<typeof unified> | undefined;
 
 /** The relative references of a post body to files (positions in the post's file). */
 export function localRefs(body: string, bodyLine: number): LocalRef[] {
-  if (!MAY_REFER.test(body)) return [];
+  if (!MAY_REFER.some((re) => re.test(body))) return [];
   parser ??= unified().use(remarkParse).freeze() as unknown as ReturnType<typeof unified>;
   const tree = parser.parse(body) as Root;
   const refs: LocalRef[] = [];
@@ -176,7 +185,6 @@ export function localFileMessages(posts: Iterable<PostPlace>, contentDir: string
   for (const { post, abs } of posts) {
     for (const ref of post.files ?? []) {
       const verdict = judge(ref, abs, contentDir, root);
-      if (verdict.kind === 'publish') out.push({ file: post.file, line: ref.line, column: ref.column, severity: 'warning', ruleId: LOCAL_FILE, message: `Unpublished ${ref.image ? 'image' : 'file'} \`${ref.url}\`: files beside a post are not copied into dist/, so the page's ${ref.image ? 'image is broken' : 'link is a 404'}`, fix: 'host the file elsewhere and use its absolute URL' });
       if (verdict.kind === 'problem') out.push({ file: post.file, line: ref.line, column: ref.column, severity: verdict.severity, ruleId: LOCAL_FILE, message: verdict.message, fix: verdict.fix });
     }
   }
