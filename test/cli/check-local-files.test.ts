@@ -80,3 +80,14 @@ test('agora check judges the files a post refers to (local-file)', async (t) => 
     assert.doesNotMatch(stdout, /other\/|llms\.txt|x\.example|\/logo\.png|#top|code\.png/);
   });
 });
+
+test('agora check: a link to another post file and a reference-style image (local-file)', async (t) => {
+  const body = 'The conclusion first.\n\nSee [the other post](./other.md).\n\n![chart][c]\n\n[c]: ./charts/missing.png\n';
+  const project = await makeProject({ files: { 'content/posts/x.md': postSource({}, body), 'content/posts/other.md': postSource({ title: 'Other' }) } });
+  t.after(() => project.remove());
+  const { code, stdout } = await checkOutput(project.root);
+  assert.equal(code, 0, 'warnings only');
+  assert.match(stdout, /content\/posts\/x\.md:11:5 warning Unpublished file `\.\/other\.md`: only .* files are copied beside a post, so a \.md file is not, and the link is a 404 \(local-file\)\n  fix: to link another post, link its page \(`\.\.\/<slug>\/`\)/);
+  // Reported where the destination is written: the definition.
+  assert.match(stdout, /content\/posts\/x\.md:15:1 warning Missing image `\.\/charts\/missing\.png`: there is no `content\/posts\/charts\/missing\.png`/);
+});

@@ -92,7 +92,7 @@ test('files beside a post are published into its folder', async (t) => {
     const error = checked.messages.find((m) => m.severity === 'error');
     assert.equal(error?.ruleId, 'local-file');
     assert.equal(`${error.file}:${error.line}:${error.column}`, 'content/posts/x.md:11:1');
-    assert.match(error.message, /`\.\/diagram\.png` of 10\.0 MB: a file published beside a post may be at most 10\.0 MB/);
+    assert.match(error.message, /`\.\/diagram\.png` of 10\.0 MB \(10485761 bytes\): a file published beside a post may be at most 10 MB \(10485760 bytes\)/);
     await assert.rejects(build(project.config), (e: unknown) => e instanceof ContentError && e.messages.some((m) => m.severity === 'error' && m.message.includes('./diagram.png')));
     await writeFile(content('diagram.png'), PNG);
   });

@@ -168,7 +168,7 @@ function judge(ref: LocalRef, postAbs: string, contentDir: string, root: string)
     return { kind: 'problem', severity: 'warning', message: `Unpublished ${what} \`${ref.url}\`: only ${TYPES_TEXT} files are copied beside a post, so ${ext ? `a .${ext} file` : 'a file without an extension'} is not, and the ${ref.image ? 'image is broken' : 'link is a 404'}`, fix: md ? 'to link another post, link its page (`../<slug>/`)' : `convert it to one of ${TYPES_TEXT}, or link to it by an absolute URL` };
   }
   if (found.size > MAX_LOCAL_FILE_BYTES) {
-    return { kind: 'problem', severity: 'error', message: `Unexpected ${what} \`${ref.url}\` of ${megabytes(found.size)}: a file published beside a post may be at most ${megabytes(MAX_LOCAL_FILE_BYTES)}`, fix: 'make it smaller (compress or resize it), or host it elsewhere and use its absolute URL' };
+    return { kind: 'problem', severity: 'error', message: `Unexpected ${what} \`${ref.url}\` of ${megabytes(found.size)} (${found.size} bytes): a file published beside a post may be at most 10 MB (${MAX_LOCAL_FILE_BYTES} bytes)`, fix: 'make it smaller (compress or resize it), or host it elsewhere and use its absolute URL' };
   }
   return { kind: 'publish', file: { abs: join(postDir, ...segments), out: segments.join('/'), size: found.size, stamp: `${found.size}:${found.mtimeMs}:${found.ino}` } };
 }
