@@ -13,6 +13,9 @@ import { RenderPool } from './render/pool.ts';
 import { splitFrontMatter } from './load/front-matter.ts';
 import { hashText, misnamedPostFiles } from './load/posts.ts';
 import { BODY_TOO_DEEP } from './validate/post.ts';
+import { deadLinkWarnings } from './validate/dead-link.ts';
+import { siteTargets } from './emit/site-files.ts';
+import { buildSiteModel } from './model/site.ts';
 
 export interface CheckResult {
   messages: Message[];
@@ -61,7 +64,11 @@ export async function checkContent(config: AgoraConfig): Promise<{ messages: Mes
       ? { message: `Unexpected hidden file \`${file}\`: its name (or a folder's) starts with \`.\`, which most tools hide, yet it is published like any post`, fix: 'rename it without the leading `.`, or move it out of the posts folder to keep it unpublished' }
       : { message: `Unexpected file name \`${basename(file)}\`: only \`*.md\` files are posts, so this one is not published`, fix: `rename it to \`${basename(file).replace(/\.[^.]+$/, '.md')}\`, or move it out of the posts folder` }),
   }));
-  return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache), ...misnamed]), files: content.parsed.size };
+  // Links are checked against the site the valid posts make; one naming a post whose file has errors is not (its errors are).
+  const site = buildSiteModel({ config: config.site, posts, comments: [], views: new Map(), catalog: content.catalog });
+  const unpublished = new Set([...content.parsed.values()].map(({ source }) => source.slug).filter((slug) => !site.bySlug.has(slug)));
+  const deadLinks = deadLinkWarnings(site, () => siteTargets(site), (hash) => cache.links(hash), unpublished);
+  return { messages: sortMessages([...messages, ...styleWarnings(bodies, cache), ...deadLinks, ...misnamed]), files: content.parsed.size };
 }
 
 /** The slugs of every valid post (for tools that must know which posts exist, such as comment import). */

@@ -111,6 +111,21 @@ export interface RenderedPost {
   html: string;
   /** Style warnings found while parsing (code blocks without a language, conclusion not first). */
   notes: RenderNote[];
+  /** Links and images that may point into the site, for the `dead-link` rule (absent: none). */
+  links?: BodyLink[];
+}
+
+/**
+ * A link or image destination as written in a body that may name a page of the site:
+ * relative, `/`-rooted, or http(s) (the base URL is the site's, not the body's, so the
+ * rule compares it). Not `#fragment` alone, and no other scheme.
+ */
+export interface BodyLink {
+  /** Line within the markdown body (1-based); a reference link's is its definition's. */
+  line: number;
+  column: number;
+  url: string;
+  image?: true;
 }
 
 export interface RenderNote {

@@ -5,6 +5,8 @@
  */
 import { type Message, sortMessages } from '../messages.ts';
 import { styleWarnings } from '../render/cache.ts';
+import { deadLinkWarnings } from '../validate/dead-link.ts';
+import { siteTargets } from '../emit/site-files.ts';
 import type { RenderPool } from '../render/pool.ts';
 import type { Change, Job } from '../model/jobs.ts';
 import { OutputSink, type SinkResult, type WriteResult } from '../emit/write-outputs.ts';
@@ -92,7 +94,7 @@ async function fullRun(state: BuildState, prepareComments: PrepareComments, cont
     saveDerived('rendered bodies', () => cache.save()),
     saveDerived('token counts', () => state.tokens.save()),
   ]);
-  const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache), ...unsaved.filter((m) => m !== null)]);
+  const messages = sortMessages([...contentMessages, ...styleWarnings(state.site.posts, cache), ...deadLinkWarnings(state.site, () => siteTargets(state.site), (hash) => cache.links(hash)), ...unsaved.filter((m) => m !== null)]);
   return { ...result, messages, posts: state.site.posts.length, rendered, fromCache: planned.render.length - rendered };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The emitter registry: each job kind of the plan maps to the function that produces
- * its output(s). Adding an output means adding a job kind and an entry here.
+ * its output(s). Adding an output means adding a job kind and an entry here, and its
+ * files in `site-files.ts` (what `dead-link` checks links against).
  */
 import type { Job } from '../model/jobs.ts';
 import type { EmitContext } from './context.ts';

@@ -1,6 +1,7 @@
 /**
- * Rendered markdown, cached by the hash of the body. The style notes of every body
- * live in one small file (`.cache/render-notes.json`, read by every build); the HTML
+ * Rendered markdown, cached by the hash of the body. The style notes of every body,
+ * and the links `dead-link` checks, live in one small file (`.cache/render-notes.json`,
+ * read by every build); the HTML
  * lives in 256 shards by the first two hex digits of the key (`.cache/render/xx.json`),
  * read only for pages that must be emitted and rewritten only when they changed. So a
  * warm build reads no HTML at all, and an edit reads and rewrites one shard.
@@ -17,7 +18,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Post, RenderedPost, RenderNote } from '../types.ts';
+import type { BodyLink, Post, RenderedPost, RenderNote } from '../types.ts';
 import type { Message } from '../messages.ts';
 import { RENDERER_VERSION } from './version.ts';
 import { removeStaleTemps, tempPathFor, writeAllSync, writeFileAtomic } from '../atomic-write.ts';
@@ -26,6 +27,11 @@ import { readJsonFile } from '../json-file.ts';
 interface CacheFile<T> {
   version: string;
   entries: Record<string, T>;
+}
+
+/** `render-notes.json`: the notes of every body, and the links of those that have any (`dead-link`). */
+interface NotesFile extends CacheFile<RenderNote[]> {
+  links?: Record<string, BodyLink[]>;
 }
 
 const shardOf = (key: string) => key.slice(0, 2);
@@ -76,6 +82,8 @@ interface Stream {
 
 export class RenderCache {
   private notesByKey = new Map<string, RenderNote[]>();
+  /** Links that may point into the site, of the bodies that have any. */
+  private linksByKey = new Map<string, BodyLink[]>();
   /** Shards written as their renderings arrive (absent from disk when this build first set one). */
   private readonly streams = new Map<string, Stream>();
   /** Shards found on disk (their new entries wait in `pending` for `save`). */
@@ -94,8 +102,11 @@ export class RenderCache {
     if (cacheDir) {
       // A build killed while streaming shards left their temporary files (up to the HTML of every post).
       await removeStaleTemps(join(cacheDir, 'render'));
-      const file = await readJsonFile<CacheFile<RenderNote[]>>(join(cacheDir, 'render-notes.json')).catch(() => null);
-      if (file?.version === RENDERER_VERSION) cache.notesByKey = new Map(Object.entries(file.entries));
+      const file = await readJsonFile<NotesFile>(join(cacheDir, 'render-notes.json')).catch(() => null);
+      if (file?.version === RENDERER_VERSION) {
+        cache.notesByKey = new Map(Object.entries(file.entries));
+        cache.linksByKey = new Map(Object.entries(file.links ?? {}));
+      }
     }
     return cache;
   }
@@ -108,6 +119,11 @@ export class RenderCache {
   /** Style notes of a body, if it was ever rendered. */
   notes(key: string): RenderNote[] | undefined {
     return this.notesByKey.get(key);
+  }
+
+  /** Links of a body that may point into the site (`dead-link`); empty when it has none or was never rendered. */
+  links(key: string): readonly BodyLink[] {
+    return this.linksByKey.get(key) ?? [];
   }
 
   /** Renderings whose HTML the cache holds in memory until it is written (tests check a build lets go of them). */
@@ -170,7 +186,8 @@ export class RenderCache {
       const stored = list.every((key) => waiting?.has(key)) ? null : await this.readEntries(id, list);
       for (const key of list) {
         const html = waiting?.get(key) ?? stored?.get(key);
-        if (html !== undefined) out.set(key, { html, notes: this.notesByKey.get(key)! });
+        const links = this.linksByKey.get(key);
+        if (html !== undefined) out.set(key, { html, notes: this.notesByKey.get(key)!, ...(links ? { links } : {}) });
       }
     }
     return out;
@@ -178,6 +195,8 @@ export class RenderCache {
 
   set(key: string, value: RenderedPost): void {
     this.notesByKey.set(key, value.notes);
+    if (value.links?.length) this.linksByKey.set(key, value.links);
+    else this.linksByKey.delete(key);
     this.notesDirty = true;
     const id = shardOf(key);
     const stream = this.streamOf(id);
@@ -264,6 +283,7 @@ export class RenderCache {
     for (const key of this.notesByKey.keys()) {
       if (!keys.has(key)) {
         this.notesByKey.delete(key);
+        this.linksByKey.delete(key);
         this.notesDirty = true;
       }
     }
@@ -288,7 +308,7 @@ export class RenderCache {
       throw failure;
     }
     if (this.notesDirty) {
-      const file: CacheFile<RenderNote[]> = { version: RENDERER_VERSION, entries: Object.fromEntries(this.notesByKey) };
+      const file: NotesFile = { version: RENDERER_VERSION, entries: Object.fromEntries(this.notesByKey), links: Object.fromEntries(this.linksByKey) };
       await writeFileAtomic(join(this.dir, 'render-notes.json'), JSON.stringify(file), { durable: false });
       this.notesDirty = false;
     }

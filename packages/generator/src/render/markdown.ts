@@ -6,7 +6,8 @@
  * (`post-elements.ts`, what rehype-slug, rehype-highlight and `rehypeScrollRegions`
  * did in three walks), rehype-stringify.
  * Raw HTML in markdown is dropped. While the tree is at hand it also collects the
- * style notes of spec 2.3 (code blocks without a language, conclusion not first), so
+ * style notes of spec 2.3 (code blocks without a language, conclusion not first) and
+ * the links the `dead-link` rule checks against the site (`validate/dead-link.ts`), so
  * no file is ever parsed twice.
  */
 import { unified, type Processor } from 'unified';
@@ -16,15 +17,34 @@ import { remarkCjkFriendly } from './cjk-friendly.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeStringify from 'rehype-stringify';
 import { rehypePostElements } from './post-elements.ts';
-import type { Root } from 'mdast';
-import type { RenderedPost, RenderNote } from '../types.ts';
+import type { Definition, Root } from 'mdast';
+import type { BodyLink, RenderedPost, RenderNote } from '../types.ts';
 
 export { RENDERER_VERSION } from './version.ts';
 
-/** remark plugin: store style notes in `file.data.notes`. */
+/**
+ * Whether a link destination may name a page of the site, for `dead-link`: relative,
+ * `/`-rooted or http(s); not empty, not `#fragment` or `?query` alone (this page), and no
+ * other scheme (`mailto:`; the renderer drops the rest).
+ */
+export function mayBeSiteLink(url: string): boolean {
+  if (url === '' || url.startsWith('#') || url.startsWith('?')) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  return scheme === undefined || scheme === 'http' || scheme === 'https';
+}
+
+/** remark plugin: store style notes in `file.data.notes`, and the links `dead-link` checks in `file.data.links`. */
 export function remarkStyleNotes() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
     const notes: RenderNote[] = [];
+    const links: BodyLink[] = [];
+    // Reference links name their URL in a definition: checked there, once, if anything uses it.
+    const definitions = new Map<string, Definition>();
+    const referenced = new Map<string, boolean>();
+    const link = (node: { url: string; position?: Root['position'] }, image: boolean) => {
+      if (!mayBeSiteLink(node.url)) return;
+      links.push({ line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1, url: node.url, ...(image ? { image: true as const } : {}) });
+    };
     const first = tree.children.find((node) => node.type !== 'definition');
     if (first && first.type !== 'paragraph') {
       notes.push({
@@ -53,6 +73,13 @@ export function remarkStyleNotes() {
           fix: 'write the link\'s words inside the brackets: [what it is](url)',
         });
       }
+      if (node.type === 'link' || node.type === 'image') link(node, node.type === 'image');
+      else if (node.type === 'definition') {
+        if (!definitions.has(node.identifier)) definitions.set(node.identifier, node);
+      } else if (node.type === 'linkReference' || node.type === 'imageReference') {
+        // A link wins over an image when one definition serves both.
+        referenced.set(node.identifier, (referenced.get(node.identifier) ?? true) && node.type === 'imageReference');
+      }
       if (node.type === 'code' && !node.lang) {
         notes.push({
           line: node.position?.start.line ?? 1,
@@ -65,7 +92,12 @@ export function remarkStyleNotes() {
       if ('children' in node) for (const child of node.children) visit(child as Root['children'][number]);
     };
     visit(tree);
+    for (const [identifier, image] of referenced) {
+      const definition = definitions.get(identifier);
+      if (definition) link(definition, image);
+    }
     file.data.notes = notes;
+    file.data.links = links;
   };
 }
 
@@ -119,7 +151,8 @@ export function createPostProcessor({ gfm, cjkFriendly = true }: PostProcessorOp
 /** Render a post's markdown body to HTML plus style notes. */
 export function renderMarkdown(markdown: string): RenderedPost {
   const file = getProcessor(mayUseGfm(markdown)).processSync(markdown);
-  return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [] };
+  const links = (file.data.links as BodyLink[] | undefined) ?? [];
+  return { html: String(file.value), notes: (file.data.notes as RenderNote[] | undefined) ?? [], ...(links.length > 0 ? { links } : {}) };
 }
 
 /** For bench/render-stages.ts: the frozen full-pipeline processor a body would use, with its cache key. */
