@@ -35,6 +35,9 @@ let assetFiles: string[] | undefined;
 const JOB_FILES: JobFiles = {
   'post-page': (site, job) => [`${postFolder(site, job.slug)}/index.html`],
   'post-md': (site, job) => [`${postFolder(site, job.slug)}/post.md`],
+  // Images and PDFs beside a post: which are copied depends on the disk (`validate/local-files.ts`),
+  // and `dead-link` never looks them up (links to such files are rule `local-file`'s).
+  'post-files': () => [],
   'api-post': (_, job) => [`api/post/${toFileName(job.slug)}`],
   'api-comments': (_, job) => [`api/comments/${toFileName(job.slug)}`],
   'api-posts': () => ['api/posts'],

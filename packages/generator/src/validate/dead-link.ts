@@ -99,7 +99,10 @@ export function deadLinkWarnings(site: Pick<SiteModel, 'config' | 'posts' | 'byS
   let known: LinkTargets | undefined;
   const host = new URL(site.config.baseUrl).host;
   for (const post of site.posts) {
+    // A relative reference to a file is rule `local-file`'s (it names the file on disk): one message per link.
+    const files = new Set(post.files?.map((ref) => `${ref.line}:${ref.column}`));
     for (const link of links(post.bodyHash)) {
+      if (files.has(`${post.bodyLine + link.line - 1}:${link.column}`)) continue;
       known ??= targets();
       const problem = checkLink(site, host, known, post, link, unchecked);
       if (problem) out.push({ file: post.file, line: post.bodyLine + link.line - 1, column: link.column, severity: 'warning', ruleId: DEAD_LINK, ...problem });
