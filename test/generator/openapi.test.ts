@@ -200,7 +200,7 @@ test('emitOpenApi', async (t) => {
       if (['429', '503', '507'].includes(status)) assert.equal(response.headers?.['Retry-After']?.required, true, `${status}: Retry-After`);
     }
     assert.deepEqual(Object.keys(operation(doc, 'put', '/api/views/{slug}').responses).sort(), ['200', '400', '404', '408', '429', '503', '507']);
-    assert.deepEqual(Object.keys(operation(doc, 'post', '/mcp').responses).sort(), ['200', '202', '400', '401', '403', '404', '406', '413', '415', '429', '503']);
+    assert.deepEqual(Object.keys(operation(doc, 'post', '/mcp').responses).sort(), ['200', '202', '400', '401', '403', '404', '406', '408', '413', '415', '429', '503']);
   });
 
   await t.test('should give Post exactly the fields of spec 2.1, all required', () => {

@@ -76,6 +76,28 @@ test('connection limits on a real server', async (t) => {
     assert.equal(jsonError(raw.received()).code, 'request_timeout');
   });
 
+  await t.test('should answer a dribbled or broken body on /mcp as JSON-RPC, as /mcp\'s other errors', async () => {
+    const head = 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n';
+    const dribbled = await open(server.url);
+    dribbled.socket.write(`${head}Content-Length: 100\r\n\r\n{`);
+    const drip = setInterval(() => dribbled.socket.writable && dribbled.socket.write(' '), 50);
+    await dribbled.closed;
+    clearInterval(drip);
+    const broken = await open(server.url);
+    broken.socket.write(`${head}Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n`);
+    await broken.closed;
+    for (const [raw, status, code] of [[dribbled, 408, 'request_timeout'], [broken, 400, 'validation']] as const) {
+      assert.match(raw.received(), new RegExp(`^HTTP/1\\.1 ${status} `));
+      const body = JSON.parse(raw.received().slice(raw.received().indexOf('\r\n\r\n') + 4)) as { jsonrpc: string; id: null; error: { code: number; data: { code: string } } };
+      assert.deepEqual({ jsonrpc: body.jsonrpc, id: body.id, code: body.error.code, writer: body.error.data.code }, { jsonrpc: '2.0', id: null, code: -32000, writer: code });
+    }
+    // The next request on another route is the writer's plain JSON error again.
+    const plain = await open(server.url);
+    plain.socket.write(`POST /api/comments/${SLUG} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`);
+    await plain.closed;
+    assert.equal(jsonError(plain.received()).code, 'validation');
+  });
+
   await t.test('should answer what Node\'s parser refuses with the JSON error shape', async () => {
     const cases: [string, number, string][] = [
       [`GET /api/posts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],

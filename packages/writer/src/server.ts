@@ -17,7 +17,7 @@ import { build, formatMessage, isDiskFull, type AgoraConfig, type BuildResult, t
 import { createApp } from './app.ts';
 import { KeyDirectories } from './agents/key-directory.ts';
 import type { AgentDeps } from './mcp/deps.ts';
-import { writerUrl } from './mcp/http.ts';
+import { mcpErrorShape, writerUrl } from './mcp/http.ts';
 import type { EmbeddedStore } from './store/embedded/index.ts';
 import { openStore, isPostgresStore } from './store/open.ts';
 import { loadSnapshot } from './store/snapshot.ts';
@@ -132,7 +132,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     }
     inTurn(req, res, () => handler(req, res));
   });
-  applyConnectionLimits(server, limits, security);
+  // A body that broke off on its way to /mcp is answered as JSON-RPC, as /mcp's other errors.
+  applyConnectionLimits(server, limits, security, (path) => (path.replace(/\/$/, '') === '/mcp' ? mcpErrorShape : undefined));
   let url: string;
   try {
     url = await listen(server, config.port, config.host);

@@ -17,7 +17,7 @@
  */
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError, writeError, type ErrorCode } from '../errors.ts';
+import { AppError, writeError, type ErrorBody, type ErrorCode } from '../errors.ts';
 import type { Limits } from './limits-config.ts';
 import { setHeaders, type HeaderList } from './security-headers.ts';
 
@@ -35,7 +35,10 @@ type ConnectionLimits = Pick<Limits, 'headersTimeoutMs' | 'requestTimeoutMs' | '
  * const server = app.listen(port, host);
  * applyConnectionLimits(server, limits);
  */
-export function applyConnectionLimits(server: Server, limits: ConnectionLimits, headers: HeaderList = []): void {
+/** How a path's errors are shaped (`/mcp`: JSON-RPC), for the answers written straight to a socket. */
+export type ShapeFor = (path: string) => ((body: ErrorBody) => unknown) | undefined;
+
+export function applyConnectionLimits(server: Server, limits: ConnectionLimits, headers: HeaderList = [], shapeFor: ShapeFor = () => undefined): void {
   if (server.listening) {
     throw new Error('Cannot `applyConnectionLimits` on a server that is already listening; call it right after `listen()`');
   }
@@ -49,7 +52,7 @@ export function applyConnectionLimits(server: Server, limits: ConnectionLimits, 
   server.timeout = limits.socketIdleTimeoutMs;
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
-  answerClientErrors(server, headers);
+  answerClientErrors(server, headers, shapeFor);
   answerExpectations(server, headers);
 }
 
@@ -90,9 +93,11 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
  * has no body), then close the connection as Node does; and a CONNECT, which Node
  * closed without a word.
  */
-function answerClientErrors(server: Server, headers: HeaderList): void {
+function answerClientErrors(server: Server, headers: HeaderList, shapeFor: ShapeFor): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error));
+    // A body that stopped or broke off: its request's route shapes the error (`/mcp` answers JSON-RPC).
+    const path = pathInProgress.get(socket);
+    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), path === undefined ? undefined : shapeFor(path));
     socket.destroy(error);
   });
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -110,11 +115,11 @@ const SERVED_METHODS = 'GET, HEAD, POST, PUT, OPTIONS';
  * `ServerResponse`), closing the connection. A socket that already got bytes of an
  * answer, or cannot be written, gets nothing.
  */
-function answerRaw(socket: Socket, headers: HeaderList, answer: AppError): void {
+function answerRaw(socket: Socket, headers: HeaderList, answer: AppError, shape: (body: ErrorBody) => unknown = (body) => body): void {
   if (!socket.writable || socket.bytesWritten !== 0) return;
   // The headers every answer carries (helmet's list), these too.
   const common = [...headers, ...Object.entries(answer.headers)].map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  const body = JSON.stringify(answer.toBody());
+  const body = JSON.stringify(shape(answer.toBody()));
   socket.write(
     `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${common}Content-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
@@ -123,6 +128,8 @@ function answerRaw(socket: Socket, headers: HeaderList, answer: AppError): void 
 
 /** The requests of each connection that wait for the one being answered (pipelined behind it). */
 const waiting = new WeakMap<Socket, (() => void)[]>();
+/** The path of the request each connection is being answered for (its body may still be arriving). */
+const pathInProgress = new WeakMap<Socket, string>();
 
 /**
  * Serve the requests of one connection one at a time: a request pipelined behind
@@ -138,14 +145,17 @@ const waiting = new WeakMap<Socket, (() => void)[]>();
 export function inTurn(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
   const socket = req.socket;
   const queue = waiting.get(socket);
-  if (queue) return void queue.push(() => start(socket, res, serve));
+  if (queue) return void queue.push(() => start(req, res, serve));
   waiting.set(socket, []);
-  start(socket, res, serve);
+  start(req, res, serve);
 }
 
-function start(socket: Socket, res: ServerResponse, serve: () => void): void {
+function start(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
+  const socket = req.socket;
+  pathInProgress.set(socket, (req.url ?? '/').split('?', 1)[0]!);
   // 'close' follows every answer, finished or cut off, once.
   res.once('close', () => {
+    pathInProgress.delete(socket);
     const next = waiting.get(socket)?.shift();
     if (next) next();
     else waiting.delete(socket);

@@ -19,7 +19,7 @@ import { createMcpHandler, ProtocolErrorCode, SUPPORTED_PROTOCOL_VERSIONS, type 
 import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
-import { isJsonRefused, writeError, type AppError } from '../errors.ts';
+import { isJsonRefused, writeError, type AppError, type ErrorBody } from '../errors.ts';
 import { addressOf, clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { createMcpServer } from './server.ts';
@@ -83,8 +83,11 @@ function jsonRpcError(code: number, message: string, data?: unknown, id: string 
  * (`code`, `check`, `field` …), so an MCP client reads it as one of its protocol's errors.
  */
 export function mcpErrorAnswer(res: ServerResponse, appError: AppError | null): void {
-  writeError(res, appError, ({ error }) => jsonRpcError(-32000, error.message, error));
+  writeError(res, appError, mcpErrorShape);
 }
+
+/** The writer's error body as `/mcp` answers it: a JSON-RPC error (-32000) carrying it as `data`. */
+export const mcpErrorShape = ({ error }: ErrorBody) => jsonRpcError(-32000, error.message, error);
 
 /** Every protocol revision this server speaks: the 2025 era's, then 2026-07-28. */
 const REVISIONS = [...SUPPORTED_PROTOCOL_VERSIONS, '2026-07-28'];
