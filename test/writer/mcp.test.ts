@@ -354,7 +354,9 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     const apt = data<{ source: { operation: string } }>(await modern.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'A10027875' } } }));
     assert.equal(apt.source.operation, 'getAphusBassInfoV5');
     const badQuery = await modern.callTool({ name: 'call_public_data', arguments: { endpoint: 'apt', params: { kaptCode: 'nope' } } });
-    assert.equal(errorBody(badQuery).error.field, 'kaptCode');
+    // Named as the tool's argument, not as the HTTP query (`query/kaptCode`).
+    assert.equal(errorBody(badQuery).error.field, 'params.kaptCode');
+    assert.match(errorBody(badQuery).error.message, /^params\.kaptCode /);
     const args = { endpoint: 'proxy', service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } };
     const noToken = errorBody(await modern.callTool({ name: 'call_public_data', arguments: args }));
     assert.equal(noToken.error.code, 'unauthorized');

@@ -116,6 +116,15 @@ function agentTokenError(error: unknown): unknown {
 }
 
 /**
+ * A simple endpoint's refusal of a parameter, in the tool's words: HTTP names it
+ * `query/nx` (field `nx`), and the tool's argument is `params.nx`.
+ */
+function paramsError(error: unknown): unknown {
+  if (!isAppError(error) || error.code !== 'validation' || !error.message.startsWith('query/')) return error;
+  return new AppError(error.code, `params.${error.message.slice('query/'.length)}`, { field: `params.${error.field ?? ''}`.replace(/\.$/, ''), details: error.details, headers: error.headers });
+}
+
+/**
  * A result: `value` as structured content and as JSON text (as MCP asks of a tool with an
  * output schema); `readable`, when given, is a text block before the JSON (a post's markdown).
  */
@@ -421,6 +430,8 @@ function registerCatalogTools(server: McpServer, deps: AgentDeps, caller: Caller
       return structured(result as Record<string, unknown>);
     }
     await deps.limits.publicData(caller.client);
-    return structured((await calls.simple(args.endpoint, args.params ?? {})) as Record<string, unknown>);
+    return structured((await calls.simple(args.endpoint, args.params ?? {}).catch((error: unknown) => {
+      throw paramsError(error);
+    })) as Record<string, unknown>);
   }));
 }
