@@ -162,6 +162,10 @@ export class EmbeddedComments implements CommentStore {
       const index = db.data.comments.findIndex((c) => c.id === id);
       if (index === -1) return null;
       const before = { ...db.data.comments[index]! };
+      // Announced before it is written, under the post's lock: a command killed between the
+      // two leaves a change the writer finds unchanged, never a write it is not told of (the
+      // writer reads a journal entry's posts only once their locks are free: `index.ts`).
+      await this.journal?.append([found.slug]);
       if (change.action === 'delete') db.data.comments.splice(index, 1);
       else if (change.action === 'hide') db.data.comments[index] = { ...before, hidden: true, ...(change.reason ? { hidden_reason: change.reason } : {}) };
       else {
@@ -173,7 +177,6 @@ export class EmbeddedComments implements CommentStore {
       } catch (error) {
         throw toStoreError(error, db.adapter instanceof DurableJSONFile ? db.adapter.path : this.dir);
       }
-      await this.journal?.append([found.slug]);
       return before;
     });
   }
@@ -246,9 +249,10 @@ export class EmbeddedComments implements CommentStore {
         await Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
         throw toStoreError(error, this.dir);
       }
+      // Announced before the files are swapped in, under the whole lock (as `change`).
+      await this.journal?.append(bySlug.keys());
       for (const [tmp, path] of staged) await rename(tmp, path);
       await syncDir(this.dir);
-      await this.journal?.append(bySlug.keys());
       return { added: comments.length - existing, existing, slugs: new Set(bySlug.keys()) };
     });
   }

@@ -119,7 +119,9 @@ export async function openEmbeddedStore(dataDir: string, role: StoreRole): Promi
       tokens,
       quotas,
       agents,
-      changes: (onChange) => journal.follow(onChange),
+      // A command announces a change under the post's lock, then writes it: the posts are read
+      // once their locks are free, so never between a command's announcement and its write.
+      changes: (onChange) => journal.follow((slugs) => void Promise.all([...slugs].map((slug) => mutex.runFor(slug, async () => {}))).catch(() => {}).then(() => onChange(slugs))),
       recordAddress(url) {
         held?.record([url]);
       },
