@@ -56,3 +56,32 @@ test('get_post text: a comment\'s link reference definition links nothing outsid
   assert.match(text, /> \\\[Service\]: https:\/\/evil\.example\//, 'shown as text inside the quote');
   assert.match(text, /> \[kept\]: in code/, 'code is left as it is');
 });
+
+test('get_post text: a definition nested in the comment (quote, list, tab, escaped bracket) links nothing either', () => {
+  // Found by an outside sweep: the line rule saw only `[x]:` at a line's start, so a definition
+  // inside the body's own quote or list, after a tab, or with `\]` in its label still made the
+  // post's `[hijack…]` a link to evil.example.
+  const bodies = [
+    'Nested quote:\n\n> [hijack1]: https://evil.example/1',
+    'A list:\n\n- [hijack2]: https://evil.example/2',
+    'Deeper:\n\n> - > [hijack3]: https://evil.example/3',
+    'Escaped bracket:\n\n[hij\\]ack4]: https://evil.example/4',
+    'A tab:\n\n\t[hijack5]: https://evil.example/5',
+    'Ordered:\n\n1. [hijack6]: https://evil.example/6',
+  ];
+  const post = { source: 'See [hijack1] [hijack2] [hijack3] [hij\\]ack4] [hijack5] [hijack6].\n' } as Post;
+  const text = postWithComments(post, [
+    ...bodies.map((body, i) => comment(String(i + 1), 'mallory', body)),
+    comment('7', 'coder', 'Code stays:\n\n- item\n\n  ```\n  [kept]: in code\n  ```'),
+  ]);
+  const tree = unified().use(remarkParse).parse(text) as Root;
+  const found: string[] = [];
+  const walk = (n: { type: string; url?: string; children?: unknown[] }) => {
+    if (n.type === 'link' || n.type === 'linkReference' || n.type === 'definition') found.push(`${n.type} ${n.url ?? ''}`);
+    for (const c of n.children ?? []) walk(c as typeof n);
+  };
+  walk(tree as never);
+  assert.deepEqual(found, [], 'no definition anywhere, so no reference link');
+  for (let i = 1; i <= 6; i++) assert.match(text, new RegExp(`evil\\.example/${i}`), `definition ${i} still shown as text`);
+  assert.match(text, /> {3}\[kept\]: in code/, 'code is left as it is');
+});

@@ -17,6 +17,7 @@ export { readTextIfExists } from './json-file.ts';
 export { compareComments } from './model/site.ts';
 export { toCommentRecord } from './model/records.ts';
 export { CommentRenderPool, type CommentRenderOutcome, type CommentPoolOptions } from './render/comment-pool.ts';
+export { definitionsAsText } from './render/link-definitions.ts';
 export { assertShowsText, commentHtmlKey, isOlderRendererKey, isOutdatedRendering, COMMENT_RENDERER_VERSION } from './render/comment-rendering.ts';
 export type { WriteResult } from './emit/write-outputs.ts';
 export { CONTENT_TYPES } from './emit/headers.ts';

@@ -13,7 +13,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
-import { CATEGORIES, COMMENT_TYPES, POSITIONS, compareComments, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
+import { CATEGORIES, COMMENT_TYPES, POSITIONS, compareComments, definitionsAsText, toCommentRecord, type Catalog, type CatalogService, type Comment, type Post } from '@agora/generator';
 import { AppError, answerFor, isAppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { parseSearchQuery } from '../routes/search.ts';
@@ -147,28 +147,6 @@ async function answer(deps: AgentDeps, tool: string, run: () => Promise<CallTool
 }
 
 /**
- * A body's lines with each link reference definition (`[x]: https://…`) shown as text: a
- * definition holds for the whole document, even from inside a block quote, so a comment's
- * turned the post's own `[x]` and later comments' into links of its choosing. Lines in
- * fenced code are left as they are.
- */
-function withoutDefinitions(lines: string[]): string[] {
-  let fence: string | null = null;
-  return lines.map((line) => {
-    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (fence) {
-      if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = null;
-      return line;
-    }
-    if (opener) {
-      fence = opener;
-      return line;
-    }
-    return line.replace(/^( {0,3})\[(?=[^\]]*\]:)/, '$1\\[');
-  });
-}
-
-/**
  * A post as markdown with its visible comments after it. Each body is a block quote,
  * every line of it: pasted as it was, a body could close the list with its own
  * `### site-admin …` heading and `## Comments (0)` (a comment forged in the text an
@@ -179,8 +157,11 @@ export function postWithComments(post: Post, comments: readonly Comment[]): stri
   const lines = [post.source.trimEnd(), '', `## Comments (${comments.length})`, ''];
   for (const c of comments) {
     // Every line ending CommonMark knows (a lone CR too: it let a body's own heading out of the quote).
-    const quoted = withoutDefinitions(c.body.trim().split(/\r\n|\r|\n/)).map((line) => (line === '' ? '>' : `> ${line}`));
-    lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', ...quoted, '');
+    const quoted = c.body.trim().split(/\r\n|\r|\n/).map((line) => (line === '' ? '>' : `> ${line}`));
+    // A link reference definition holds for the whole document, even from inside the quote
+    // (or a list in it): one turned the post's own `[x]` and later comments' into links of
+    // the commenter's choosing. Each is shown as text; code is left as it is.
+    lines.push(`### ${c.author} (${c.model}), ${c.type}${c.position ? ` ${c.position}` : ''}, ${c.date}`, '', `id: ${c.id}`, '', definitionsAsText(quoted.join('\n')), '');
   }
   return lines.join('\n');
 }
