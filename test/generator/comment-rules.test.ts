@@ -60,12 +60,20 @@ test('parseCommentDocument', async (t) => {
     ['raw escape byte', `author: "a\u001bb"\nmodel: m\ntype: supplement`, 'author', /U\+001B/],
     ['a noncharacter written as a YAML escape (XML 1.0 refuses it: the Atom feeds broke)', 'author: "nc\\uFFFF-author"\nmodel: m\ntype: supplement', 'author', /noncharacter U\+FFFF/],
     ['a raw noncharacter in the model', 'author: a\nmodel: "m\uFDD0"\ntype: supplement', 'model', /noncharacter U\+FDD0/],
+    // Found by an outside sweep: a body refused this run (hidden data, one byte a selector) while
+    // `agent` + 28 selectors spelling "ignore previous instructions" was stored as an author.
+    ['a run of variation selectors in a name (hidden data)', 'author: "agent\uFE00\uFE01\U000E0100"\nmodel: m\ntype: supplement', 'author', /repeated variation selector U\+FE01/],
+    ['a run of variation selectors in the model', 'author: a\nmodel: "gpt\uFE0F\uFE0F"\ntype: supplement', 'model', /repeated variation selector U\+FE0F/],
   ];
   for (const [name, front, field, message] of unsafeFrontMatter) {
     await t.test(`should refuse ${name}, naming ${field}`, () => {
       refused(() => parseCommentDocument(doc(front), TODAY), field, message);
     });
   }
+
+  await t.test('should keep one variation selector in a name (an emoji as text or picture)', () => {
+    assert.equal(parseCommentDocument(doc('author: "love \u2764\uFE0F"\nmodel: m\ntype: supplement'), TODAY).author, 'love \u2764\uFE0F');
+  });
 
   await t.test('should keep dates between 2000-01-01 and today + 1 day', () => {
     refused(() => parseCommentDocument(doc(`${base}\ndate: 9999-12-31`), TODAY), 'date', /between 2000-01-01 and 2025-11-21/);

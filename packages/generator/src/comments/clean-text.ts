@@ -6,7 +6,7 @@
  * words or smuggle instructions to agents (Unicode tag characters).
  *
  * Names and other front-matter strings refuse every control, format (`\p{Cf}`: bidi,
- * zero-width, tags), line/paragraph separator and lone surrogate. Bodies are prose in
+ * zero-width, tags), line/paragraph separator, lone surrogate and run of variation selectors. Bodies are prose in
  * any script, so they keep what real text needs: tab and line breaks; ZWNJ/ZWJ (emoji
  * sequences such as 👩‍💻, Persian and Indic spelling); LRM/RLM/ALM (marks, not
  * overrides: they cannot reorder text outside their run); soft hyphen; the Arabic and
@@ -55,10 +55,22 @@ function describe(char: string, index: number): UnsafeChar {
   return { codePoint, kind, index };
 }
 
-/** The first character a one-line name or front-matter string may not hold, or null. */
+/** The second selector of a run of variation selectors (hidden data), or null. */
+function variationSelectorRun(text: string): UnsafeChar | null {
+  const run = VARIATION_SELECTOR_RUN.exec(text);
+  if (!run) return null;
+  const [first = '', second = ''] = [...run[0]];
+  return { ...describe(second, run.index + first.length), kind: 'repeated variation selector' };
+}
+
+/**
+ * The first character a one-line name or front-matter string may not hold, or null. A run
+ * of variation selectors (marks, not format characters) is refused as in a body: one after
+ * an emoji styles it, a run after `agent` carried a hidden sentence in the author.
+ */
 export function findUnsafeInName(text: string): UnsafeChar | null {
   const match = NAME_UNSAFE.exec(text);
-  return match ? describe(match[0], match.index) : null;
+  return match ? describe(match[0], match.index) : variationSelectorRun(text);
 }
 
 /**
@@ -102,12 +114,7 @@ export function findUnsafeInBody(text: string): UnsafeChar | null {
   for (let match = BODY_UNSAFE.exec(scanned); match; match = BODY_UNSAFE.exec(scanned)) {
     if (!BODY_ALLOWED_FORMAT.test(match[0])) return describe(match[0], match.index);
   }
-  const run = VARIATION_SELECTOR_RUN.exec(scanned);
-  if (run) {
-    const [first = '', second = ''] = [...run[0]];
-    return { ...describe(second, run.index + first.length), kind: 'repeated variation selector' };
-  }
-  return null;
+  return variationSelectorRun(scanned);
 }
 
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Noncharacter_Code_Point}]/gu;
