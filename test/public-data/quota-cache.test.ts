@@ -112,4 +112,13 @@ test('response cache', async (t) => {
     assert.equal(harness.fake.count('tour'), 1);
     assert.equal(answers.filter((a) => !a.source.cached).length, 1);
   });
+
+  await t.test('should send HEAD the Cache-Control its GET gets (RFC 9110 9.3.2)', async () => {
+    const path = '/api/tour?action=detail&contentId=126508';
+    const get = await fetch(harness.base + path);
+    const head = await fetch(harness.base + path, { method: 'HEAD' });
+    assert.deepEqual([get.status, head.status], [200, 200]);
+    assert.equal(get.headers.get('cache-control'), 'public, max-age=60');
+    assert.equal(head.headers.get('cache-control'), get.headers.get('cache-control'), 'a HEAD answer had no-store while the GET was public');
+  });
 });

@@ -102,9 +102,10 @@ export function createPublicDataRouter(options: PublicDataRouterOptions): Public
   };
 
   const router = express.Router();
-  // Answers are fresh for a minute at most downstream; the proxy's are per agent.
+  // Answers are fresh for a minute at most downstream; the proxy's are per agent. A HEAD
+  // is answered by the GET route and gets the headers its GET gets (RFC 9110 9.3.2).
   const ready: RequestHandler = (req, res, next) => {
-    res.setHeader('Cache-Control', req.method === 'GET' ? 'public, max-age=60' : 'no-store');
+    res.setHeader('Cache-Control', req.method === 'GET' || req.method === 'HEAD' ? 'public, max-age=60' : 'no-store');
     next();
   };
   const simple: Record<SimpleEndpoint, SimpleAnswer> = {
