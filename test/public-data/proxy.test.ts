@@ -232,3 +232,46 @@ test('proxy call refusals', async (t) => {
     }
   });
 });
+
+test('proxy values of the proxy-only entries, by the formats their catalog operations state', async (t) => {
+  // Before: these went upstream as given. `DEAL_YMD: "2026-10"` answered 200 with no trades
+  // (and a DART date with hyphens the provider's status 100), each spending a call of the
+  // token's and the entry's daily quota; now each is a 400 naming the parameter, and no call.
+  const harness = await startHarness({ now: () => NOW, catalog: await activeCatalog() });
+  t.after(() => harness.stop());
+  const { token } = await createToken(harness.store.tokens, 'formats');
+  const trades = (params: Record<string, string>) => ({ service: 'real-estate-trades', operation: 'getRTMSDataSvcAptTrade', params: { LAWD_CD: '11110', DEAL_YMD: '202610', ...params } });
+  const statements = (params: Record<string, string>) => ({ service: 'corporate-disclosures', operation: 'fnlttSinglAcntAll.json', params: { corp_code: '00126380', bsns_year: '2025', reprt_code: '11011', ...params } });
+  const cases: [string, unknown, string, RegExp][] = [
+    ['a deal month written with a hyphen', trades({ DEAL_YMD: '2026-10' }), 'params.DEAL_YMD', /body\/params\/DEAL_YMD must be a real month written YYYYMM, got "2026-10"/],
+    ['a deal month 13', trades({ DEAL_YMD: '202613' }), 'params.DEAL_YMD', /real month written YYYYMM/],
+    ['a district code of 10 digits', trades({ LAWD_CD: '1111010100' }), 'params.LAWD_CD', /body\/params\/LAWD_CD must be the first 5 digits of a legal-district code/],
+    ['a receipt date with hyphens', { service: 'corporate-disclosures', operation: 'list.json', params: { pblntf_de: '2026-11-20' } }, 'params.pblntf_de', /real date written YYYYMMDD/],
+    ['an end date that is no day', { service: 'corporate-disclosures', operation: 'list.json', params: { pblntf_de: '20261120', end_de: '20261131' } }, 'params.end_de', /real date written YYYYMMDD/],
+    ['a page of 101 filings', { service: 'corporate-disclosures', operation: 'list.json', params: { pblntf_de: '20261120', page_count: '101' } }, 'params.page_count', /integer from 1 to 100/],
+    ['a company code of 6 digits', { service: 'corporate-disclosures', operation: 'corpCode.json', params: { corp_name: '삼성', corp_code: '126380' } }, 'params.corp_code', /8-digit company code/],
+    ['a report code DART has not', statements({ reprt_code: '11015' }), 'params.reprt_code', /must be one of 11011, 11012, 11013, 11014/],
+    ['a statement kind DART has not', statements({ fs_div: 'XFS' }), 'params.fs_div', /must be one of OFS, CFS/],
+    ['a business year of two digits', statements({ bsns_year: '25' }), 'params.bsns_year', /year written YYYY/],
+    ['a law serial number that is no number', { service: 'statutes-case-law', operation: 'lawService.do', params: { target: 'law', MST: 'x1' } }, 'params.MST', /numeric law serial number/],
+    ['an effective date that is no day', { service: 'statutes-case-law', operation: 'lawService.do', params: { target: 'law', MST: '248613', efYd: '2026-01-01' } }, 'params.efYd', /real date written YYYYMMDD/],
+    ['101 laws per page', { service: 'statutes-case-law', operation: 'lawSearch.do', params: { target: 'law', query: '민법', display: '101' } }, 'params.display', /integer from 1 to 100/],
+  ];
+  for (const [what, body, field, message] of cases) {
+    await t.test(`should answer 400 for ${what}, before any provider call`, async () => {
+      const answer = await call(harness, token, body);
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+      assert.deepEqual([answer.error.code, answer.error.field], ['validation', field]);
+      assert.match(answer.error.message, message);
+    });
+  }
+  await t.test('should have called no provider and spent no quota', async () => {
+    assert.deepEqual(harness.fake.log, []);
+  });
+  await t.test('should still answer the values the formats allow', async () => {
+    for (const body of [trades({}), statements({ reprt_code: '11014', fs_div: 'OFS' }), { service: 'statutes-case-law', operation: 'lawService.do', params: { target: 'law', MST: '248613', efYd: '20240329' } }]) {
+      const answer = await call(harness, token, body);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    }
+  });
+});

@@ -48,6 +48,12 @@ export const compactDate: Rule = (value, name, part) => {
   return m && realDate(m[1] as string, m[2] as string, m[3] as string) ? value : fail(name, `must be a real date written YYYYMMDD, got ${shown(value)}`, part);
 };
 
+/** A real month written YYYYMM. */
+export const yearMonth: Rule = (value, name, part) => {
+  const m = /^(\d{4})(\d{2})$/.exec(value);
+  return m && realDate(m[1] as string, m[2] as string, '01') ? value : fail(name, `must be a real month written YYYYMM, got ${shown(value)}`, part);
+};
+
 /** A real date written YYYY-MM-DD. */
 export const isoDate: Rule = (value, name, part) => {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

@@ -5,11 +5,12 @@
  * base date, base time and grid (spec 4.4), and every operation a simple endpoint also
  * serves, by that endpoint's own rules (tourism keyword 1–50 characters, radius and
  * map bounds, at most 10 business numbers, one record to validate, `p_nm` and `q` 1–30
- * characters …). Keyed by catalog entry and operation id; a parameter without a rule
- * passes as given.
+ * characters …), and the formats the catalog states for the proxy-only entries (RTMS
+ * district and month, DART dates, company codes, report codes, law serial numbers).
+ * Keyed by catalog entry and operation id; a parameter without a rule passes as given.
  */
 import { AppError } from '../../errors.ts';
-import { compactDate, integer, oneOf, type Rule } from '../query/rules.ts';
+import { compactDate, integer, oneOf, pattern, yearMonth, type Rule } from '../query/rules.ts';
 import type { QuerySpec } from '../query/parse-query.ts';
 import { APT_PARAMS } from './apt.ts';
 import { BIZINFO_PARAMS } from './bizinfo.ts';
@@ -18,6 +19,7 @@ import { CORP_PARAMS, corpKeyProblem } from './corp.ts';
 import { TOUR_PARAMS } from './tour.ts';
 
 const GRID = { nx: integer(1, 149), ny: integer(1, 253) };
+const DART_CORP_CODE = pattern(/^\d{8}$/, 'an 8-digit company code, e.g. 00126380');
 const HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
 
 /** `{ "<service>/<operation>": { <param>: rule } }` from a simple endpoint's parameters by operation. */
@@ -33,6 +35,20 @@ const PROXY_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
   'weather-forecast/getUltraSrtNcst': { base_date: compactDate, base_time: oneOf(HOURS.map((h) => `${h}00`)), ...GRID },
   'weather-forecast/getUltraFcst': { base_date: compactDate, base_time: oneOf(HOURS.map((h) => `${h}30`)), ...GRID },
   'weather-forecast/getVilageFcst': { base_date: compactDate, base_time: oneOf(['0200', '0500', '0800', '1100', '1400', '1700', '2000', '2300']), ...GRID },
+  // The proxy-only entries, by the formats their catalog operations state (spec 4.5): a
+  // value outside them went upstream and came back as "no data" or the provider's refusal,
+  // a call of the day's quota spent either way.
+  'real-estate-trades/getRTMSDataSvcAptTrade': { LAWD_CD: pattern(/^\d{5}$/, 'the first 5 digits of a legal-district code, e.g. 11110'), DEAL_YMD: yearMonth },
+  'corporate-disclosures/list.json': { pblntf_de: compactDate, bgn_de: compactDate, end_de: compactDate, page_count: integer(1, 100) },
+  'corporate-disclosures/corpCode.json': { corp_code: DART_CORP_CODE },
+  'corporate-disclosures/fnlttSinglAcntAll.json': {
+    corp_code: DART_CORP_CODE,
+    bsns_year: pattern(/^\d{4}$/, 'a business year written YYYY'),
+    reprt_code: oneOf(['11011', '11012', '11013', '11014']),
+    fs_div: oneOf(['OFS', 'CFS']),
+  },
+  'statutes-case-law/lawSearch.do': { display: integer(1, 100) },
+  'statutes-case-law/lawService.do': { MST: pattern(/^\d{1,12}$/, 'a numeric law serial number from lawSearch.do'), efYd: compactDate },
 };
 
 /** Rules across the parameters of one operation, as its simple endpoint holds them: the 400, or null. */
