@@ -112,6 +112,20 @@ test('upstream error forms', async (t) => {
     assert.ok(fake.log.length > 2, 'the latest run and the previous one for the empty answer, then the latest again');
   });
 
+  await t.test("should answer 502 when KMA refuses the parameters of /api/weather, which the server chose, and 400 through the proxy", async () => {
+    // /api/weather?nx=63 gives nothing KMA could refuse; base date and time are the server's.
+    // It answered 400 `field: "params"`, blaming the caller, who then had nothing to fix.
+    fake.reset();
+    fake.setMode('kma', 'too-old');
+    const answer = await harness.get('/api/weather?nx=63&ny=126');
+    assert.deepEqual([answer.status, answer.error.code, answer.error.field], [502, 'upstream_error', undefined], JSON.stringify(answer.body));
+    assert.match(answer.error.message, /Provider `kma` answered with an error \(.*최근 1일 간의 자료만 제공합니다/);
+    const proxied = await harness.post('/agencatalog/api/call', { service: 'weather-forecast', operation: 'getVilageFcst', params: { base_date: '20261101', base_time: '1100', nx: 60, ny: 127 } }, { 'X-Agent-Token': (await createToken(harness.store.tokens, 'kma')).token });
+    fake.setMode('kma', null);
+    assert.deepEqual([proxied.status, proxied.error.field], [400, 'params'], 'the proxy caller chose base_date: theirs to fix');
+    assert.match(proxied.error.message, /최근 1일 간의 자료만 제공합니다/);
+  });
+
   const { token } = await createToken(harness.store.tokens, 'errors');
   const call = (service: string, operation: string, params: Record<string, string>) => harness.post('/agencatalog/api/call', { service, operation, params }, { 'X-Agent-Token': token });
 

@@ -2,7 +2,8 @@
  * Fake KMA VilageFcstInfoService_2.0: getUltraSrtNcst, getUltraSrtFcst,
  * getVilageFcst (the whole window: from the hour after the run to the end of the
  * third day after, 12 categories per hour plus TMN at 0600 and TMX at 1500, sorted by
- * time then category, paged) and getFcstVersion. Mode `no-data` answers code 03.
+ * time then category, paged) and getFcstVersion. Mode `no-data` answers code 03; mode
+ * `too-old` code 10 with the message KMA gives a base_date older than a day.
  */
 import { dataGoKr, plain, type FakeReply, type FakeRequest } from '../wire.ts';
 import { addDays, checkServiceKey, operationOf } from './common.ts';
@@ -77,6 +78,8 @@ export function kma(req: FakeRequest): FakeReply {
   const keyError = checkServiceKey(req);
   if (keyError) return keyError;
   if (req.mode === 'no-data') return dataGoKr(req.query, { resultCode: '03', resultMsg: 'NO_DATA' });
+  // KMA keeps one day: an older (or unreadable) base_date answers code 10 with this message, HTTP 200.
+  if (req.mode === 'too-old') return dataGoKr(req.query, { resultCode: '10', resultMsg: '최근 1일 간의 자료만 제공합니다.' });
   if (operation === 'getFcstVersion') {
     const ftype = req.query.get('ftype');
     const basedatetime = req.query.get('basedatetime');

@@ -68,6 +68,8 @@ export class UpstreamError extends AppError {
   /** Request URL with the key redacted. */
   readonly url: string;
   readonly upstreamStatus: number | undefined;
+  /** The short, sanitized provider detail of the message, if any. */
+  readonly detail: string | undefined;
 
   /**
    * @param kind What went wrong.
@@ -86,5 +88,6 @@ export class UpstreamError extends AppError {
     this.provider = info.provider;
     this.url = info.url;
     this.upstreamStatus = info.upstreamStatus;
+    this.detail = clean.detail;
   }
 }

@@ -8,6 +8,7 @@ import type { SimpleAnswer } from './simple-call.ts';
 import { AppError } from '../../errors.ts';
 import { fetchVilageItems, latestVilageBase, toGrid, toWeather, type ForecastBase } from '../../upstream/kma/index.ts';
 import type { UpstreamContext } from '../../upstream/types.ts';
+import { UpstreamError } from '../../upstream/index.ts';
 import type { PublicDataContext } from '../context.ts';
 import { callService } from '../call-service.ts';
 import { parseQuery } from '../query/parse-query.ts';
@@ -38,9 +39,19 @@ function gridOf(query: { nx?: string; ny?: string; lat?: string; lon?: string })
   return { nx: Number(query.nx ?? 60), ny: Number(query.ny ?? 127) };
 }
 
-/** Items of the latest run, falling back to the previous run while the latest is not out yet. */
+/**
+ * Items of the latest run, falling back to the previous run while the latest is not out yet.
+ * KMA refusing the parameters (code 10: "최근 1일 간의 자료만 제공합니다." for a base date
+ * it no longer keeps) refuses the run the server chose, not the caller's nx and ny, which
+ * are checked before: a 502, not a 400 the caller could do nothing about.
+ */
 async function forecastItems(upstream: UpstreamContext, base: ForecastBase, cell: { nx: number; ny: number }) {
-  const ask = (b: ForecastBase) => fetchVilageItems(upstream, { base_date: b.baseDate, base_time: b.baseTime, nx: String(cell.nx), ny: String(cell.ny) });
+  const ask = (b: ForecastBase) =>
+    fetchVilageItems(upstream, { base_date: b.baseDate, base_time: b.baseTime, nx: String(cell.nx), ny: String(cell.ny) }).catch((error: unknown) => {
+      if (!(error instanceof UpstreamError && error.kind === 'params')) throw error;
+      const detail = `refused the forecast run ${b.baseDate} ${b.baseTime}${error.detail ? `: ${error.detail}` : ''}`;
+      throw new UpstreamError('failed', { provider: error.provider, url: error.url, ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }), detail, cause: error });
+    });
   const latest = await ask(base);
   if (latest.items.length > 0) return { base, items: latest.items };
   const previous = latestVilageBase(new Date(base.publishedAt.getTime() - 60_000));
