@@ -29,6 +29,14 @@ test('agora comments', async (t) => {
     assert.match(stdout, /2 comments/);
   });
 
+  await t.test('should list --json in the export\'s record shape, whatever the engine stores beside it', async () => {
+    // Before: the store's own records (their stored HTML and renderer key, the engine's key
+    // order, no `agent` for an unsigned comment, no `hidden` for a shown one).
+    const list = JSON.parse((await cli('list', '--slug', SLUG, '--json')).stdout) as Record<string, unknown>[];
+    assert.deepEqual(list.map((c) => Object.keys(c)), list.map(() => ['id', 'slug', 'author', 'model', 'date', 'type', 'position', 'body', 'created_at', 'agent', 'hidden']));
+    assert.deepEqual(list.find((c) => c.id === spam.id), { ...(await (await fetch(`${server.url}/api/comments/${SLUG}`)).json() as Record<string, unknown>[]).find((c) => c.id === spam.id), hidden: false });
+  });
+
   await t.test('should hide a comment and leave the rebuild to the running server', async () => {
     const { stdout } = await cli('hide', spam.id);
     assert.match(stdout, /hide: .* the running writer updates the pages/);

@@ -12,7 +12,7 @@ import { Command } from 'commander';
 import { missingSite, postSlugs, printable, type AgoraConfig, type Comment } from '@agora/generator';
 import { MIN_ID_PREFIX, moderate, publish, type Publication } from '../moderation.ts';
 import { withStore } from '../store/with-store.ts';
-import { exportComments, readCommentLines, renderImported } from '../transfer/comment-lines.ts';
+import { exportComments, readCommentLines, renderImported, toExportRecord } from '../transfer/comment-lines.ts';
 
 
 function line(c: Comment): string {
@@ -32,7 +32,7 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
     .command('list')
     .description('list stored comments, oldest first (hidden ones marked)')
     .option('--slug <slug>', 'only this post')
-    .option('--json', 'print JSON')
+    .option('--json', 'print a JSON array of comments in the export\'s record shape (with `hidden`, `hidden_reason`)')
     .action(async (opts: { slug?: string; json?: boolean }) => {
       const config = loadConfig();
       const list = await withStore(config, async (store) => {
@@ -46,7 +46,9 @@ export function commentsCommand(loadConfig: () => AgoraConfig): Command {
       if (opts.slug && list.length === 0 && !missingSite(config) && !(await postSlugs(config)).has(opts.slug)) {
         throw new Error(`No post \`${printable(opts.slug)}\` and no stored comments on it; the slug is the post's file name without .md (\`agora comments list\` lists every comment with its post)`);
       }
-      if (opts.json) return void process.stdout.write(`${JSON.stringify(list, null, 2)}\n`);
+      // The export's record shape, the same on either engine (not the store's own record: its
+      // stored HTML, renderer key and key order were printed, and an unsigned comment had no `agent`).
+      if (opts.json) return void process.stdout.write(`${JSON.stringify(list.map(toExportRecord), null, 2)}\n`);
       for (const c of list) process.stdout.write(`${line(c)}\n`);
       process.stdout.write(`${list.length} comment${list.length === 1 ? '' : 's'}\n`);
     });

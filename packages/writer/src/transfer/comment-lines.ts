@@ -19,9 +19,14 @@ import { checkRenderedBody, COMMENT_LIMITS, validateCommentFields } from '../val
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
 
+/** One comment as the export (and `agora comments list --json`) shows it: the public record plus its hidden state. */
+export function toExportRecord(c: Comment): ReturnType<typeof toCommentRecord> & { hidden: boolean; hidden_reason?: string } {
+  return { ...toCommentRecord(c), hidden: c.hidden === true, ...(c.hidden_reason ? { hidden_reason: c.hidden_reason } : {}) };
+}
+
 /** One comment as a line (without the newline). */
 export function toLine(c: Comment): string {
-  return JSON.stringify({ ...toCommentRecord(c), hidden: c.hidden === true, ...(c.hidden_reason ? { hidden_reason: c.hidden_reason } : {}) });
+  return JSON.stringify(toExportRecord(c));
 }
 
 /** Write every stored comment, in batches, to `write`; returns how many. */
