@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +61,19 @@ test('commands that need a site, in a folder without one', async (t) => {
       assert.equal(run.code, 1, run.stdout);
       assert.match(run.stderr, /Cannot find an Agora site in `.*`/);
       assert.deepEqual(await readdir(empty), [], 'no data/');
+    });
+  }
+  // A mistyped --data-dir made a new, empty store there: `token create` printed a token the
+  // writer never knew (403 "not a known token"), `token list` said "no tokens".
+  for (const args of [['token', 'create', '--label', 'x'], ['token', 'list'], ['agents', 'block', 'https://x.example'], ['agents', 'list']]) {
+    await t.test(`should stop \`${args.join(' ')} --data-dir <missing folder>\`, creating nothing`, async () => {
+      const site = await tempDir(t);
+      await writeFile(join(site, 'agora.config.json'), '{}');
+      await mkdir(join(site, 'content', 'posts'), { recursive: true });
+      const run = await agora([...args, '--data-dir', 'no-such-data'], site);
+      assert.equal(run.code, 1, run.stdout);
+      assert.match(run.stderr, /^agora: `--data-dir no-such-data` does not exist: name the data folder the writer uses \(`.*data` by this site's settings, the default\), or create it first; nothing was changed/);
+      assert.deepEqual((await readdir(site)).sort(), ['agora.config.json', 'content']);
     });
   }
   await t.test('should name the posts folder when only the config exists', async () => {

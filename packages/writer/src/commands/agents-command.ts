@@ -10,13 +10,14 @@
 import { Command } from 'commander';
 import type { AgoraConfig } from '@agora/generator';
 import { openStore } from '../store/open.ts';
+import { withDataDirOption } from './data-dir-option.ts';
 import type { AgentBlock, AgentStore } from '../store/types.ts';
 import { canonicalHost } from '../agents/key-directory.ts';
 
-const DATA_DIR = 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)';
+const DATA_DIR = 'an existing data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)';
 
 async function withAgents<T>(config: AgoraConfig, options: { dataDir?: string }, fn: (agents: AgentStore) => Promise<T>): Promise<T> {
-  const store = await openStore(options.dataDir ? { ...config, dataDir: options.dataDir } : config, 'tool');
+  const store = await openStore(await withDataDirOption(config, options.dataDir), 'tool');
   try {
     return await fn(store.agents);
   } finally {

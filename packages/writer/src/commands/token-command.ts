@@ -7,11 +7,12 @@
 import { Command } from 'commander';
 import type { AgoraConfig } from '@agora/generator';
 import { openStore } from '../store/open.ts';
+import { withDataDirOption } from './data-dir-option.ts';
 import type { TokenStore } from '../store/types.ts';
 import { createToken, listTokens, revokeToken } from '../public-data/tokens.ts';
 
 async function withTokens<T>(config: AgoraConfig, options: { dataDir?: string }, fn: (tokens: TokenStore) => Promise<T>): Promise<T> {
-  const store = await openStore(options.dataDir ? { ...config, dataDir: options.dataDir } : config, 'tool');
+  const store = await openStore(await withDataDirOption(config, options.dataDir), 'tool');
   try {
     return await fn(store.tokens);
   } finally {
@@ -31,7 +32,7 @@ export function tokenCommand(loadConfig: () => AgoraConfig): Command {
     .command('create')
     .description('issue a token (shown once; only its hash is stored)')
     .option('--label <label>', 'who or what the token is for', 'agent')
-    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
+    .option('--data-dir <dir>', 'an existing data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .action(async (options: { label: string; dataDir?: string }) => {
       const { id, token: value } = await withTokens(loadConfig(), options, (t) => createToken(t, options.label));
       process.stdout.write(`id:    ${id}\ntoken: ${value}\n\nStore the token now: it is not kept and cannot be shown again.\nAgents send it as the X-Agent-Token header.\n`);
@@ -40,7 +41,7 @@ export function tokenCommand(loadConfig: () => AgoraConfig): Command {
   token
     .command('list')
     .description('list tokens (ids, labels, dates; never the tokens)')
-    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
+    .option('--data-dir <dir>', 'an existing data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .option('--json', 'print JSON')
     .action(async (options: { dataDir?: string; json?: boolean }) => {
       const tokens = await withTokens(loadConfig(), options, listTokens);
@@ -56,7 +57,7 @@ export function tokenCommand(loadConfig: () => AgoraConfig): Command {
     .command('revoke')
     .description('revoke a token by id; calls with it then answer 403')
     .argument('<id>', 'token id, e.g. tok_1a2b3c4d')
-    .option('--data-dir <dir>', 'data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
+    .option('--data-dir <dir>', 'an existing data folder (default: dataDir of agora.config.json, $AGORA_DATA_DIR, or ./data)')
     .action(async (id: string, options: { dataDir?: string }) => {
       if (await withTokens(loadConfig(), options, (t) => revokeToken(t, id))) {
         process.stdout.write(`revoked ${id}\n`);
