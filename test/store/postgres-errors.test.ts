@@ -18,3 +18,15 @@ test('a cancelled statement names the lock, a lost connection the database', () 
   const refused = toStoreError(pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432'), 'store a comment') as StoreError;
   assert.match(refused.message, /PostgreSQL is unavailable .*check that the database is running/);
 });
+
+test('a missing database or a refused login names the fix in DATABASE_URL, not a server that is down', () => {
+  const noDb = toStoreError(pgError('3D000', 'database "nodb" does not exist'), 'open the store') as StoreError;
+  assert.equal(noDb.code, 'unavailable');
+  assert.match(noDb.message, /^Cannot open the store: database "nodb" does not exist; create it on the PostgreSQL server \(`createdb <name>`\) or name an existing database in `DATABASE_URL`$/);
+  for (const [code, message] of [['28000', 'role "nouser" does not exist'], ['28P01', 'password authentication failed for user "agora"']]) {
+    const login = toStoreError(pgError(code!, message!), 'open the store') as StoreError;
+    assert.equal(login.code, 'unavailable', code);
+    assert.match(login.message, /PostgreSQL refused the login .*check the user and password in `DATABASE_URL`/, code);
+    assert.doesNotMatch(login.message, /check that the database is running/, code);
+  }
+});

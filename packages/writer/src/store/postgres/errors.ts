@@ -54,6 +54,14 @@ export function toStoreError(error: unknown, doing: string): unknown {
   if (code === '57014') {
     return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL did not finish it within the statement limit (${message}); the database answers, so look for a lock or a long transaction holding the table (pg_stat_activity); nothing was changed`, { cause: error });
   }
+  // The server answered and refused the database or the login: "check that the database
+  // is running" sent the operator the wrong way, and the raw message named no fix.
+  if (code === '3D000') {
+    return new StoreError('unavailable', `Cannot ${doing}: ${message}; create it on the PostgreSQL server (\`createdb <name>\`) or name an existing database in \`DATABASE_URL\``, { cause: error });
+  }
+  if (code === '28000' || code === '28P01') {
+    return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL refused the login (${message}); check the user and password in \`DATABASE_URL\`, and that the server's pg_hba.conf lets that user in from this host`, { cause: error });
+  }
   if (error instanceof AggregateError || (code !== undefined && (NETWORK_CODES.has(code) || isTransientSqlState(code))) || CONNECTION_MESSAGE.test(message)) {
     return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL is unavailable (${message}); check that the database is running and \`DATABASE_URL\` points to it`, { cause: error });
   }

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { StoreError, type Store, type StoreRole } from '../types.ts';
 import { PostgresCommentStore } from './comments.ts';
-import { mapErrors } from './errors.ts';
+import { mapErrors, toStoreError } from './errors.ts';
 import { ChangeFeed, type FeedOptions } from './feed.ts';
 import { applyMigrations, currentVersion, LATEST_VERSION, MIGRATIONS, newerSchemaError, type MigrationResult } from './migrations.ts';
 import { clientConfig, createPool, type PoolOptions } from './pool.ts';
@@ -79,7 +79,7 @@ export async function openPostgresStore(databaseUrl: string, role: StoreRole, op
     };
   } catch (error) {
     await pool.end().catch(() => {});
-    throw error;
+    throw toStoreError(error, 'open the PostgreSQL store');
   }
 }
 
@@ -100,7 +100,7 @@ async function assertCurrentSchema(pool: ReturnType<typeof createPool>): Promise
 export async function migrate(databaseUrl: string): Promise<MigrationResult> {
   const pool = createPool(databaseUrl, { max: 1 }, () => {});
   try {
-    return await applyMigrations(pool);
+    return await mapErrors('migrate the schema', () => applyMigrations(pool));
   } finally {
     await pool.end();
   }
