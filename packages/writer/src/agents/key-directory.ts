@@ -134,6 +134,27 @@ function freshness(res: IncomingMessage, now: number): number {
   return DEFAULT_TTL_S;
 }
 
+/**
+ * The RFC 9421 algorithm a directory key signs with: `ed25519` for an Ed25519 OKP key,
+ * `rsa-pss-sha512` for an RSA key that states no JWK `alg` (it is optional, RFC 7517 4.4,
+ * and no part of the thumbprint) or states `PS512`; null for any other key (an RSA key
+ * given to `RS256` is not one to verify RSA-PSS with).
+ */
+export function keyAlgorithm(jwk: JsonWebKey): 'ed25519' | 'rsa-pss-sha512' | null {
+  if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519') return 'ed25519';
+  if (jwk.kty === 'RSA' && (jwk.alg === undefined || jwk.alg === 'PS512')) return 'rsa-pss-sha512';
+  return null;
+}
+
+/**
+ * web-bot-auth's verifier for a directory key. It takes an RSA key only with `alg: "PS512"`
+ * and failed every other with "Unsupported algorithm: undefined", so an RSA key without
+ * `alg` signed nothing, and a directory it signed refused every key of its agent.
+ */
+export function verifierForKey(jwk: JsonWebKey): ReturnType<typeof verifierFromJWK> {
+  return verifierFromJWK(jwk.kty === 'RSA' && jwk.alg === undefined ? { ...jwk, alg: 'PS512' } : jwk);
+}
+
 /** The key directories of signing agents, fetched safely and cached. */
 export class KeyDirectories {
   private readonly cache = new Map<string, Entry>();
@@ -328,7 +349,7 @@ export class KeyDirectories {
             if (params.tag !== DIRECTORY_TAG) throw new Error(`tag must be ${DIRECTORY_TAG}`);
             const key = typeof params.keyid === 'string' ? keys.get(params.keyid) : undefined;
             if (!key) throw new Error('keyid names no key of the directory');
-            await (await verifierFromJWK(key.jwk))(data, sig, params as never);
+            await (await verifierForKey(key.jwk))(data, sig, params as never);
           });
         } catch (error) {
           throw new DirectoryError('directory_signature', `the key directory's own signature does not verify: ${(error as Error).message}`);

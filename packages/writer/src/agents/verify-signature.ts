@@ -28,12 +28,11 @@
  */
 import { verify as verifyMessage } from 'http-message-sig';
 import { HTTP_MESSAGE_SIGNATURE_TAG } from 'web-bot-auth';
-import { verifierFromJWK } from 'web-bot-auth/crypto';
 import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import type { AgentStore } from '../store/types.ts';
 import { parseSignatureInput, signatureAgentMember, signatureAgentUrl } from './signature-fields.ts';
-import { DirectoryError, directoryOrigin, type KeyDirectories } from './key-directory.ts';
+import { DirectoryError, directoryOrigin, keyAlgorithm, verifierForKey, type KeyDirectories } from './key-directory.ts';
 
 /** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
 export const MAX_SIGNATURE_LIFETIME_S = SIGNATURE_MAX_LIFETIME_S;
@@ -170,14 +169,14 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   if (typeof exp === 'number' && now >= exp) throw fail('keyid', `the key ${keyid} of ${origin.origin} expired (its exp ${new Date(exp * 1000).toISOString()} is past by this server's clock)`);
   if (typeof nbf === 'number' && now + CLOCK_SKEW_S < nbf) throw fail('keyid', `the key ${keyid} of ${origin.origin} is not valid yet (its nbf is ${new Date(nbf * 1000).toISOString()})`);
   // RFC 9421 3.2: an `alg` the signer states must be the key's own.
-  const keyAlg = key.jwk.kty === 'OKP' && key.jwk.crv === 'Ed25519' ? 'ed25519' : key.jwk.kty === 'RSA' ? 'rsa-pss-sha512' : null;
-  if (alg !== undefined && alg !== keyAlg) throw fail('alg', `alg ${alg} is not the algorithm of key ${keyid} (${keyAlg ?? key.jwk.kty})`);
+  const keyAlg = keyAlgorithm(key.jwk);
+  if (alg !== undefined && alg !== keyAlg) throw fail('alg', `alg ${alg} is not the algorithm of key ${keyid} (${keyAlg ?? [key.jwk.kty, key.jwk.alg].filter(Boolean).join(' ')})`);
   try {
     // Every header the client sent and the whole target URI: a signature may cover more
     // than the two required components (`content-digest`, `content-type`, `@target-uri` …).
     const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers: { ...request.headers(), host: request.host, 'signature-agent': signedAgentValue, 'signature-input': input, signature } };
     await verifyMessage(message, async (data, sig, p) => {
-      await (await verifierFromJWK(key.jwk))(data, sig, p as never);
+      await (await verifierForKey(key.jwk))(data, sig, p as never);
     });
   } catch (error) {
     throw fail('signature', `the signature does not verify with key ${keyid} of ${origin.origin} (${(error as Error).message})`);
