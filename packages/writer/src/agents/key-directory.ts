@@ -12,7 +12,7 @@
  *   `maxBytes`, within `timeoutMs` in all (name resolution included);
  * - a directory that carries its own signature (`Signature`/`Signature-Input` with tag
  *   `http-message-signatures-directory`) must verify with one of its keys;
- * - directories are cached for their HTTP freshness (`Cache-Control: max-age`,
+ * - directories are cached for their HTTP freshness less their `Age` (`Cache-Control: max-age`,
  *   `Expires`; 5 min by default, at most a day, `no-store` not at all), at most
  *   `maxEntries` origins; failures for `failureTtlMs`; concurrent fetches of one origin
  *   share one request; a new fetch first asks the caller's `beforeFetch` (the writer:
@@ -120,18 +120,26 @@ export function canonicalHost(url: URL): URL {
   return url;
 }
 
-/** Seconds of freshness from `Cache-Control` / `Expires` (RFC 9111), default 5 min, at most a day. */
+/**
+ * Seconds of freshness left (RFC 9111 4.2): the lifetime from `Cache-Control: max-age` or
+ * `Expires` (less `Date`), 5 min without either, less the response's current age (`Age`,
+ * 4.2.3: a CDN's cached copy is that much older), at most a day. The age was ignored, so a
+ * copy a CDN served near its end was kept for a whole max-age more.
+ */
 function freshness(res: IncomingMessage, now: number): number {
   const cc = String(res.headers['cache-control'] ?? '').toLowerCase();
   if (/(^|[\s,])(no-store|no-cache)([\s,=]|$)/.test(cc)) return 0;
+  const age = /^\s*(\d+)\s*$/.exec(String(res.headers.age ?? ''));
+  const ageS = age?.[1] ? Number(age[1]) : 0;
+  const left = (lifetime: number) => Math.max(0, Math.min(MAX_TTL_S, lifetime - ageS));
   const maxAge = /(?:^|[\s,])max-age\s*=\s*"?(\d+)/.exec(cc);
-  if (maxAge?.[1]) return Math.min(Number(maxAge[1]), MAX_TTL_S);
+  if (maxAge?.[1]) return left(Number(maxAge[1]));
   const expires = Date.parse(String(res.headers.expires ?? ''));
   if (Number.isFinite(expires)) {
     const date = Date.parse(String(res.headers.date ?? ''));
-    return Math.max(0, Math.min(MAX_TTL_S, Math.floor((expires - (Number.isFinite(date) ? date : now)) / 1000)));
+    return left(Math.floor((expires - (Number.isFinite(date) ? date : now)) / 1000));
   }
-  return DEFAULT_TTL_S;
+  return left(DEFAULT_TTL_S);
 }
 
 /**
