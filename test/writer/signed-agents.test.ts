@@ -454,6 +454,22 @@ test('signed requests have a budget per address, taken before the nonce is claim
   assert.equal((await ping({})).status, 200);
 });
 
+test('a covered header is verified as sent: whitespace inside its value is kept (RFC 9421 2.1)', async (t) => {
+  // The verifier squeezed every run of whitespace in a covered field to one space, while the
+  // signer (web-bot-auth's http-message-sig over a fetch Request) kept it as the RFC says: a
+  // signature covering a User-Agent with two spaces in a row answered 401 signature.
+  const { server, agent } = await serveWithAgent(t, LIMITS);
+  const url = `${server.url}/api/comments/${encodeURIComponent(SLUG)}`;
+  const ua = 'survey-agent/2.0  (research;  contact@agent.example)';
+  const signed = await agent.sign(url, { method: 'POST', headers: { 'User-Agent': ua }, components: ['@authority', 'signature-agent', 'user-agent'] });
+  const res = await postComment(server.url, SLUG, commentDoc({}, 'Signed over a User-Agent with doubled spaces.'), { ...signed, 'User-Agent': ua });
+  assert.equal(res.status, 201, await res.text());
+  // The bytes are still bound: the same signature over a value squeezed on the way is refused.
+  const again = await agent.sign(url, { method: 'POST', headers: { 'User-Agent': ua }, components: ['@authority', 'signature-agent', 'user-agent'] });
+  const squeezed = await postComment(server.url, SLUG, commentDoc({}, 'Signed over a User-Agent sent otherwise.'), { ...again, 'User-Agent': ua.replace(/\s+/g, ' ') });
+  assert.equal(squeezed.status, 401);
+});
+
 test('a directory key past its exp, or before its nbf, signs nothing (401 keyid)', async (t) => {
   // A key its agent retired with `exp` in the directory kept signing until it was removed.
   const { server, agent } = await serveWithAgent(t, LIMITS);

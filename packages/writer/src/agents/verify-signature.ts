@@ -31,7 +31,7 @@ import { HTTP_MESSAGE_SIGNATURE_TAG } from 'web-bot-auth';
 import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import type { AgentStore } from '../store/types.ts';
-import { parseSignatureInput, signatureAgentMember, signatureAgentUrl } from './signature-fields.ts';
+import { eachSignature, parseSignatureInput, signatureAgentMember, signatureAgentUrl } from './signature-fields.ts';
 import { DirectoryError, directoryOrigin, keyAlgorithm, verifierForKey, type KeyDirectories } from './key-directory.ts';
 
 /** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
@@ -174,7 +174,24 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
   try {
     // Every header the client sent and the whole target URI: a signature may cover more
     // than the two required components (`content-digest`, `content-type`, `@target-uri` …).
-    const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers: { ...request.headers(), host: request.host, 'signature-agent': signedAgentValue, 'signature-input': input, signature } };
+    // A covered field's value is the value as sent, trimmed, a repeated field's values joined
+    // with ", " (RFC 9421 2.1). Given a plain object, http-message-sig squeezed every run of
+    // whitespace inside a value to one space, so a signature over a header that has two
+    // spaces in a row (as web-bot-auth's own signer keeps them) never verified; it reads a
+    // `get` as it is. `@signature-params` is the member's serialization (2.3), not the raw text.
+    const pair = eachSignature(input, signature)?.[0];
+    const given: Record<string, string> = { host: request.host, 'signature-agent': signedAgentValue, 'signature-input': pair?.input ?? input, signature: pair?.signature ?? signature };
+    const sent = request.headers();
+    const headers = {
+      get(name: string): string | null {
+        const key = name.toLowerCase();
+        if (Object.hasOwn(given, key)) return given[key]!;
+        const value = Object.hasOwn(sent, key) ? sent[key] : undefined;
+        return value === undefined ? null : (Array.isArray(value) ? value : [value]).map((v) => v.trim()).join(', ');
+      },
+      set() {},
+    };
+    const message = { method: request.method, url: `${request.protocol}://${request.host}${request.url}`, protocol: request.protocol, headers };
     await verifyMessage(message, async (data, sig, p) => {
       await (await verifierForKey(key.jwk))(data, sig, p as never);
     });
