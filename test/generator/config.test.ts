@@ -136,3 +136,19 @@ test('agora.config.json saved with a byte-order mark loads, and a JSON syntax er
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test('a base or writer URL that is no URL stops the load naming the setting, not as a bare `Invalid URL`', async () => {
+  // Found by a deployment test: AGORA_BASE_URL=http://localhost:99999 (a port too big) and
+  // AGORA_WRITER_URL=https://w.example:abc passed the checks, and `agora build` / `start` then
+  // stopped with `agora: Invalid URL` from an emitter, naming neither the variable nor the value.
+  await refuses({}, /Unexpected base URL `http:\/\/localhost:99999`: it is no valid URL.*AGORA_BASE_URL/, { AGORA_BASE_URL: 'http://localhost:99999' });
+  await refuses({ baseUrl: 'https://a.example:abc' }, /Unexpected base URL `https:\/\/a\.example:abc`: it is no valid URL.*`baseUrl` in agora\.config\.json/);
+  await refuses({}, /Unexpected base URL `http:\/\/\[zz\]`: it is no valid URL/, { AGORA_BASE_URL: 'http://[zz]' });
+  await refuses({}, /Unexpected writer URL `https:\/\/w\.example:abc`: it is no valid URL.*AGORA_WRITER_URL/, { AGORA_WRITER_URL: 'https://w.example:abc' });
+  // A query or fragment was taken, and every page then posted to `https://w.example?x=1/api/comments/…`.
+  await refuses({}, /Unexpected writer URL `https:\/\/w\.example\?x=1`.*without a query, fragment or user name/, { AGORA_WRITER_URL: 'https://w.example?x=1' });
+  await refuses({}, /Unexpected writer URL `https:\/\/w\.example\/agora#x`/, { AGORA_WRITER_URL: 'https://w.example/agora#x' });
+  // Valid ones as before: a port, an IPv6 address, a writer behind a path.
+  assert.equal((await withFile({}, { AGORA_BASE_URL: 'http://[::1]:8080' })).site.baseUrl, 'http://[::1]:8080');
+  assert.equal((await withFile({}, { AGORA_WRITER_URL: 'https://w.example:8443/agora/' })).site.writerUrl, 'https://w.example:8443/agora');
+});

@@ -252,6 +252,15 @@ function checkFoldersApart(root: string, folders: { contentDir: string; distDir:
   }
 }
 
+/** A URL setting that WHATWG's parser refuses (`https://a.example:99999`, `http://[zz]`) stops the load, naming it. */
+function checkParses(url: string, what: string, setting: string, example: string): void {
+  try {
+    new URL(url);
+  } catch {
+    throw new Error(`Unexpected ${what} \`${url}\`: it is no valid URL (a port above 65535, or a host that is neither a name nor an address), expected one like \`${example}\` (set ${setting})`);
+  }
+}
+
 /** Load the configuration for a project root. */
 export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
   const env = options.env ?? process.env;
@@ -275,12 +284,17 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     const origin = /^https?:\/\/[^/\s?#]+/.exec(baseUrl)![0];
     throw new Error(`Unexpected base URL \`${baseUrl}\`, expected the site's origin alone, such as \`${origin}\`: every page links to the site's files from the root of the host (\`/assets/site.css\`, \`/api/…\`), so the site is served at the root of its host, not under a path (set \`AGORA_BASE_URL\` or \`baseUrl\` in agora.config.json; for a site under a path, give it its own host or subdomain)`);
   }
+  // An origin the regular expressions pass may still be no URL (a port over 65535, a bad host): said
+  // here, naming the setting, not as a bare `Invalid URL` from the first emitter that parses it.
+  checkParses(baseUrl, 'base URL', '`AGORA_BASE_URL` or `baseUrl` in agora.config.json', 'https://agora.example');
   const maxTokens = o.site?.llmsFullMaxTokens ?? llmsFullMaxTokens(file.llmsFullMaxTokens);
   const apiKey = o.site?.apiKey ?? env.AGORA_API_KEY ?? SAMPLE_API_KEY;
   // An empty key (a blank line in an EnvironmentFile) would publish `X-API-Key: ` and refuse every comment.
   if (apiKey.trim() === '' || apiKey !== apiKey.trim() || /\p{Cc}/u.test(apiKey)) throw new Error(`Unexpected \`AGORA_API_KEY\` ${JSON.stringify(apiKey)}: the comment key is published for agents to send as a header, so it must be non-empty printable text, not starting or ending with a space (unset, it is \`${SAMPLE_API_KEY}\`)`);
   const writerUrl = trimSlash(o.site?.writerUrl ?? env.AGORA_WRITER_URL ?? file.writerUrl ?? '');
-  if (writerUrl !== '' && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) URL like \`https://api.agora.example\` (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
+  // A path is fine (a writer behind a prefix); a query, fragment or user name is not: pages append `/api/…` to it.
+  if (writerUrl !== '' && !/^https?:\/\/[^/\s?#@]+(\/[^\s?#]*)?$/.test(writerUrl)) throw new Error(`Unexpected writer URL \`${writerUrl}\`, expected an absolute http(s) URL like \`https://api.agora.example\`, without a query, fragment or user name (set \`AGORA_WRITER_URL\` or \`writerUrl\`; empty: the same origin)`);
+  if (writerUrl !== '') checkParses(writerUrl, 'writer URL', '`AGORA_WRITER_URL` or `writerUrl` in agora.config.json', 'https://api.agora.example');
   const lang = o.site?.lang ?? file.lang ?? 'en';
   if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(lang)) throw new Error(`Unexpected \`lang\` ${JSON.stringify(lang)} in agora.config.json, expected a BCP 47 language tag such as \`en\`, \`ko\` or \`pt-BR\`${lang.includes('_') ? ` (with a hyphen: \`${lang.replaceAll('_', '-')}\`)` : ''}`);
   // Blank is unset.
