@@ -152,3 +152,16 @@ test('a base or writer URL that is no URL stops the load naming the setting, not
   assert.equal((await withFile({}, { AGORA_BASE_URL: 'http://[::1]:8080' })).site.baseUrl, 'http://[::1]:8080');
   assert.equal((await withFile({}, { AGORA_WRITER_URL: 'https://w.example:8443/agora/' })).site.writerUrl, 'https://w.example:8443/agora');
 });
+
+test('a blank PORT is unset and a port is decimal digits', async () => {
+  // Found by a configuration test: `PORT= ` (a blank with a space, as an EnvironmentFile line can
+  // hold) was Number(' ') = 0, so `agora start` listened on a random port; `PORT=0x4EB9` listened
+  // on 20153 and `PORT=2.02e4` on 20200, though the message says "an integer from 0 to 65535".
+  assert.equal((await withFile({}, { PORT: ' ' })).port, 8080);
+  assert.equal((await withFile({ port: 9000 }, { PORT: '  ' })).port, 9000);
+  assert.equal((await withFile({}, { PORT: ' 8081 ' })).port, 8081);
+  await refuses({}, /Unexpected port `0x4EB9` \(`PORT`\), expected an integer from 0 to 65535/, { PORT: '0x4EB9' });
+  await refuses({}, /Unexpected port `2\.02e4` \(`PORT`\)/, { PORT: '2.02e4' });
+  await refuses({}, /Unexpected port `8080\.0` \(`--port`\)/, {}, { port: '8080.0' });
+  await refuses({ port: '0x50' }, /Unexpected `port` "0x50"/);
+});

@@ -189,8 +189,10 @@ function readConfigFile(root: string): ConfigFile & Record<string, unknown> {
 }
 
 function parsePort(value: string | number | undefined, fallback: number, where = '`PORT`'): number {
-  if (value === undefined || value === '') return fallback;
-  const port = Number(value);
+  // Blank is unset, as for the other numbers (`PORT= ` had listened on a random port), and a
+  // port is written in decimal digits (`0x1F90` and `8.08e3` had been taken as 8080).
+  if (value === undefined || (typeof value === 'string' && value.trim() === '')) return fallback;
+  const port = typeof value === 'string' && !/^\d+$/.test(value.trim()) ? NaN : Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`Unexpected port \`${value}\` (${where}), expected an integer from 0 to 65535`);
   }
