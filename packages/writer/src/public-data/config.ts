@@ -84,12 +84,37 @@ function decodeKey(raw: string | undefined): string | undefined {
 }
 
 /**
+ * A per-provider setting naming no provider (`AGORA_QUOTA_DARTT`, `AGORA_QUOTA_dart`,
+ * `AGORA_UPSTREAM_KAMA_URL`) stops the start: it was ignored, so the cap or the fake it
+ * meant to set silently did not apply.
+ */
+function checkProviderNames(env: NodeJS.ProcessEnv): void {
+  const ids = Object.keys(PROVIDER_DEFAULTS) as ProviderId[];
+  const families = [
+    { pattern: /^AGORA_QUOTA_(.+)$/i, name: quotaEnv },
+    { pattern: /^AGORA_UPSTREAM_(.+)_URL$/i, name: urlEnv },
+  ];
+  for (const name of Object.keys(env)) {
+    // A blank one sets nothing either way.
+    if (!env[name]?.trim()) continue;
+    for (const { pattern, name: settingOf } of families) {
+      const given = pattern.exec(name)?.[1];
+      if (given === undefined || name === settingOf(given.toLowerCase() as ProviderId) && ids.includes(given.toLowerCase() as ProviderId)) continue;
+      const known = ids.map(settingOf);
+      const meant = ids.includes(given.toLowerCase() as ProviderId) ? settingOf(given.toLowerCase() as ProviderId) : undefined;
+      throw new Error(`Unexpected \`${name}\`: it names no provider, so it would do nothing${meant ? `; did you mean \`${meant}\`?` : ''} (the providers' settings: ${known.join(', ')}; docs/public-data.md)`);
+    }
+  }
+}
+
+/**
  * Read the provider configuration.
  *
  * @param env The environment (usually `process.env`).
  * @example const config = loadProviderConfig({ AGORA_DATA_GO_KR_KEY: 'abc' });
  */
 export function loadProviderConfig(env: NodeJS.ProcessEnv): PublicDataConfig {
+  checkProviderNames(env);
   const providers = {} as Record<ProviderId, ProviderSettings>;
   for (const id of Object.keys(PROVIDER_DEFAULTS) as ProviderId[]) {
     const defaults = PROVIDER_DEFAULTS[id];
