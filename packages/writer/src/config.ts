@@ -55,6 +55,22 @@ function corsOrigin(value: string | undefined): string {
   return parsed.origin;
 }
 
+/**
+ * `AGORA_MCP_HOSTS`: host names as a `Host` header names them (without its port). An entry
+ * written as a URL or with a port (`https://agora.internal/`, `agora.internal:8443`) matched
+ * no request, so `/mcp` refused that host while the setting seemed to allow it: it stops the start.
+ */
+function mcpHosts(value: string | undefined): string[] {
+  const hosts = (value ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  for (const host of hosts) {
+    if (/^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?)$/.test(host)) continue;
+    const bare = /^[a-z][a-z0-9+.-]*:\/\//.test(host) ? host : `http://${host}`;
+    const name = URL.canParse(bare) ? new URL(bare).hostname : '';
+    throw new Error(`Unexpected AGORA_MCP_HOSTS entry ${JSON.stringify(host)}, expected a host name alone${name ? ` such as \`${name}\`` : ' like `agora.internal`'} (no scheme, port or path; comma-separated); see README "Configuration"`);
+  }
+  return hosts;
+}
+
 export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): WriterSettings {
   return {
     corsOrigin: corsOrigin(env.AGORA_CORS_ORIGIN),
@@ -66,7 +82,7 @@ export function loadWriterSettings(env: NodeJS.ProcessEnv = process.env): Writer
     commentTextPosts: count(env, 'AGORA_COMMENT_TEXT_POSTS', 500),
     releaseAfterMs: count(env, 'AGORA_RELEASE_AFTER_MS', 30_000),
     agentDirectoryAllowLoopback: env.AGORA_AGENT_DIRECTORY_ALLOW_LOOPBACK === '1',
-    mcpHosts: (env.AGORA_MCP_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''),
+    mcpHosts: mcpHosts(env.AGORA_MCP_HOSTS),
     agentTokens: configuredTokens(env.AGORA_AGENT_TOKENS),
   };
 }
