@@ -480,7 +480,8 @@ test('a moderation command on a full data disk says the change was not made and 
   assert.equal(hide.code, 1);
   // Before: "make room and the writer continues by itself", as if the hide would follow.
   assert.doesNotMatch(hide.stderr, /continues by itself/);
-  assert.match(hide.stderr, /^agora: Cannot write `.*\.json`: no room for it \(ENOSPC: the disk is full\); nothing was changed\. Make room, then run the command again/m);
+  // The post's file or the change journal (`changes.jsonl`, written first): either way nothing changed.
+  assert.match(hide.stderr, /^agora: Cannot write `.*\.jsonl?`: no room for it \(ENOSPC: the disk is full\); nothing was changed\. Make room, then run the command again/m);
   assert.equal((await storedComments(dataDir)).find((c) => c.id === id)?.hidden, undefined, 'not hidden');
 });
 

@@ -165,7 +165,7 @@ export class EmbeddedComments implements CommentStore {
       // Announced before it is written, under the post's lock: a command killed between the
       // two leaves a change the writer finds unchanged, never a write it is not told of (the
       // writer reads a journal entry's posts only once their locks are free: `index.ts`).
-      await this.journal?.append([found.slug]);
+      await this.announce([found.slug]);
       if (change.action === 'delete') db.data.comments.splice(index, 1);
       else if (change.action === 'hide') db.data.comments[index] = { ...before, hidden: true, ...(change.reason ? { hidden_reason: change.reason } : {}) };
       else {
@@ -179,6 +179,15 @@ export class EmbeddedComments implements CommentStore {
       }
       return before;
     });
+  }
+
+  /** Tell a running writer these posts change (a full disk here is the store's error: nothing was changed). */
+  private async announce(slugs: Iterable<string>): Promise<void> {
+    try {
+      await this.journal?.append(slugs);
+    } catch (error) {
+      throw toStoreError(error, this.journal!.path);
+    }
   }
 
   async setRenderings(renderings: readonly CommentRenderingUpdate[]): Promise<number> {
@@ -250,7 +259,10 @@ export class EmbeddedComments implements CommentStore {
         throw toStoreError(error, this.dir);
       }
       // Announced before the files are swapped in, under the whole lock (as `change`).
-      await this.journal?.append(bySlug.keys());
+      await this.announce(bySlug.keys()).catch(async (error: unknown) => {
+        await Promise.all(staged.map(([tmp]) => rm(tmp, { force: true })));
+        throw error;
+      });
       for (const [tmp, path] of staged) await rename(tmp, path);
       await syncDir(this.dir);
       return { added: comments.length - existing, existing, slugs: new Set(bySlug.keys()) };
