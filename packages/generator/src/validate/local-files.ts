@@ -75,7 +75,10 @@ export function localRefs(body: string, bodyLine: number): LocalRef[] {
   };
   const visit = (node: Root | Root['children'][number]) => {
     if (node.type === 'image' || node.type === 'link') add(node.url, node.type === 'image', at(node));
-    else if (node.type === 'definition') definitions.set(node.identifier, { url: node.url, ...at(node) });
+    // The first definition of a label holds (CommonMark 4.7), as the page shows it.
+    else if (node.type === 'definition') {
+      if (!definitions.has(node.identifier)) definitions.set(node.identifier, { url: node.url, ...at(node) });
+    }
     else if (node.type === 'imageReference' || node.type === 'linkReference') used.set(node.identifier, (used.get(node.identifier) ?? false) || node.type === 'imageReference');
     if ('children' in node) for (const child of node.children) visit(child as Root['children'][number]);
   };
