@@ -5,25 +5,16 @@
  * `get_post`) must not define links for the rest of it, so each definition CommonMark finds
  * gets a backslash before its `[` and reads as the line it was.
  */
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import type { Root } from 'mdast';
-
-let parser: ReturnType<typeof unified> | undefined;
+import { parseCommonMark, visitNodes } from '../validate/markdown-links.ts';
 
 /** Offsets of the `[` that opens each definition in `markdown`. */
 function definitionStarts(markdown: string): number[] {
-  parser ??= unified().use(remarkParse).freeze() as unknown as ReturnType<typeof unified>;
-  const tree = parser.parse(markdown) as Root;
   const starts: number[] = [];
-  const walk = (node: { type: string; position?: { start: { offset?: number } }; children?: unknown[] }) => {
-    if (node.type === 'definition') {
-      const at = markdown.indexOf('[', node.position?.start.offset ?? 0);
-      if (at >= 0) starts.push(at);
-    }
-    for (const child of node.children ?? []) walk(child as typeof node);
-  };
-  walk(tree as never);
+  visitNodes(parseCommonMark(markdown), (node) => {
+    if (node.type !== 'definition') return;
+    const at = markdown.indexOf('[', node.position?.start.offset ?? 0);
+    if (at >= 0) starts.push(at);
+  });
   return starts;
 }
 

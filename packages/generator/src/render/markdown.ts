@@ -17,7 +17,8 @@ import { remarkCjkFriendly } from './cjk-friendly.ts';
 import remarkRehype from 'remark-rehype';
 import rehypeStringify from 'rehype-stringify';
 import { rehypePostElements } from './post-elements.ts';
-import type { Definition, Root } from 'mdast';
+import { linkCollector } from '../validate/markdown-links.ts';
+import type { Root } from 'mdast';
 import type { BodyLink, RenderedPost, RenderNote } from '../types.ts';
 
 export { RENDERER_VERSION } from './version.ts';
@@ -37,14 +38,8 @@ export function mayBeSiteLink(url: string): boolean {
 export function remarkStyleNotes() {
   return (tree: Root, file: { data: Record<string, unknown> }) => {
     const notes: RenderNote[] = [];
-    const links: BodyLink[] = [];
-    // Reference links name their URL in a definition: checked there, once, if anything uses it.
-    const definitions = new Map<string, Definition>();
-    const referenced = new Map<string, boolean>();
-    const link = (node: { url: string; position?: Root['position'] }, image: boolean) => {
-      if (!mayBeSiteLink(node.url)) return;
-      links.push({ line: node.position?.start.line ?? 1, column: node.position?.start.column ?? 1, url: node.url, ...(image ? { image: true as const } : {}) });
-    };
+    // Collected in this walk; a reference is checked at its definition, once, if anything uses it.
+    const links = linkCollector();
     const first = tree.children.find((node) => node.type !== 'definition');
     if (first && first.type !== 'paragraph') {
       notes.push({
@@ -73,13 +68,7 @@ export function remarkStyleNotes() {
           fix: 'write the link\'s words inside the brackets: [what it is](url)',
         });
       }
-      if (node.type === 'link' || node.type === 'image') link(node, node.type === 'image');
-      else if (node.type === 'definition') {
-        if (!definitions.has(node.identifier)) definitions.set(node.identifier, node);
-      } else if (node.type === 'linkReference' || node.type === 'imageReference') {
-        // A link wins over an image when one definition serves both.
-        referenced.set(node.identifier, (referenced.get(node.identifier) ?? true) && node.type === 'imageReference');
-      }
+      links.see(node);
       if (node.type === 'code' && !node.lang) {
         notes.push({
           line: node.position?.start.line ?? 1,
@@ -92,12 +81,12 @@ export function remarkStyleNotes() {
       if ('children' in node) for (const child of node.children) visit(child as Root['children'][number]);
     };
     visit(tree);
-    for (const [identifier, image] of referenced) {
-      const definition = definitions.get(identifier);
-      if (definition) link(definition, image);
-    }
     file.data.notes = notes;
-    file.data.links = links;
+    // A link wins over an image when one definition serves both.
+    file.data.links = links
+      .uses()
+      .filter((use) => mayBeSiteLink(use.url))
+      .map(({ line, column, url, image, link }): BodyLink => ({ line, column, url, ...(image && !link ? { image: true as const } : {}) }));
   };
 }
 

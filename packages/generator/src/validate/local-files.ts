@@ -22,12 +22,10 @@
  */
 import { lstatSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
-import type { Root } from 'mdast';
 import type { Message } from '../messages.ts';
 import type { LocalRef, Post } from '../types.ts';
 import { toFileName } from '../paths.ts';
+import { linkUses, parseCommonMark } from './markdown-links.ts';
 
 export const LOCAL_FILE = 'local-file';
 
@@ -55,37 +53,16 @@ const MAY_REFER = [
   /^ {0,3}\[[^\]\n]+\]:\s*<?(?![a-zA-Z][a-zA-Z0-9+.-]*:|[/#?\\])[^\s>]*\.[a-zA-Z0-9]+(?=[\s>?#]|$)/m,
 ];
 
-let parser: ReturnType<typeof unified> | undefined;
-
 /** The relative references of a post body to files (positions in the post's file). */
 export function localRefs(body: string, bodyLine: number): LocalRef[] {
   if (!MAY_REFER.some((re) => re.test(body))) return [];
-  parser ??= unified().use(remarkParse).freeze() as unknown as ReturnType<typeof unified>;
-  const tree = parser.parse(body) as Root;
   const refs: LocalRef[] = [];
-  const definitions = new Map<string, { url: string; line: number; column: number }>();
-  const used = new Map<string, boolean>();
-  const at = (node: { position?: { start: { line: number; column: number } } }) => ({ line: bodyLine + (node.position?.start.line ?? 1) - 1, column: node.position?.start.column ?? 1 });
-  const add = (url: string, image: boolean, where: { line: number; column: number }) => {
-    if (url === '' || NOT_RELATIVE.test(url)) return;
-    const path = url.split(/[?#]/, 1)[0]!;
+  // A reference used by an image and a link is judged as an image: an image is always a file.
+  for (const { url, image, line, column } of linkUses(parseCommonMark(body))) {
+    if (url === '' || NOT_RELATIVE.test(url)) continue;
     // A link to a page (`../other/`, `../other`) is not a file.
-    if (!image && !/\.[a-zA-Z0-9]+$/.test(path)) return;
-    refs.push({ url, image, ...where });
-  };
-  const visit = (node: Root | Root['children'][number]) => {
-    if (node.type === 'image' || node.type === 'link') add(node.url, node.type === 'image', at(node));
-    // The first definition of a label holds (CommonMark 4.7), as the page shows it.
-    else if (node.type === 'definition') {
-      if (!definitions.has(node.identifier)) definitions.set(node.identifier, { url: node.url, ...at(node) });
-    }
-    else if (node.type === 'imageReference' || node.type === 'linkReference') used.set(node.identifier, (used.get(node.identifier) ?? false) || node.type === 'imageReference');
-    if ('children' in node) for (const child of node.children) visit(child as Root['children'][number]);
-  };
-  visit(tree);
-  for (const [id, image] of used) {
-    const d = definitions.get(id);
-    if (d) add(d.url, image, d);
+    if (!image && !/\.[a-zA-Z0-9]+$/.test(url.split(/[?#]/, 1)[0]!)) continue;
+    refs.push({ url, image, line: bodyLine + line - 1, column });
   }
   return refs.sort((a, b) => a.line - b.line || a.column - b.column);
 }
