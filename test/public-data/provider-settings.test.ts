@@ -11,6 +11,9 @@ test('a per-provider setting that names no provider stops the load, naming it an
   // `AGORA_UPSTREAM_KAMA_URL=http://…` started the writer as if unset: the cap or the fake
   // they meant never applied, and nothing said so.
   assert.throws(() => loadProviderConfig({ AGORA_QUOTA_DARTT: '5' }), /Unexpected `AGORA_QUOTA_DARTT`: it names no provider.*AGORA_QUOTA_DART, AGORA_QUOTA_ECOS/);
+  // A typo within two edits is named as config keys' are (`closestName`).
+  assert.throws(() => loadProviderConfig({ AGORA_QUOTA_DARTT: '5' }), /did you mean `AGORA_QUOTA_DART`\?/);
+  assert.throws(() => loadProviderConfig({ AGORA_UPSTREAM_KAMA_URL: 'http://127.0.0.1:1' }), /did you mean `AGORA_UPSTREAM_KMA_URL`\?/);
   assert.throws(() => loadProviderConfig({ AGORA_QUOTA_dart: '5' }), /Unexpected `AGORA_QUOTA_dart`.*did you mean `AGORA_QUOTA_DART`\?/);
   assert.throws(() => loadProviderConfig({ AGORA_UPSTREAM_KAMA_URL: 'http://127.0.0.1:1' }), /Unexpected `AGORA_UPSTREAM_KAMA_URL`: it names no provider.*AGORA_UPSTREAM_KMA_URL/);
   assert.throws(() => loadProviderConfig({ agora_upstream_kma_url: 'http://127.0.0.1:1' }), /did you mean `AGORA_UPSTREAM_KMA_URL`\?/);

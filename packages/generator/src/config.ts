@@ -127,9 +127,12 @@ const FILE_KEYS: Readonly<Record<string, 'string' | 'number' | 'boolean' | 'obje
 const LIMIT_KEY = /^(trustProxy|comments?Per\w+|viewsPer\w+|publicDataPer\w+|proxyPer\w+|agentDirectoryFetchesPer\w+|duplicateWindowSeconds|\w+TimeoutMs|maxConnections|maxRequestsPerSocket)$/;
 
 /** The known key a mistyped one most likely meant (same letters but case, or one or two edits away). */
-function meant(key: string): string | undefined {
-  const known = Object.keys(FILE_KEYS);
-  const lower = key.toLowerCase();
+/**
+ * The known name a mistyped one most likely meant: the same but for case, else one within
+ * two edits (`baseURL` → `baseUrl`, `AGORA_QUOTA_DARTT` → `AGORA_QUOTA_DART`); for a "did you mean".
+ */
+export function closestName(given: string, known: readonly string[]): string | undefined {
+  const lower = given.toLowerCase();
   return known.find((k) => k.toLowerCase() === lower) ?? known.find((k) => editDistance(k.toLowerCase(), lower) <= 2);
 }
 
@@ -148,7 +151,7 @@ function checkFileKeys(file: Record<string, unknown>, path: string): void {
   for (const [key, value] of Object.entries(file)) {
     const type = FILE_KEYS[key];
     if (!type) {
-      const guess = meant(key);
+      const guess = closestName(key, Object.keys(FILE_KEYS));
       // The writer's limits are one object: `trustProxy` at the top does nothing.
       const limit = LIMIT_KEY.test(key) ? `; the writer's limits go under \`limits\`: {"limits": {${JSON.stringify(key)}: …}} (README "Security and limits")` : '';
       throw new Error(`Unexpected key \`${key}\` in \`${path}\`${guess ? `; did you mean \`${guess}\`?` : limit} (the keys: ${Object.keys(FILE_KEYS).filter((k) => k !== '$schema').join(', ')}; README "Configuration")`);

@@ -4,6 +4,7 @@
  * table; a malformed value throws at once (a configuration error).
  */
 import type { ProviderId } from '../upstream/types.ts';
+import { closestName } from '@agora/generator/config';
 
 /** Settings of one provider. */
 export interface ProviderSettings {
@@ -101,7 +102,7 @@ function checkProviderNames(env: NodeJS.ProcessEnv): void {
       const given = pattern.exec(name)?.[1];
       if (given === undefined || name === settingOf(given.toLowerCase() as ProviderId) && ids.includes(given.toLowerCase() as ProviderId)) continue;
       const known = ids.map(settingOf);
-      const meant = ids.includes(given.toLowerCase() as ProviderId) ? settingOf(given.toLowerCase() as ProviderId) : undefined;
+      const meant = closestName(name, known);
       throw new Error(`Unexpected \`${name}\`: it names no provider, so it would do nothing${meant ? `; did you mean \`${meant}\`?` : ''} (the providers' settings: ${known.join(', ')}; docs/public-data.md)`);
     }
   }
