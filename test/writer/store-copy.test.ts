@@ -117,13 +117,27 @@ if (!server) {
       const stray = makeComment({ slug: SLUGS[0]! });
       await target.comments.add(stray);
       await target.views.add(new Map([[SLUGS[1]!, 100]]));
+      // A comment of the source's id saying something else (a target copied from another site).
+      const twin = { ...expected.comments[0]!, body: 'Not what the source says.' };
+      delete (twin as { hidden?: boolean }).hidden;
+      await target.comments.importMany([{ ...twin, hidden_reason: undefined }]);
+      const before = await contents(target);
       await target.close();
       await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'postgres', '--database-url', other]), (e: { code: number; stderr: string }) => {
         assert.equal(e.code, 1);
         assert.match(e.stderr, new RegExp(`comment ${stray.id} is in the target only`));
+        assert.match(e.stderr, new RegExp(`comment ${twin.id} differs in the target`));
         assert.match(e.stderr, /views of .*: 7 in the source, 100 in the target \(counts are never lowered\)/);
+        assert.match(e.stderr, /Nothing was copied: neither store was changed/);
         return true;
       });
+      // Refused before its first write: the target holds what it held, nothing of the source.
+      const after = await openPostgresStore(other, 'tool', { onError: () => {} });
+      try {
+        assert.deepEqual(await contents(after), before);
+      } finally {
+        await after.close();
+      }
     });
 
     await t.test('should refuse a copy without its target', async () => {

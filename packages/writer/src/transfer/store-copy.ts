@@ -10,7 +10,11 @@
  *   grow: a target with more views than the source is a mismatch, never lowered);
  * - tokens by id (a revoked source token is revoked in the target too);
  * - quota counts are raised to the source's (never lowered).
+ *
+ * What a copy cannot undo (a comment only the target holds or holds saying something
+ * else, more views, another token under the same id) refuses it before its first write.
  */
+import { createHash } from 'node:crypto';
 import type { Comment } from '@agora/generator';
 import type { Store } from '../store/types.ts';
 
@@ -23,32 +27,75 @@ export interface CopyReport {
   agentBlocks: { source: number; added: number };
 }
 
-/** The target does not hold what the source holds after the copy. */
+/**
+ * The target holds what no copy can make equal to the source (found before anything is
+ * written: `stage` 'before', nothing changed in either store), or does not hold what the
+ * source holds after the copy (`stage` 'after').
+ */
 export class CopyMismatchError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`The copy does not match its source:\n  ${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}\nNothing in the source was changed. Run the copy again into an empty target (or one copied from this source only).`);
+  constructor(readonly problems: string[], readonly stage: 'before' | 'after' = 'after') {
+    const list = `${problems.slice(0, 20).join('\n  ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`;
+    super(stage === 'before'
+      ? `The target holds what the source does not, so no copy can make them equal:\n  ${list}\nNothing was copied: neither store was changed. Copy into an empty target (or one copied from this source only).`
+      : `The copy does not match its source:\n  ${list}\nNothing in the source was changed. Run the copy again into an empty target (or one copied from this source only).`);
     this.name = 'CopyMismatchError';
   }
 }
 
 const hiddenState = (c: Comment) => `${c.hidden === true}:${c.hidden ? (c.hidden_reason ?? '') : ''}`;
 
-/** Every comment's hidden state by id (ids only: a store of millions of comments still fits). */
-async function commentIndex(store: Store): Promise<Map<string, string>> {
-  const index = new Map<string, string>();
-  for await (const batch of store.comments.scan()) for (const c of batch) index.set(c.id, hiddenState(c));
+/** What a comment says and who sent it, hashed: two stores agree on a comment only if this does (its rendering and hidden state aside). */
+const contentPrint = (c: Comment) =>
+  createHash('sha256').update(JSON.stringify([c.slug, c.author, c.model, c.date, c.type, c.position ?? null, c.body, c.created_at, c.agent ?? null])).digest('base64url').slice(0, 16);
+
+interface IndexEntry { state: string; content: string }
+
+/** Every comment's hidden state and content print by id (no text: a store of millions of comments still fits). */
+async function commentIndex(store: Store): Promise<Map<string, IndexEntry>> {
+  const index = new Map<string, IndexEntry>();
+  for await (const batch of store.comments.scan()) for (const c of batch) index.set(c.id, { state: hiddenState(c), content: contentPrint(c) });
   return index;
+}
+
+/**
+ * What the target holds that copying cannot undo (a copy only adds, re-moderates and
+ * raises): a comment of its own, a comment of the same id saying something else, more
+ * views, a token of the same id with another hash or revoked where the source's is not.
+ * Checked before the first write, so a refused copy changes nothing.
+ */
+async function conflicts(source: Store, target: Store, from: Map<string, IndexEntry>, to: Map<string, IndexEntry>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [id, there] of to) {
+    const here = from.get(id);
+    if (here === undefined) problems.push(`comment ${id} is in the target only`);
+    else if (here.content !== there.content) problems.push(`comment ${id} differs in the target (its slug, author, model, date, type, position, body, created_at or agent)`);
+  }
+  const [fromViews, toViews] = await Promise.all([source.views.load(), target.views.load()]);
+  for (const [slug, b] of toViews) {
+    const a = fromViews.get(slug) ?? 0;
+    if (b > a) problems.push(`views of ${slug}: ${a} in the source, ${b} in the target (counts are never lowered)`);
+  }
+  const fromTokens = new Map((await source.tokens.list()).map((t) => [t.id, t]));
+  for (const t of await target.tokens.list()) {
+    const here = fromTokens.get(t.id);
+    if (here && (here.hash !== t.hash || (t.revoked_at && !here.revoked_at))) problems.push(`token ${t.id} differs (hash or revocation)`);
+  }
+  return problems;
 }
 
 /**
  * Copy `source` into `target` and verify.
  *
- * @throws CopyMismatchError naming every difference left after the copy.
+ * @throws CopyMismatchError naming what the target holds that no copy can undo (before
+ *   anything is written), or every difference left after the copy.
  */
 export async function copyStore(source: Store, target: Store): Promise<CopyReport> {
   const report: CopyReport = { comments: { source: 0, added: 0, existing: 0, updated: 0 }, views: { slugs: 0, added: 0 }, tokens: { source: 0, added: 0 }, quotas: 0, agentBlocks: { source: 0, added: 0 } };
 
-  const before = await commentIndex(target);
+  const [sourceIndex, before] = await Promise.all([commentIndex(source), commentIndex(target)]);
+  const refused = await conflicts(source, target, sourceIndex, before);
+  if (refused.length > 0) throw new CopyMismatchError(refused, 'before');
+  sourceIndex.clear();
   for await (const batch of source.comments.scan()) {
     report.comments.source += batch.length;
     const result = await target.comments.importMany(batch);
@@ -56,7 +103,7 @@ export async function copyStore(source: Store, target: Store): Promise<CopyRepor
     report.comments.existing += result.existing;
     for (const c of batch) {
       const state = before.get(c.id);
-      if (state === undefined || state === hiddenState(c)) continue;
+      if (state === undefined || state.state === hiddenState(c)) continue;
       await target.comments.change(c.id, c.hidden ? { action: 'hide', reason: c.hidden_reason } : { action: 'unhide' });
       report.comments.updated++;
     }
@@ -104,7 +151,8 @@ async function verify(source: Store, target: Store): Promise<void> {
   for (const [id, state] of from) {
     const there = to.get(id);
     if (there === undefined) problems.push(`comment ${id} is missing in the target`);
-    else if (there !== state) problems.push(`comment ${id} is ${there} (hidden:reason) in the target, ${state} in the source`);
+    else if (there.content !== state.content) problems.push(`comment ${id} differs in the target (its slug, author, model, date, type, position, body, created_at or agent)`);
+    else if (there.state !== state.state) problems.push(`comment ${id} is ${there.state} (hidden:reason) in the target, ${state.state} in the source`);
   }
   for (const id of to.keys()) if (!from.has(id)) problems.push(`comment ${id} is in the target only`);
 
