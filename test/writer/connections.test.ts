@@ -158,6 +158,23 @@ test('connection limits on a real server', async (t) => {
     assert.equal(await viewsOf(server.url, SLUG), before);
   });
 
+  await t.test('should answer a whole comment POST before refusing the bytes that follow it on the connection', async () => {
+    // A POST whose Content-Length ends before the bytes sent (a careless client, or stray
+    // text after the body): Node parses the rest as the next request and refuses it while
+    // the comment is still being stored. The 400 went out first, as the answer to the POST,
+    // the connection was closed, and the comment was stored all the same: its 201 was lost.
+    const doc = commentDoc({ author: 'pipelined-after-garbage' });
+    const raw = await open(server.url);
+    raw.socket.write(
+      `POST /api/comments/${SLUG} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${API_KEY}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(doc)}\r\n\r\n${doc}GARBAGE\r\n\r\n`,
+    );
+    await raw.closed;
+    const answers = raw.received().split(/(?=HTTP\/1\.1 \d{3} )/).map((a) => a.slice(0, 12));
+    assert.deepEqual(answers, ['HTTP/1.1 201', 'HTTP/1.1 400'], raw.received().slice(0, 400));
+    const stored = (await (await fetch(`${server.url}/api/comments/${SLUG}`)).json()) as { author: string }[];
+    assert.equal(stored.filter((c) => c.author === 'pipelined-after-garbage').length, 1);
+  });
+
   await t.test('should serve the requests pipelined on one connection one at a time, not all at once', async () => {
     // Node hands over every request of a read together: a client pipelining GETs of a big
     // file without reading the answers had each one open its file and buffer it (20 such

@@ -95,9 +95,24 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
  */
 function answerClientErrors(server: Server, headers: HeaderList, shapeFor: ShapeFor): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const current = inProgress.get(socket);
+    const queue = waiting.get(socket);
+    // The request being answered arrived whole, so the error is in the bytes after it (a
+    // Content-Length shorter than the body sent, text after the body). That request is
+    // answered first, and the requests parsed behind it, then this refusal: written at
+    // once, it was taken for the answer to a comment that was stored all the same, and
+    // the connection closed before its 201 went out.
+    if (current?.req.complete && queue && error.code !== 'ECONNRESET') {
+      queue.push(() => {
+        answerRaw(socket, headers, clientErrorAnswer(error), undefined, true);
+        // Ended, not destroyed: the answers before this one may still be in the socket's buffer.
+        socket.end();
+        socket.setTimeout(1000, () => socket.destroy());
+      });
+      return;
+    }
     // A body that stopped or broke off: its request's route shapes the error (`/mcp` answers JSON-RPC).
-    const path = pathInProgress.get(socket);
-    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), path === undefined ? undefined : shapeFor(path));
+    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path));
     socket.destroy(error);
   });
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -113,10 +128,11 @@ const SERVED_METHODS = 'GET, HEAD, POST, PUT, OPTIONS';
 /**
  * Write a JSON error answer straight to a socket Node's HTTP layer gave up (no
  * `ServerResponse`), closing the connection. A socket that already got bytes of an
- * answer, or cannot be written, gets nothing.
+ * answer, or cannot be written, gets nothing (unless `afterAnswers`: every answer
+ * before this one is complete).
  */
-function answerRaw(socket: Socket, headers: HeaderList, answer: AppError, shape: (body: ErrorBody) => unknown = (body) => body): void {
-  if (!socket.writable || socket.bytesWritten !== 0) return;
+function answerRaw(socket: Socket, headers: HeaderList, answer: AppError, shape: (body: ErrorBody) => unknown = (body) => body, afterAnswers = false): void {
+  if (!socket.writable || (socket.bytesWritten !== 0 && !afterAnswers)) return;
   // The headers every answer carries (helmet's list), these too.
   const common = [...headers, ...Object.entries(answer.headers)].map(([name, value]) => `${name}: ${value}\r\n`).join('');
   const body = JSON.stringify(shape(answer.toBody()));
@@ -128,8 +144,8 @@ function answerRaw(socket: Socket, headers: HeaderList, answer: AppError, shape:
 
 /** The requests of each connection that wait for the one being answered (pipelined behind it). */
 const waiting = new WeakMap<Socket, (() => void)[]>();
-/** The path of the request each connection is being answered for (its body may still be arriving). */
-const pathInProgress = new WeakMap<Socket, string>();
+/** The request each connection is being answered for, and its path (its body may still be arriving). */
+const inProgress = new WeakMap<Socket, { req: IncomingMessage; path: string }>();
 
 /**
  * Serve the requests of one connection one at a time: a request pipelined behind
@@ -152,10 +168,10 @@ export function inTurn(req: IncomingMessage, res: ServerResponse, serve: () => v
 
 function start(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
   const socket = req.socket;
-  pathInProgress.set(socket, (req.url ?? '/').split('?', 1)[0]!);
+  inProgress.set(socket, { req, path: (req.url ?? '/').split('?', 1)[0]! });
   // 'close' follows every answer, finished or cut off, once.
   res.once('close', () => {
-    pathInProgress.delete(socket);
+    inProgress.delete(socket);
     const next = waiting.get(socket)?.shift();
     if (next) next();
     else waiting.delete(socket);
