@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { makeProject, NO_RATE_LIMITS } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
 import { eventually, storedComments } from '../helpers/store.ts';
@@ -117,6 +118,25 @@ test('POST /api/comments/{slug}', async (t) => {
     const doc = commentDoc({}, 'x'.repeat(17 * 1024));
     const answer = (await (await postComment(base, OTHER, doc)).json()) as { error: { message: string } };
     assert.equal(answer.error.message, `body (the whole document: front matter and markdown together) must be at most 16384 bytes; this one is ${Buffer.byteLength(doc)}`);
+  });
+  await t.test('should name the limit in the 413 of a body whose size is not given (chunked, or larger once decoded)', async () => {
+    // Before: `body is too large`, no limit and no size, where the same body with a
+    // Content-Length was told both (found sending it chunked and gzipped).
+    const doc = commentDoc({}, 'x'.repeat(17 * 1024));
+    const chunked = new ReadableStream<Uint8Array>({ start: (c) => (c.enqueue(new TextEncoder().encode(doc)), c.close()) });
+    const sends: [string, () => Promise<Response>][] = [
+      ['chunked', () => fetch(`${base}/api/comments/${OTHER}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8' }, body: chunked, duplex: 'half' } as RequestInit)],
+      ['gzip', () => postComment(base, OTHER, gzipSync(doc) as unknown as string, { 'Content-Encoding': 'gzip' })],
+    ];
+    for (const [how, send] of sends) {
+      const before = await stored();
+      const res = await send();
+      assert.equal(res.status, 413, how);
+      const error = await errorOf(res);
+      assert.equal(error.field, 'body', how);
+      assert.match(error.message, /^body \(the whole document: front matter and markdown together\) must be at most 16384 bytes; this one is larger: \d+ bytes arrived before reading stopped$/, how);
+      assert.equal(await stored(), before, how);
+    }
   });
   for (const [name, send, status, field] of rejected) {
     await t.test(`should answer ${status} for ${name} and store nothing`, async () => {

@@ -83,7 +83,12 @@ export function checkCommentPost(state: Pick<SiteBuild, 'hasPost'>, slug: string
 /** 413 over the document size limit. */
 export function checkCommentSize(bytes: number): void {
   // `field: body` is the request's body here: the whole document, not its markdown `body` alone (said, since both are named so).
-  if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', `body (the whole document: front matter and markdown together) must be at most ${COMMENT_LIMITS.maxBytes} bytes; this one is ${bytes}`, { field: 'body' });
+  if (bytes > COMMENT_LIMITS.maxBytes) throw new AppError('payload_too_large', commentSizeMessage(String(bytes)), { field: 'body' });
+}
+
+/** The 413's message: the limit, then `size` (`16385`, or what arrived of a body whose size was not given). */
+export function commentSizeMessage(size: string): string {
+  return `body (the whole document: front matter and markdown together) must be at most ${COMMENT_LIMITS.maxBytes} bytes; this one is ${size}`;
 }
 
 /** What the 200 of a resent hidden comment adds to its record. */

@@ -13,13 +13,13 @@
  * Site-wide lists follow within the aggregate delay (see `rebuild/aggregates.ts`).
  * The checks and the storing are `comments/submit-comment.ts`, shared with MCP.
  */
-import { Router, raw, type Request } from 'express';
+import { Router, raw, type Request, type RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { resolvePostSlug } from '../post-slug.ts';
 import { COMMENT_LIMITS } from '../validate/comment-document.ts';
-import { checkCommentKey, checkCommentPost, checkCommentSize, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
+import { checkCommentKey, checkCommentPost, checkCommentSize, commentSizeMessage, storeComment, type CommentSubmitDeps } from '../comments/submit-comment.ts';
 
 export type CommentRouteDeps = CommentSubmitDeps;
 
@@ -38,7 +38,19 @@ const postSlug = (deps: CommentRouteDeps, req: Request): string => {
   return resolvePostSlug((slug) => deps.state.hasPost(slug), given, 'path') ?? given;
 };
 
-const readBody = raw({ type: () => true, limit: COMMENT_LIMITS.maxBytes });
+const parseBody = raw({ type: () => true, limit: COMMENT_LIMITS.maxBytes });
+
+/**
+ * Read the body, at most `maxBytes`. A body whose size was not given (chunked) or that is
+ * larger once decoded (gzip) is stopped past the limit: its 413 names the limit and what
+ * arrived, as the one told by `Content-Length` does.
+ */
+const readBody: RequestHandler = (req, res, next) =>
+  parseBody(req, res, (error?: unknown) => {
+    const received = (error as { type?: string; received?: number } | undefined)?.type === 'entity.too.large' ? (error as { received?: number }).received : undefined;
+    if (received !== undefined) return next(new AppError('payload_too_large', commentSizeMessage(`larger: ${received} bytes arrived before reading stopped`), { field: 'body' }));
+    next(error);
+  });
 
 export function commentRoutes(deps: CommentRouteDeps): Router {
   const router = Router();
