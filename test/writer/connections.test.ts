@@ -120,6 +120,29 @@ test('connection limits on a real server', async (t) => {
     }
   });
 
+  await t.test('should name the header at fault when Node\'s parser refuses a body\'s framing', async () => {
+    // Before: `The request is not valid HTTP/1.1 (HPE_UNEXPECTED_CONTENT_LENGTH)` and no
+    // `field`: a client sending two Content-Length headers was not told which header.
+    const head = `POST /api/comments/${SLUG} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${API_KEY}\r\nContent-Type: text/plain; charset=utf-8\r\n`;
+    const cases: [string, string][] = [
+      [`${head}Content-Length: 5\r\nContent-Length: 5\r\n\r\nhello`, 'Content-Length'],
+      [`${head}Content-Length: 1x\r\n\r\nhello`, 'Content-Length'],
+      [`${head}Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`, 'Transfer-Encoding'],
+      [`${head}Transfer-Encoding: chunked, gzip\r\n\r\nhello`, 'Transfer-Encoding'],
+      [`${head}Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n`, 'body'],
+      [`${head}Bad Header: x\r\n\r\n`, 'headers'],
+    ];
+    for (const [request, field] of cases) {
+      const raw = await open(server.url);
+      raw.socket.write(request);
+      await raw.closed;
+      assert.match(raw.received(), /^HTTP\/1\.1 400 /, request);
+      const error = jsonError(raw.received()) as { code: string; message: string; field?: string };
+      assert.deepEqual([error.code, error.field], ['validation', field], request);
+      assert.match(error.message, new RegExp(`^${field} `), request);
+    }
+  });
+
   await t.test('should answer an expectation it cannot meet with 417 and the JSON error shape, counting nothing', async () => {
     // Node's own 417 had no body and none of the security headers (found sending `Expect: x` to PUT /api/views).
     const before = await viewsOf(server.url, SLUG);

@@ -69,6 +69,15 @@ function answerExpectations(server: Server, headers: HeaderList): void {
   });
 }
 
+/** Parser errors in one header or in the body's framing: the field they name, and what is wrong. */
+const FRAMING_ERRORS: Record<string, [field: string, problem: string]> = {
+  HPE_UNEXPECTED_CONTENT_LENGTH: ['Content-Length', 'must be given once, and not with Transfer-Encoding (RFC 9112 6.3)'],
+  HPE_INVALID_CONTENT_LENGTH: ['Content-Length', 'must be one whole number of bytes'],
+  HPE_INVALID_TRANSFER_ENCODING: ['Transfer-Encoding', 'must end with chunked and not come with Content-Length (RFC 9112 6.3)'],
+  HPE_INVALID_CHUNK_SIZE: ['body', 'is not valid chunked encoding: a chunk size must be a hexadecimal number'],
+  HPE_INVALID_HEADER_TOKEN: ['headers', 'must be `Name: value` lines whose names and values hold only characters HTTP allows'],
+};
+
 /** The answer to an error Node's HTTP parser or its deadlines raise, as Node picks its status. */
 function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): AppError {
   const answer = (code: ErrorCode, message: string, field?: string) => new AppError(code, message, field === undefined ? {} : { field });
@@ -83,8 +92,11 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     }
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return answer('payload_too_large', 'The request\'s chunk extensions are too large', 'body');
-    default:
+    default: {
+      const framing = error.code === undefined ? undefined : FRAMING_ERRORS[error.code];
+      if (framing) return answer('validation', `${framing[0]} ${framing[1]} (${error.code})`, framing[0]);
       return answer('validation', `The request is not valid HTTP/1.1 (${error.code ?? error.message})`);
+    }
   }
 }
 
