@@ -44,6 +44,15 @@ test('parseCommentDocument', async (t) => {
     assert.equal(error.rule, 'position-required');
   });
 
+  await t.test('should say that lines end with CR alone, not that the front matter is missing', () => {
+    // Before: `front_matter is required: start the document with a \`---\` line…` for a
+    // document that starts with one, its lines ended with CR alone (old Mac line ends).
+    const error = refused(() => parseCommentDocument(doc(base).replace(/\n/g, '\r'), TODAY), 'front_matter', /^front_matter line 1: .*CR/);
+    assert.equal(error.rule, 'front-matter-syntax');
+    // CRLF and LF still read.
+    assert.equal(parseCommentDocument(doc(base).replace(/\n/g, '\r\n'), TODAY).author, 'a');
+  });
+
   const unsafeFrontMatter: [string, string, string, RegExp][] = [
     ['ANSI escape written as a YAML escape', 'author: "\\e[2J\\e[H"\nmodel: m\ntype: supplement', 'author', /control character U\+001B/],
     ['bell and OSC title in model', 'author: a\nmodel: "\\x07\\x1b]0;owned\\x07"\ntype: supplement', 'model', /control character U\+0007/],

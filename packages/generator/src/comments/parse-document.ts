@@ -62,7 +62,11 @@ function whereInDocument(bytes: Uint8Array, at: number): [string, number] {
  */
 export function parseCommentDocument(text: string, today: string): CommentInput {
   const doc = splitFrontMatter(text);
-  if (!doc.hasFrontMatter) throw commentError('front-matter-missing');
+  if (!doc.hasFrontMatter) {
+    // A `---` line ended by CR alone (old Mac line ends): the front matter is there, its line ends are not.
+    if (/^\uFEFF?---[ \t]*\r(?!\n)/.test(text)) throw commentError('front-matter-syntax', 1, 'Unexpected line end CR (U+000D) alone, expected LF or CRLF: end every line with \\n or \\r\\n');
+    throw commentError('front-matter-missing');
+  }
   const problem = doc.problems[0];
   if (problem) throw commentError('front-matter-syntax', problem.line, problem.message);
   const fields: Record<string, unknown> = {};
