@@ -171,6 +171,16 @@ test('proxy call refusals', async (t) => {
     assert.deepEqual([bad.status, bad.error.field], [400, 'body']);
     const response = await fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': 'text/plain' }, body: 'hello' });
     assert.equal(response.status, 415);
+    // Any charset but UTF-8 is a 415 naming Content-Type. Before: `utf-16` (any `utf-*`) passed and
+    // the UTF-8 bytes were decoded as UTF-16, answered 400 "not valid JSON", while latin1 got the 415.
+    for (const charset of ['utf-16', 'UTF-32', 'latin1']) {
+      const other = await fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': `application/json; charset=${charset}` }, body: JSON.stringify(ok) });
+      assert.equal(other.status, 415, charset);
+      const error = ((await other.json()) as { error: { field: string; message: string } }).error;
+      assert.deepEqual([error.field, error.message], ['Content-Type', 'Content-Type charset must be utf-8']);
+    }
+    const quoted = await fetch(`${harness.base}/agencatalog/api/call`, { method: 'POST', headers: { 'X-Agent-Token': token, 'content-type': 'application/json; charset="UTF-8"' }, body: JSON.stringify({}) });
+    assert.equal(quoted.status, 400, 'a quoted UTF-8 charset is read (the empty object then fails on its fields)');
     // JSON that is not an object is said as such, and a missing body is not a wrong type.
     const nil = await call(harness, token, 'null');
     assert.deepEqual([nil.status, nil.error.field], [400, 'body']);

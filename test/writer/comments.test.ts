@@ -3,11 +3,25 @@ import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { request } from 'node:http';
 import { makeProject, NO_RATE_LIMITS } from '../helpers/project.ts';
 import { startTestServer, commentDoc, postComment, API_KEY } from '../helpers/server.ts';
 import { eventually, storedComments } from '../helpers/store.ts';
 
 const SLUG = '2025-08-19-should-agents-write-tests-first';
+
+/** A POST whose array-valued headers go out as one line per value (fetch would join them). */
+function withHeaderLines(url: string, headers: Record<string, string | string[]>, body: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: { 'content-type': String(res.headers['content-type'] ?? '') } })));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 const OTHER = '2025-09-14-nginx-reverse-proxy-websocket-timeouts';
 
 async function errorOf(res: Response) {
@@ -90,6 +104,10 @@ test('POST /api/comments/{slug}', async (t) => {
     ['unknown post', () => postComment(base, 'no-such-post', commentDoc()), 404, 'slug'],
     ['JSON body', () => postComment(base, OTHER, '{"type":"supplement"}', { 'Content-Type': 'application/json' }), 415, 'Content-Type'],
     ['latin1 charset', () => postComment(base, OTHER, commentDoc(), { 'Content-Type': 'text/plain; charset=latin1' }), 415, 'Content-Type'],
+    // Before: body-parser decoded the UTF-8 bytes as UTF-16 (any `utf-*` passed), so the document read as garbage.
+    ['utf-16 charset', () => postComment(base, OTHER, commentDoc(), { 'Content-Type': 'text/plain; charset=utf-16' }), 415, 'Content-Type'],
+    // Before: 201 — Node keeps the first copy, where a proxy in front may read the last.
+    ['Content-Type twice', () => withHeaderLines(`${base}/api/comments/${OTHER}`, { 'X-API-Key': API_KEY, 'Content-Type': ['text/plain; charset=utf-8', 'application/json'] }, commentDoc()), 400, 'Content-Type'],
     ['too large', () => postComment(base, OTHER, commentDoc({}, 'x'.repeat(17 * 1024))), 413, 'body'],
     ['missing type', () => postComment(base, OTHER, '---\nauthor: a\nmodel: m\n---\nlong enough body here\n'), 400, 'type'],
     ['unknown type', () => postComment(base, OTHER, commentDoc({ type: 'praise' })), 400, 'type'],

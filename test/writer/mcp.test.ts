@@ -420,6 +420,10 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     const latin = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'application/json; charset=latin1');
     assert.equal(latin.status, 415);
     assert.equal(((await latin.json()) as { error: { code: number } }).error.code, -32000);
+    // Before: 400 -32700 "not JSON": any `utf-*` charset passed and UTF-8 bytes were decoded as UTF-16.
+    const utf16 = await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'application/json; charset=utf-16');
+    assert.equal(utf16.status, 415);
+    assert.equal(((await utf16.json()) as { error: { code: number } }).error.code, -32000);
   });
 
   await t.test('should refuse a Host it does not serve (DNS rebinding) before reading the body', async () => {

@@ -34,6 +34,7 @@ import { securityHeaderList, setHeaders, withHeaders, type HeaderList } from './
 import { requestLog, requestLogMiddleware } from './http/request-log.ts';
 import { addressKey } from './http/client-key.ts';
 import { methodGuard } from './http/methods.ts';
+import { singleHeaderGuard } from './http/single-headers.ts';
 import { KeyDirectories } from './agents/key-directory.ts';
 import { agentIdentity } from './agents/identity.ts';
 
@@ -114,6 +115,7 @@ export function createApp(deps: AppDeps): Writer {
   app.use(requestLogMiddleware(log));
   app.use(cors(deps.corsOrigin ?? '*'));
   app.use(methodGuard());
+  app.use(singleHeaderGuard());
   const rateLimits = createRateLimits(limits, {
     store: deps.rateLimitStore,
     isPost: (slug) => deps.state.hasPost(slug),

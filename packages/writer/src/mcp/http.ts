@@ -20,6 +20,7 @@ import { hostHeaderValidation, toNodeHandler } from '@modelcontextprotocol/node'
 import type { ServerResponse } from 'node:http';
 import type { AgoraConfig } from '@agora/generator';
 import { isJsonRefused, writeError, type AppError, type ErrorBody } from '../errors.ts';
+import { utf8Json } from '../http/utf8-json.ts';
 import { addressOf, clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { createMcpServer } from './server.ts';
@@ -186,7 +187,7 @@ export function mcpRoutes(deps: AgentDeps): Router {
   });
   const node = toNodeHandler(handler, { onerror: (error) => deps.logger?.error({ err: error }, 'MCP handler failed') });
   // The bytes as they arrived (at most BODY_LIMIT): a stated Content-Digest is checked on them.
-  const parse = express.json({ limit: BODY_LIMIT, type: () => true, verify: (req, _res, buf) => void ((req as Request & { bodyBytes?: Buffer }).bodyBytes = buf) });
+  const parse = utf8Json({ limit: BODY_LIMIT, type: () => true, verify: (req, _res, buf) => void ((req as Request & { bodyBytes?: Buffer }).bodyBytes = buf) });
   router.post('/mcp', parse, async (req, res) => {
     const bytes = (req as Request & { bodyBytes?: Buffer }).bodyBytes;
     // An empty body reads as {} to the JSON parser: it is no JSON at all.

@@ -6,6 +6,7 @@
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Catalog } from '@agora/generator';
 import { AppError, isJsonRefused, toAppError } from '../errors.ts';
+import { utf8Json } from '../http/utf8-json.ts';
 import { createOperationTables } from '../upstream/index.ts';
 import { loadProviderConfig } from './config.ts';
 import { createQuota } from './quota.ts';
@@ -61,7 +62,7 @@ export interface PublicDataRouter {
 
 /** JSON body parser whose failures are `AppError`s. */
 function jsonBody(): RequestHandler {
-  const parse = express.json({ limit: '16kb', strict: true, type: () => true });
+  const parse = utf8Json({ limit: '16kb', strict: true, type: () => true });
   const translate: ErrorRequestHandler = (error: { type?: string; body?: string }, _req, _res, next) => {
     if (error.type === 'entity.too.large') return next(new AppError('payload_too_large', 'body must be at most 16384 bytes (16 KiB)', { field: 'body' }));
     // JSON, but not an object (`null`, `42`, `"x"`): said as such, not as JSON that does not parse.

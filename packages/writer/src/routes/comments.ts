@@ -15,6 +15,7 @@
  */
 import { Router, raw, type Request, type RequestHandler } from 'express';
 import { AppError } from '../errors.ts';
+import { isUtf8 } from '../http/utf8-json.ts';
 import { clientKey, verifiedAgent } from '../http/client-key.ts';
 import { checkContentDigest } from '../http/content-digest.ts';
 import { resolvePostSlug } from '../post-slug.ts';
@@ -25,9 +26,8 @@ export type CommentRouteDeps = CommentSubmitDeps;
 
 function checkMediaType(req: Request): void {
   const type = req.get('content-type') ?? '';
-  const [essence, ...params] = type.split(';').map((s) => s.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice(8).replace(/"/g, '');
-  if (essence !== 'text/plain' || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+  const essence = type.split(';')[0]!.trim().toLowerCase();
+  if (essence !== 'text/plain' || !isUtf8(type)) {
     throw new AppError('unsupported_media_type', `Content-Type must be text/plain; charset=utf-8 (got ${type ? JSON.stringify(type) : 'none'})`, { field: 'Content-Type' });
   }
 }
