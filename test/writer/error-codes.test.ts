@@ -55,6 +55,20 @@ test('body decoding and path decoding errors name what is at fault', async (t) =
     }
   });
 
+  await t.test('should name Content-Encoding for every Brotli stream that does not decode', async () => {
+    // A corrupt Brotli stream fails with codes such as ERR__ERROR_FORMAT_PADDING_2, not
+    // Z_…: those answered a bare "Bad request" with no field, here and on /mcp and the proxy.
+    for (const body of ['{}', 'x'.repeat(40), '\u00ff\u00fe garbage']) {
+      const res = await fetch(`${server.url}/api/comments/${slug}`, { method: 'POST', headers: { 'X-API-Key': API_KEY, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Encoding': 'br' }, body });
+      const [s, e] = await error(res);
+      assert.deepEqual([s, e.code, e.field], [400, 'validation', 'Content-Encoding'], JSON.stringify(body));
+      assert.match(e.message, /could not be decoded as its Content-Encoding says/);
+      const mcp = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', 'Content-Encoding': 'br' }, body });
+      assert.equal(mcp.status, 400);
+      assert.match(((await mcp.json()) as { error: { message: string } }).error.message, /could not be decoded as its Content-Encoding says/, JSON.stringify(body));
+    }
+  });
+
   await t.test('should list the categories for an unknown one, and serve a known one', async () => {
     const [s, e] = await error(await fetch(`${server.url}/api/category/nope`));
     assert.deepEqual([s, e.code, e.field], [404, 'not_found', 'cat']);

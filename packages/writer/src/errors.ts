@@ -138,8 +138,9 @@ export function toAppError(error: unknown): AppError | null {
     return new AppError('unsupported_media_type', `Content-Encoding${encoding ? ` ${JSON.stringify(encoding)}` : ''} is not supported; send the body as it is (identity), or gzip, deflate or br`, { field: 'Content-Encoding' });
   }
   if (e?.type === 'charset.unsupported') return new AppError('unsupported_media_type', 'Content-Type charset must be utf-8', { field: 'Content-Type' });
-  // A body whose bytes are not what its Content-Encoding says (zlib's own error, e.g. "incorrect header check").
-  if (e?.status === 400 && typeof (error as { code?: unknown }).code === 'string' && /^(Z_|ERR_ZLIB|ERR__?BROTLI)/.test((error as { code: string }).code)) {
+  // A body whose bytes are not what its Content-Encoding says (zlib's own error, e.g. "incorrect header check";
+  // a corrupt Brotli stream's codes are Node's `ERR__ERROR_FORMAT_PADDING_2`, `ERR__ERROR_FORMAT_RESERVED` …).
+  if (e?.status === 400 && typeof (error as { code?: unknown }).code === 'string' && /^(Z_|ERR_ZLIB|ERR__?BROTLI|ERR__ERROR_)/.test((error as { code: string }).code)) {
     return new AppError('validation', `body could not be decoded as its Content-Encoding says (${e.message})`, { field: 'Content-Encoding' });
   }
   // The router could not decode a path parameter (`%E0%A4%A`).
