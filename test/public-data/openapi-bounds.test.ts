@@ -80,4 +80,17 @@ test('the documented string rules of the simple endpoints are the writer\'s', as
     const at = await harness.get(`/api/corp${qs({ corpNm: 'a'.repeat(max) })}`);
     assert.ok(at.status !== 400 || at.error.field !== 'corpNm', at.error?.message);
   });
+  await t.test('a tour content id the documented pattern allows is not refused for its length', async () => {
+    // The document said `^[0-9]+$` while the writer takes 1 to 12 digits: a generated client
+    // validating against it sent 13 digits and got 400 (found by an outside OpenAPI sweep).
+    const harness = await startHarness({ catalog });
+    t.after(() => harness.stop());
+    const pattern = new RegExp(param('/api/tour', 'contentId')!.pattern!);
+    for (const length of [1, 12, 13, 30]) {
+      const value = '1'.repeat(length);
+      const answer = await harness.get(`/api/tour${qs({ action: 'detail', contentId: value })}`);
+      const refused = answer.status === 400 && answer.error.field === 'contentId';
+      assert.equal(refused, !pattern.test(value), `contentId of ${length} digits: documented ${pattern.test(value) ? 'allowed' : 'refused'}, writer answered ${answer.status} ${answer.error?.message ?? ''}`);
+    }
+  });
 });

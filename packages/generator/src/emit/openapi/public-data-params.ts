@@ -36,7 +36,7 @@ export const TOUR_PARAMS: Parameter[] = [
   queryParam('mapX', 'Longitude (action `location`).', { type: 'number', minimum: 124, maximum: 132 }),
   queryParam('mapY', 'Latitude (action `location`).', { type: 'number', minimum: 33, maximum: 43 }),
   queryParam('radius', 'Search radius in meters (action `location`).', { type: 'integer', minimum: 1, maximum: 20000 }),
-  queryParam('contentId', 'Content id (action `detail`).', { type: 'string', pattern: '^[0-9]+$' }),
+  queryParam('contentId', 'Content id (action `detail`): 1 to 12 digits.', { type: 'string', pattern: '^[0-9]{1,12}$' }),
   numOfRows,
   pageNo,
   queryParam('arrange', 'Ordering: A title, C modified date, D created date; O, Q, R the same with an image only.', { type: 'string', enum: ['A', 'C', 'D', 'O', 'Q', 'R'] }),
