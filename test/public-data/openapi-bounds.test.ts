@@ -94,3 +94,26 @@ test('the documented string rules of the simple endpoints are the writer\'s', as
     }
   });
 });
+
+test('the proxy\'s documented bound on a parameter string is the writer\'s, counted alike', async () => {
+  // The description said "at most 500 characters" but the schema had no maxLength, and the
+  // writer counted UTF-16 units: 300 emoji (300 characters to JSON Schema) were refused.
+  const { parseProxyInput } = await import('../../packages/writer/src/public-data/routes/proxy-input.ts');
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const catalog = await realCatalog();
+  const site = { config: { title: 't', description: '', baseUrl: 'http://agora.test', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 }, catalog } as unknown as SiteModel;
+  const doc = JSON.parse(emitOpenApi(site).body) as { components: { schemas: { ProxyCall: { properties: { params: { additionalProperties: Record<string, unknown> } } } } } };
+  const valueSchema = doc.components.schemas.ProxyCall.properties.params.additionalProperties;
+  const documented = new Ajv2020({ strict: false }).compile(valueSchema);
+  const overLength = (value: string) => {
+    try {
+      parseProxyInput(catalog, { service: 'weather-forecast', operation: 'getVilageFcst', params: { base_date: '20250112', base_time: '0500', nx: '60', ny: '127', pageNo: value } });
+      return false;
+    } catch (error) {
+      return /at most \d+ characters/.test((error as Error).message);
+    }
+  };
+  for (const value of ['7'.repeat(500), '\u{1F600}'.repeat(500), '7'.repeat(501), '\u{1F600}'.repeat(501)]) {
+    assert.equal(overLength(value), !documented(value), `${[...value].length} × ${value.codePointAt(0)! > 0xffff ? 'emoji' : 'digit'}: documented ${documented(value) ? 'allowed' : 'refused'}`);
+  }
+});

@@ -127,7 +127,7 @@ const proxyCall: Schema = {
     params: {
       type: 'object',
       description: "The operation's parameters: strings (at most 500 characters), numbers or booleans, sent to the provider as text. Required ones must be present and unknown ones are rejected; `{}` or left out when it takes none.",
-      additionalProperties: { type: ['string', 'number', 'boolean'] },
+      additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 500 },
     },
   }),
   // As the writer takes it (and docs/public-data.md says): `params` may be left out.

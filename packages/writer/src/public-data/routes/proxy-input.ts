@@ -23,7 +23,8 @@ function paramValue(name: string, value: unknown): string {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') throw new AppError('validation', `body/params/${name} must be a string, number or boolean`, { field: `params.${name}` });
-  if (value.length > MAX_VALUE) throw new AppError('validation', `body/params/${name} must be at most ${MAX_VALUE} characters`, { field: `params.${name}` });
+  // Characters as JSON Schema's maxLength counts them (code points), which openapi.json declares.
+  if (value.length > MAX_VALUE && [...value].length > MAX_VALUE) throw new AppError('validation', `body/params/${name} must be at most ${MAX_VALUE} characters`, { field: `params.${name}` });
   if (/\p{Cc}/u.test(value)) throw new AppError('validation', `body/params/${name} must not contain control characters`, { field: `params.${name}` });
   return value.trim();
 }
