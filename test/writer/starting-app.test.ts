@@ -61,3 +61,25 @@ test('a starting writer serves the files of the existing dist/ whatever Accept s
   assert.equal((await fetch(`${base}/guide/a-post/`, { headers: { Accept: 'text/markdown' } })).status, 503);
   assert.equal((await fetch(`${base}/guide/a-post/`)).status, 200);
 });
+
+// Found by an outside OpenAPI sweep: while the writer starts, a JSON mirror with no file
+// (an unknown slug or name, a post added since the last build, every mirror on a first
+// start) waits, then answers 503 `starting`, which openapi.json did not declare for them.
+test('a starting writer\'s 503 for a JSON mirror with no file is declared by openapi.json', async (t) => {
+  const { emitOpenApi } = await import('../../packages/generator/src/emit/openapi.ts');
+  const { realCatalog } = await import('../public-data/harness.ts');
+  const site = { config: { title: 't', description: '', baseUrl: 'http://agora.test', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 }, catalog: await realCatalog() };
+  const doc = JSON.parse(emitOpenApi(site as never).body) as { paths: Record<string, { get?: { responses: Record<string, { headers?: Record<string, { required?: boolean }> }> } }> };
+  const project = await makeProject();
+  const app = createStartingApp({ distDir: project.config.distDir, site: project.config.site, store: 'files', startedAt: new Date(), ready: new Promise(() => {}), waitMs: 50 });
+  const base = await serve(t, app, project);
+  const reads: [string, string][] = [['/api/posts', '/api/posts'], ['/api/post/{slug}', '/api/post/nope'], ['/api/category/{cat}', '/api/category/guide'], ['/api/model/{model}', '/api/model/nobody'], ['/api/tag/{tag}', '/api/tag/nope'], ['/api/comments/{slug}', '/api/comments/nope'], ['/api/comments/count', '/api/comments/count'], ['/api/views', '/api/views']];
+  for (const [template, path] of reads) {
+    const res = await fetch(base + path, { headers: { Accept: 'application/json' } });
+    assert.equal(res.status, 503, path);
+    assert.ok(res.headers.get('retry-after'), path);
+    const declared = doc.paths[template]?.get?.responses['503'];
+    assert.ok(declared, `GET ${template} 503 declared`);
+    assert.equal(declared.headers?.['Retry-After']?.required, true, template);
+  }
+});

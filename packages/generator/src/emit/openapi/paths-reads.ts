@@ -3,11 +3,17 @@
  * comment counts and views. A plain file server answers them from `dist/api/`.
  */
 import { CATEGORIES } from '../../types.ts';
-import { badPathEncoding, errorResponse, jsonResponse, pathParam, PUBLIC, ref, slugParam } from './builders.ts';
+import { badPathEncoding, errorResponse, jsonResponse, pathParam, PUBLIC, ref, slugParam, startingRefusal } from './builders.ts';
 import { COMMENT_EXAMPLE, POST_EXAMPLE } from './examples.ts';
 import type { Operation, Paths } from './types.ts';
 
 const NEWEST_FIRST = 'Ordered newest first: date descending, then slug ascending.';
+
+/**
+ * While the writer starts it serves the files of the last build; a mirror with no file (an
+ * unknown name, a post added since, every mirror on a first start) waits for it, then 503.
+ */
+const starting = startingRefusal('a mirror that has no file yet (an unknown name, a post added since the last build, any mirror on a first start)');
 
 const unknownPost = errorResponse('No post has this slug.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.');
 
@@ -34,7 +40,7 @@ const tagParam = pathParam(
 
 /** Paths of the JSON reads. */
 export function readPaths(): Paths {
-  return {
+  const paths: Paths = {
     '/api/posts': {
       get: {
         operationId: 'listPosts',
@@ -128,6 +134,8 @@ export function readPaths(): Paths {
       },
     },
   };
+  for (const item of Object.values(paths)) if (item.get) item.get.responses['503'] = starting;
+  return paths;
 }
 
 /** `GET /api/comments/{slug}`, merged with the POST in `paths-writes.ts`. */
@@ -139,6 +147,6 @@ export function listCommentsOperation(): Operation {
     tags: ['comments'],
     parameters: [slugParam()],
     security: PUBLIC,
-    responses: { '200': jsonResponse('The comments.', ref('CommentList'), [COMMENT_EXAMPLE]), '400': badPathEncoding(), '404': unknownPost },
+    responses: { '200': jsonResponse('The comments.', ref('CommentList'), [COMMENT_EXAMPLE]), '400': badPathEncoding(), '404': unknownPost, '503': starting },
   };
 }
