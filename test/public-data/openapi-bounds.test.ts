@@ -117,3 +117,13 @@ test('the proxy\'s documented bound on a parameter string is the writer\'s, coun
     assert.equal(overLength(value), !documented(value), `${[...value].length} × ${value.codePointAt(0)! > 0xffff ? 'emoji' : 'digit'}: documented ${documented(value) ? 'allowed' : 'refused'}`);
   }
 });
+
+test('a text parameter the writer trims is documented as needing a non-space', async () => {
+  // An outside sweep found `corpNm=%20` allowed by the document (minLength 1) and refused
+  // by the writer, which trims it to nothing: the document now says `pattern: \S`.
+  const catalog = await realCatalog();
+  const site = { config: { title: 't', description: '', baseUrl: 'http://agora.test', apiKey: 'k', writerUrl: '', lang: 'en', pageSize: 50 }, catalog } as unknown as SiteModel;
+  const doc = JSON.parse(emitOpenApi(site).body) as { paths: Record<string, { get?: { parameters?: (Param & { schema: { minLength?: number; pattern?: string } })[] } }> };
+  const texts = ['/api/tour', '/api/bizinfo', '/api/corp', '/api/biznotice'].flatMap((path) => (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.schema.type === 'string' && p.schema.minLength === 1).map((p) => `${path} ${p.name} ${p.schema.pattern ?? 'no pattern'}`));
+  assert.deepEqual(texts.sort(), ['/api/bizinfo p_nm \\S', '/api/biznotice q \\S', '/api/corp corpNm \\S', '/api/tour keyword \\S']);
+});

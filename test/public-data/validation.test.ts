@@ -27,6 +27,8 @@ const CASES: [string, string, RegExp][] = [
   ['/api/tour?action=search', 'keyword', /query\/keyword is required/],
   [`/api/tour${qs({ action: 'search', keyword: '가'.repeat(51) })}`, 'keyword', /query\/keyword must be 1 to 50 characters, got 51/],
   ['/api/tour?action=search&keyword=', 'keyword', /query\/keyword is required/],
+  // Before: "must be 1 to 100 characters, got 0" for a name the client did send.
+  ['/api/corp?corpNm=%20', 'corpNm', /query\/corpNm must be 1 to 100 characters, got 0 \(only spaces/],
   ['/api/tour?action=search&keyword=a&contentTypeId=13', 'contentTypeId', /must be one of 12, 14, 15, 25, 28, 32, 38, 39/],
   ['/api/tour?action=search&keyword=a&arrange=Z', 'arrange', /must be one of A, C, D, O, Q, R/],
   ['/api/tour?action=search&keyword=a&numOfRows=0', 'numOfRows', /must be an integer from 1 to 100/],

@@ -30,7 +30,7 @@ export const TOUR_PARAMS: Parameter[] = [
     { type: 'string', enum: ['search', 'area', 'location', 'detail'] },
     true,
   ),
-  queryParam('keyword', 'Search keyword (action `search`).', { type: 'string', minLength: 1, maxLength: 50 }),
+  queryParam('keyword', 'Search keyword (action `search`).', { type: 'string', minLength: 1, pattern: '\\S', maxLength: 50 }),
   queryParam('areaCode', 'Area (action `area`): 1 Seoul, 2 Incheon, 3 Daejeon, 4 Daegu, 5 Gwangju, 6 Busan, 7 Ulsan, 8 Sejong, 31 Gyeonggi, 32 Gangwon, 33 North Chungcheong, 34 South Chungcheong, 35 North Gyeongsang, 36 South Gyeongsang, 37 North Jeolla, 38 South Jeolla, 39 Jeju.', { type: 'integer', enum: [...AREA_CODES] }),
   queryParam('contentTypeId', 'Content type: 12 sights, 14 cultural facilities, 15 festivals and events, 25 travel courses, 28 leisure sports, 32 lodging, 38 shopping, 39 restaurants.', { type: 'integer', enum: [...CONTENT_TYPES] }),
   queryParam('mapX', 'Longitude (action `location`).', { type: 'number', minimum: 124, maximum: 132 }),
@@ -51,11 +51,11 @@ export const BIZINFO_PARAMS: Parameter[] = [
     true,
   ),
   queryParam('start_dt', 'Opening date, YYYYMMDD (required with `validate`).', digits(8, 'YYYYMMDD')),
-  queryParam('p_nm', 'Representative name (required with `validate`).', { type: 'string', minLength: 1, maxLength: 30 }),
+  queryParam('p_nm', 'Representative name (required with `validate`).', { type: 'string', minLength: 1, pattern: '\\S', maxLength: 30 }),
 ];
 
 export const CORP_PARAMS: Parameter[] = [
-  queryParam('corpNm', 'Corporation name, partial match. Give exactly one of `corpNm`, `crno`, `bzno`.', { type: 'string', minLength: 1, maxLength: 100 }),
+  queryParam('corpNm', 'Corporation name, partial match. Give exactly one of `corpNm`, `crno`, `bzno`.', { type: 'string', minLength: 1, pattern: '\\S', maxLength: 100 }),
   queryParam('crno', 'Corporate registration number, 13 digits. Give exactly one of `corpNm`, `crno`, `bzno`.', digits(13, '13 digits')),
   queryParam('bzno', 'Business registration number, 10 digits. Give exactly one of `corpNm`, `crno`, `bzno`.', digits(10, '10 digits')),
   numOfRows,
@@ -67,5 +67,5 @@ export const BIZNOTICE_PARAMS: Parameter[] = [
   numOfRows,
   queryParam('startDate', 'Earliest registration date, YYYY-MM-DD.', dateString('YYYY-MM-DD')),
   queryParam('endDate', 'Latest registration date, YYYY-MM-DD.', dateString('YYYY-MM-DD')),
-  queryParam('q', 'Title substring filter, applied to the returned page only.', { type: 'string', minLength: 1, maxLength: 30 }),
+  queryParam('q', 'Title substring filter, applied to the returned page only.', { type: 'string', minLength: 1, pattern: '\\S', maxLength: 30 }),
 ];

@@ -32,7 +32,10 @@ export const length = (min: number, max: number): Rule => (value, name, part) =>
   const trimmed = value.trim();
   const count = [...trimmed].length;
   if (/\p{Cc}/u.test(trimmed)) fail(name, 'must not contain control characters', part);
-  return count >= min && count <= max ? trimmed : fail(name, `must be ${min} to ${max} characters, got ${count}`, part);
+  if (count >= min && count <= max) return trimmed;
+  // Spaces only: said as such, not as a count of 0 that the client did not send.
+  const blank = count === 0 && value.length > 0 ? ' (only spaces: leading and trailing spaces are trimmed)' : '';
+  return fail(name, `must be ${min} to ${max} characters, got ${count}${blank}`, part);
 };
 
 /** Matches a pattern described in words. */
