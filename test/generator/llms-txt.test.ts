@@ -169,6 +169,25 @@ test('llms-full.txt split by llmsFullMaxTokens', async (t) => {
     assert.ok(!(await readdir(dist)).includes(`llms-full-${parts.length + 1}.txt`));
   });
 
+  await t.test('should give every part the llms files\' rule in _headers, as the writer serves them', async () => {
+    // Netlify and Cloudflare Pages apply every rule whose path matches: `:name` is one
+    // segment, `*` any characters. The parts had no rule: a static host sent them with its
+    // own guess of a type and without the CORS header that llms-full.txt, which links them, has.
+    const rules = (await readFile(join(dist, '_headers'), 'utf8')).split(/\n(?=\/)/).map((block) => {
+      const [path, ...lines] = block.trim().split('\n');
+      const pattern = new RegExp(`^${path!.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:[a-z]+/g, '[^/]+')}$`);
+      return { pattern, headers: lines.map((l) => l.trim()).filter((l) => !l.startsWith('#')) };
+    });
+    const headersOf = (path: string) => rules.filter((r) => r.pattern.test(path)).flatMap((r) => r.headers);
+    const parts = (await readdir(dist)).filter((f) => /^llms-full-\d+\.txt$/.test(f));
+    assert.ok(parts.length >= 4);
+    for (const file of ['llms-full.txt', ...parts]) {
+      const headers = headersOf(`/${file}`);
+      assert.ok(headers.includes('Content-Type: text/plain; charset=utf-8'), `${file}: ${JSON.stringify(headers.filter((h) => !/Policy|^X-|Origin-Agent/.test(h)))}`);
+      assert.ok(headers.includes('Access-Control-Allow-Origin: *'), `${file}: readable from other sites' scripts`);
+    }
+  });
+
   await t.test('should refuse a bad llmsFullMaxTokens naming the key', async () => {
     await project.write('agora.config.json', JSON.stringify({ llmsFullMaxTokens: 'lots' }));
     const { loadConfig } = await import('@agora/generator');

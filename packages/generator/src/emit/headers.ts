@@ -1,6 +1,7 @@
 /**
  * `_headers` for Netlify and Cloudflare Pages: the security headers on every path,
- * content types for the extensionless JSON mirrors, `post.md` (text/plain, spec 4.1), the llms files and the feeds, and
+ * content types for the extensionless JSON mirrors, `post.md` (text/plain, spec 4.1), the llms files (the
+ * `llms-full-N.txt` parts too: one splat rule, which both hosts accept mid-path) and the feeds, and
  * cache rules; every markdown file with `Content-Signal`, each page and each `post.md`
  * with its `Link` header, and `post.md` and `agents.md` with `x-markdown-tokens` (the
  * list twins change with comments, which never rewrite this file, so only the writer
@@ -75,6 +76,10 @@ ${postSource}
   Access-Control-Allow-Origin: *
 
 /llms-full.txt
+  Content-Type: ${CONTENT_TYPES.text}
+  Access-Control-Allow-Origin: *
+
+/llms-full-*
   Content-Type: ${CONTENT_TYPES.text}
   Access-Control-Allow-Origin: *
 
