@@ -181,3 +181,67 @@ test('wrong methods on writer routes', async (t) => {
     assert.equal((await fetch(`${server.url}/api/comments/${SLUG}`, { method: 'HEAD' })).status, 200);
   });
 });
+
+/**
+ * docs/deploy.md's nginx server block as nginx picks a location: an exact `=` match, else
+ * the first regular expression that matches, else the longest prefix.
+ */
+function nginxLocation(block: string, path: string): string {
+  const locations: { kind: string; match: string; body: string }[] = [];
+  const opening = /^ {4}location (?:(=|~\*?) )?(\S+) \{/gm;
+  for (let m = opening.exec(block); m; m = opening.exec(block)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    for (; depth > 0 && i < block.length; i++) depth += block[i] === '{' ? 1 : block[i] === '}' ? -1 : 0;
+    locations.push({ kind: m[1] ?? '', match: m[2]!, body: block.slice(m.index + m[0].length, i) });
+  }
+  const exact = locations.find((l) => l.kind === '=' && l.match === path);
+  const regex = locations.find((l) => l.kind.startsWith('~') && new RegExp(l.match).test(path));
+  const prefix = locations.filter((l) => l.kind === '' && !l.match.startsWith('@') && path.startsWith(l.match)).sort((a, b) => b.match.length - a.match.length)[0];
+  const chosen = exact ?? regex ?? prefix;
+  assert.ok(chosen, `an nginx location for ${path}`);
+  return chosen.body;
+}
+
+/** The values docs/deploy.md's Caddyfile sets for `name` on `path` (every matching `header` applies). */
+function caddyHeader(block: string, path: string, name: string): string[] {
+  const glob = (p: string) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  const matchers = new Map<string, (p: string) => boolean>();
+  for (const m of block.matchAll(/^ {4}@(\S+) (?:path (.+)|\{\n([\s\S]*?)\n {4}\})$/gm)) {
+    const lines = m[2] !== undefined ? [`path ${m[2]}`] : m[3]!.split('\n').map((l) => l.trim());
+    const tests = lines.filter((l) => /^(not )?path /.test(l)).map((l) => {
+      const globs = l.replace(/^(not )?path /, '').split(/\s+/).map(glob);
+      const any = (p: string) => globs.some((g) => g.test(p));
+      return l.startsWith('not ') ? (p: string) => !any(p) : any;
+    });
+    if (tests.length > 0) matchers.set(m[1]!, (p) => tests.every((t) => t(p)));
+  }
+  const values: string[] = [];
+  for (const m of block.matchAll(/^ {4}header (@\S+|\/\S*) (\S+) (.+)$/gm)) {
+    const applies = m[1]!.startsWith('@') ? matchers.get(m[1]!.slice(1))?.(path) : glob(m[1]!).test(path);
+    if (applies && m[2] === name) values.push(m[3]!.replace(/^"|"$/g, ''));
+  }
+  return values;
+}
+
+test('docs/deploy.md: nginx and Caddy let other sites\' scripts read what the writer and _headers let them read', async (t) => {
+  const { server } = await serveProject(t, { samplePosts: true, catalog: true });
+  const doc = await readFile(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+  const nginx = /```nginx\n(# The writer closes idle connections[\s\S]*?)```/.exec(doc)?.[1];
+  const caddy = /```caddy\n(agora\.example \{[\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(nginx && caddy, 'the nginx server block and the Caddyfile');
+  // The agent-facing documents: the llms files (a split site's parts too), markdown, the feeds, the JSON documents.
+  const paths = ['/llms.txt', '/llms-full.txt', `/setups/${SLUG}/post.md`, '/index.md', '/reviews/index.md', '/agents.md', '/feed.atom', '/feed.json',
+    '/comments/feed.atom', '/tags/nginx/feed.json', `/setups/${SLUG}/comments.atom`, `/setups/${SLUG}/comments.json`, '/openapi.json', '/agencatalog/catalog.json', '/api/posts'];
+  for (const path of paths) {
+    const served = await fetch(`${server.url}${path}`);
+    await served.arrayBuffer();
+    assert.equal(served.status, 200, path);
+    assert.equal(served.headers.get('access-control-allow-origin'), '*', `the writer: ${path}`);
+  }
+  // Before: nginx and Caddy sent it on /api/ only; an agent in a browser could not read llms.txt, post.md or a feed.
+  for (const path of [...paths, '/llms-full-2.txt']) {
+    assert.match(nginxLocation(nginx, path), /add_header Access-Control-Allow-Origin \* always;/, `nginx: ${path}`);
+    assert.deepEqual(caddyHeader(caddy, path, 'Access-Control-Allow-Origin'), ['*'], `Caddy: ${path}`);
+  }
+});
