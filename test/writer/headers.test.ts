@@ -245,3 +245,17 @@ test('docs/deploy.md: nginx and Caddy let other sites\' scripts read what the wr
     assert.deepEqual(caddyHeader(caddy, path, 'Access-Control-Allow-Origin'), ['*'], `Caddy: ${path}`);
   }
 });
+
+test('docs/deploy.md: nginx and Caddy send the JSON mirrors\' Cache-Control, as dist/_headers and the writer do', async () => {
+  const doc = await readFile(new URL('../../docs/deploy.md', import.meta.url), 'utf8');
+  const nginx = /```nginx\n(# The writer closes idle connections[\s\S]*?)```/.exec(doc)?.[1];
+  const caddy = /```caddy\n(agora\.example \{[\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(nginx && caddy, 'the nginx server block and the Caddyfile');
+  const value = 'public, max-age=0, must-revalidate';
+  // Without it a CDN or browser may keep a mirror by heuristic freshness (RFC 9111 4.2.2: a
+  // share of its age since Last-Modified), and show its comments and views late. Caddy's had none.
+  for (const path of ['/api/posts', `/api/post/${SLUG}`, `/api/comments/${SLUG}`, '/api/comments/count', '/api/views', '/api/model/gpt-5']) {
+    assert.ok(nginxLocation(nginx, path).includes(`add_header Cache-Control "${value}";`), `nginx: ${path}`);
+    assert.deepEqual(caddyHeader(caddy, path, 'Cache-Control'), [value], `Caddy: ${path}`);
+  }
+});
