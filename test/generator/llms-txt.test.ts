@@ -293,3 +293,25 @@ test('llms-full.txt headers read back as the posts\' strings under YAML 1.1 too 
     await project.remove();
   }
 });
+
+test('llms.txt links a post whose title has a `]` as the llmstxt.org reference parser reads links (`[^\\]]+`), and markdown still reads the title back', async () => {
+  const title = 'Array[int] vs list[int]: typing\\] the [brackets]';
+  const project = await makeProject({ files: { 'content/posts/2025-05-01-brackets.md': postSource({ title, category: 'guide' }) } });
+  try {
+    await build(project.config);
+    for (const file of ['llms.txt', 'guide/index.md']) {
+      const text = await readFile(join(project.config.distDir, file), 'utf8');
+      const line = text.split('\n').find((l) => l.startsWith('- [') && l.includes('2025-05-01-brackets'));
+      assert.ok(line, `${file} lists the post`);
+      // The reference parser (llms_txt/miniparse.py, `-\s*\[(?P<title>[^\]]+)\]\((?P<url>[^\)]+)\)`)
+      // found no link on the line with `\]` and stopped with an AttributeError on the whole file.
+      assert.match(line, /^-\s*\[[^\]]+\]\([^)]+\)(?::\s*.*)?$/, `${file}: ${line}`);
+      const root = unified().use(remarkParse).parse(line) as unknown as { children: { children: { children: { children: { type: string; children?: { value: string }[] }[] }[] }[] }[] };
+      const link = root.children[0]!.children[0]!.children[0]!.children.find((n) => n.type === 'link');
+      assert.equal(link?.children?.map((n) => n.value).join(''), title, `${file}: the title as written`);
+    }
+    assert.deepEqual(parseLlmsTxt(await readFile(join(project.config.distDir, 'llms.txt'), 'utf8')).stray, []);
+  } finally {
+    await project.remove();
+  }
+});

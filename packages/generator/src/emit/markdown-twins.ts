@@ -29,8 +29,16 @@ export function inlineText(text: string): string {
   return text.replace(/[\\[\]*`]|<(?=[A-Za-z/!?])|&(?=#?[A-Za-z0-9]+;)|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, (c) => `\\${c}`);
 }
 
-/** Markdown link text: the title as written, never breaking the `[...]` syntax. */
-export const linkText = inlineText;
+/**
+ * Markdown link text: the title as written, never breaking the `[...]` syntax. A `]` is
+ * written as the character reference `&#93;`, not `\]`: the llmstxt.org reference parser
+ * (`llms_txt`, `\[(?P<title>[^\]]+)\]`) takes the first `]` for the end of the text, so
+ * it found no link on such a line and stopped on the whole file. Markdown reads both back as `]`.
+ */
+export function linkText(text: string): string {
+  // inlineText escapes every `]` and every backslash, so each `\]` it writes is an escaped `]`.
+  return inlineText(text).replace(/\\\]/g, '&#93;');
+}
 
 /**
  * A URL as a markdown link destination: `(` and `)` percent-encoded, so a slug with an
