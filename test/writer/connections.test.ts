@@ -198,6 +198,21 @@ test('connection limits on a real server', async (t) => {
     assert.equal(stored.filter((c) => c.author === 'pipelined-after-garbage').length, 1);
   });
 
+  await t.test('should answer bytes that are no request on a kept-alive connection after its answers', async () => {
+    // Before: the connection closed without a word, since bytes of an answer had been written
+    // on it (the 200 of the request before, long complete), where a first request gets its 400.
+    const raw = await open(server.url);
+    raw.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const deadline = Date.now() + 5000;
+    while (!/\r\n\r\n\{[\s\S]*\}$/.test(raw.received()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    raw.socket.write('GARBAGE\r\n\r\n');
+    await raw.closed;
+    const answers = raw.received().split(/(?=HTTP\/1\.1 \d{3} )/);
+    assert.deepEqual(answers.map((a) => a.slice(0, 12)), ['HTTP/1.1 200', 'HTTP/1.1 400'], raw.received().slice(0, 600));
+    const body = JSON.parse(answers[1]!.split('\r\n\r\n')[1]!) as { error: { code: string } };
+    assert.equal(body.error.code, 'validation');
+  });
+
   await t.test('should serve the requests pipelined on one connection one at a time, not all at once', async () => {
     // Node hands over every request of a read together: a client pipelining GETs of a big
     // file without reading the answers had each one open its file and buffer it (20 such

@@ -123,6 +123,14 @@ function answerClientErrors(server: Server, headers: HeaderList, shapeFor: Shape
       });
       return;
     }
+    // No request in progress on a connection that was answered before (kept alive): every
+    // answer on it is complete, so the refusal follows them, then the connection ends.
+    if (current === undefined && !queue && socket.bytesWritten !== 0 && error.code !== 'ECONNRESET') {
+      answerRaw(socket, headers, clientErrorAnswer(error), undefined, true);
+      socket.end();
+      socket.setTimeout(1000, () => socket.destroy());
+      return;
+    }
     // A body that stopped or broke off: its request's route shapes the error (`/mcp` answers JSON-RPC).
     if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path));
     socket.destroy(error);
