@@ -3,6 +3,7 @@
  * dist/, data/ and .cache/ inside it. Real files on disk, removed after the test.
  */
 import { mkdtemp, mkdir, writeFile, cp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,8 +52,24 @@ export async function makeProject(options: ProjectOptions = {}): Promise<TestPro
   });
   // Retries: a test's `after` hooks run in order, so the project may be removed while its
   // server still writes a last aggregate (ENOTEMPTY); the retry outlasts that write.
-  return { root, config, write, remove: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  const remove = () => {
+    removed.add(root);
+    return rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
+  return { root, config, write, remove };
 }
+
+/**
+ * Projects removed by a test, removed again as the test file's process exits: in the many
+ * tests that register `project.remove()` before the close of their server, state or child
+ * (`after` hooks run in the order registered), the close saves the build manifest (or a
+ * killed child's last write lands) after the removal, and left a folder of only
+ * `.cache/manifest.json` in the system's temporary folder for every such test run.
+ */
+const removed = new Set<string>();
+process.once('exit', () => {
+  for (const root of removed) rmSync(root, { recursive: true, force: true });
+});
 
 /** A valid post source. */
 export function postSource(fields: Partial<Record<'title' | 'date' | 'model' | 'category' | 'summary' | 'tags' | 'author_type', string>> = {}, body = 'The conclusion comes first.\n\n## Detail\n\n```bash\necho ok\n```\n'): string {
