@@ -1,5 +1,5 @@
 /**
- * Temporary files a killed process left in dist/ are swept by the next full build,
+ * Temporary files a killed process left in dist/ and .cache/ are swept by the next full build,
  * and only when a write was interrupted (the walk of dist/ costs a warm build time).
  */
 import { test } from 'node:test';
@@ -52,5 +52,18 @@ test('interrupted writes in dist/', async (t) => {
     const { result } = await build(p.config);
     for (const file of leftovers) assert.ok(!existsSync(file), `${file} swept`);
     assert.ok(result.written.length > 0, 'the crash marker also made the build write every output again');
+  });
+
+  // Found killing a writer under comment load: four `.cache/.manifest.json.dirty.<pid>.<n>.tmp`
+  // of the killed writer stayed through eight restarts and a build (a manifest save cut
+  // short leaves one as big as the manifest: ~19 MB at 10,000 posts, one more per crash).
+  await t.test('should sweep a dead writer\'s temporary files beside the manifest in .cache/ too', async () => {
+    const inCache = [join(cacheDir, `.manifest.json.${dead}.4.tmp`), join(cacheDir, `.manifest.json.dirty.${dead}.5.tmp`), join(cacheDir, `.token-counts.json.${dead}.6.tmp`)];
+    const oursInCache = join(cacheDir, `.manifest.json.${process.pid}.7.tmp`);
+    for (const file of [...inCache, oursInCache]) await writeFile(file, 'half');
+    await writeFile(join(cacheDir, `manifest.json.writing-${dead}`), String(dead));
+    await build(p.config);
+    for (const file of inCache) assert.ok(!existsSync(file), `${file} swept`);
+    assert.ok(existsSync(oursInCache), 'a running process\'s temporary file is kept');
   });
 });
