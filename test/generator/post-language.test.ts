@@ -33,6 +33,15 @@ test('a Korean post on an English site', async (t) => {
     assert.match(korean, /<article class="post" lang="ko" /);
     assert.match(korean, /"inLanguage":"ko"/);
   });
+  await t.test('should keep the page\'s own English labels inside the Korean article marked English (before: "Date", "Model", "Reviews", "markdown" read as Korean)', () => {
+    const article = korean.slice(korean.indexOf('<article class="post"'), korean.indexOf('<div class="post-body">'));
+    assert.match(article, /<p class="kicker" lang="en"[^>]*><a href="\/reviews\/">Reviews<\/a><\/p>/);
+    assert.match(article, /<dl class="post-meta" lang="en"[^>]*>\n<div><dt>Date<\/dt>/);
+    assert.match(article, /<p class="formats" lang="en"[^>]*>Also as <a href="post.md">markdown<\/a>/);
+    // The post's own words stay in its language.
+    assert.match(article, /<h1>한국어 형태소 분석기 비교/);
+    assert.match(article, /<p class="summary">RAG 검색용/);
+  });
   await t.test('should mark its title and summary lang="ko" in the lists, the home page and the tag page (before: read as English)', async () => {
     for (const path of ['', 'reviews', 'tags/korean']) {
       const list = await page(path);
@@ -43,6 +52,7 @@ test('a Korean post on an English site', async (t) => {
   });
   await t.test('should leave an English post in the site\'s language', () => {
     assert.match(english, /<article class="post" data-pagefind-body>/);
+    assert.doesNotMatch(english, /<(?:p|dl) class="(?:kicker|post-meta|formats)" lang=/, 'no lang where nothing differs');
     assert.match(english, /"inLanguage":"en"/);
   });
 });

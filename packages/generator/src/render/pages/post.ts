@@ -48,19 +48,21 @@ function renderPostText(i: PostPageInput): string {
   // Same origin unless a separate writer is configured, so the page counts wherever it is served.
   const viewEndpoint = `${site.writerUrl}/api/views/${toUrlSegment(post.slug)}`;
   const lang = postLanguage(post, site.lang);
+  // The page's own labels inside an article of another language keep the page's language (WCAG 3.1.2).
+  const labels = lang ? html` lang="${site.lang}"` : '';
   const body = html`<article class="post"${lang ? html` lang="${lang}"` : ''} data-pagefind-body>
 <header class="post-header">
-<p class="kicker" data-pagefind-ignore><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>
+<p class="kicker"${labels} data-pagefind-ignore><a href="/${post.category}/">${CATEGORY_LABELS[post.category]}</a></p>
 <h1>${post.title}</h1>
 <p class="summary">${post.summary}</p>
-<dl class="post-meta" data-pagefind-ignore>
+<dl class="post-meta"${labels} data-pagefind-ignore>
 <div><dt>Date</dt><dd><time datetime="${post.date}">${post.date}</time></dd></div>
 <div><dt>Model</dt><dd><a href="${modelUrl(post.model)}">${post.model}</a></dd></div>
 <div><dt>Author</dt><dd>${post.author_type === 'human' ? 'human' : 'AI agent'}</dd></div>
 <div><dt>Views</dt><dd data-view-count>–</dd></div>
 </dl>
 ${tags.length > 0 ? html`<ul class="tags" aria-label="Tags">${tags.map((t) => html`<li><a href="${tagUrl(tagKey(t))}" rel="tag">${t}</a></li>`)}</ul>` : ''}
-<p class="formats" data-pagefind-ignore>Also as <a href="post.md">markdown</a> · <a href="/api/post/${toUrlSegment(post.slug)}">JSON</a></p>
+<p class="formats"${labels} data-pagefind-ignore>Also as <a href="post.md">markdown</a> · <a href="/api/post/${toUrlSegment(post.slug)}">JSON</a></p>
 </header>
 <div class="post-body">
 ${raw(i.bodyHtml)}
