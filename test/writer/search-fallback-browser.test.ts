@@ -25,4 +25,22 @@ test('search page on the writer\'s /api/search, in a real browser', { skip: NEED
   assert.equal(snippet, answer.results[0]?.snippet);
   assert.match(snippet, /from functions that build strings; a < b holds/);
   await page.close();
+
+  // Found in an acceptance run: every search first asked for /search-shards.json and
+  // /pagefind/pagefind.js, two 404s and two console errors, before the writer answered.
+  await t.test('should ask the writer at once, with no request for an index the build did not write', async () => {
+    const tab = await browser.newPage();
+    const problems: string[] = [];
+    tab.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+    tab.on('response', (r) => r.status() >= 400 && problems.push(`${r.status()}: ${new URL(r.url()).pathname}`));
+    tab.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+    await tab.goto(`${server.url}/search/?q=functions`);
+    await tab.waitForFunction(() => /result/.test(document.querySelector('[data-search-status]')?.textContent ?? ''), null, { timeout: 10_000 });
+    await tab.fill('#search-q', 'strings');
+    await tab.press('#search-q', 'Enter');
+    await tab.waitForFunction(() => /“strings”/.test(document.querySelector('[data-search-status]')?.textContent ?? ''), null, { timeout: 10_000 });
+    assert.equal(await tab.locator('[data-search-status]').textContent(), '1 result for “strings”');
+    assert.deepEqual(problems, []);
+    await tab.close();
+  });
 });

@@ -316,13 +316,14 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
     if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`Unexpected \`${key}\` \`${dir}\`: it is a file, not a folder (set \`AGORA_${key.slice(0, -3).toUpperCase()}_DIR\` or \`${key}\` in agora.config.json to a folder)`);
   }
   checkFoldersApart(root, folders);
+  const searchIndex = o.searchIndex ?? (searchEnv !== undefined ? !/^(0|false|no|off)$/i.test(searchEnv) : (file.searchIndex ?? true));
   return {
     root,
     ...folders,
     port,
     host,
     store: storeConfig(env, file, o),
-    searchIndex: o.searchIndex ?? (searchEnv !== undefined ? !/^(0|false|no|off)$/i.test(searchEnv) : (file.searchIndex ?? true)),
+    searchIndex,
     searchShardPages: o.searchShardPages ?? searchShardPages(env.AGORA_SEARCH_SHARD_PAGES ?? file.searchShardPages),
     file,
     site: {
@@ -338,6 +339,7 @@ export function loadConfig(options: LoadConfigOptions = {}): AgoraConfig {
       pageSize: o.site?.pageSize ?? parsePageSize(file.pageSize),
       ...(maxTokens === undefined ? {} : { llmsFullMaxTokens: maxTokens }),
       contentSignals: o.site?.contentSignals ?? parseContentSignals(file.contentSignals),
+      ...(searchIndex ? {} : { searchIndex: false }),
     },
   };
 }

@@ -172,6 +172,8 @@ export interface SiteConfig {
   llmsFullMaxTokens?: number;
   /** Content Signals (contentsignals.org) for robots.txt and markdown answers; `contentSignal()` fills the defaults. */
   contentSignals?: ContentSignals;
+  /** `false` when builds publish no Pagefind index (`searchIndex`): `/search/` asks the writer's `/api/search` at once. */
+  searchIndex?: boolean;
 }
 
 /** The three Content Signals (contentsignals.org): may content be used for search, as AI input, for AI training. */

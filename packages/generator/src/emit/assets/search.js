@@ -81,10 +81,14 @@ function show(q, results) {
   status.textContent = `${results.length} result${results.length === 1 ? '' : 's'} for “${q}”`;
 }
 
+// A site built without the index says so on the form: its files are not asked for (two 404s a search).
+const staticIndex = form?.getAttribute('data-search-index') !== 'off';
+
 async function run(q) {
   if (!q.trim()) return;
   status.textContent = 'Searching…';
   try {
+    if (!staticIndex) throw new Error('no static index');
     show(q, await fromPagefind(q));
   } catch {
     try {
