@@ -365,6 +365,18 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     const { token } = await createToken(server.store.tokens, 'mcp test');
     const proxied = data<{ source: { operation: string } }>(await legacy.callTool({ name: 'call_public_data', arguments: { ...args, agent_token: token } }));
     assert.equal(proxied.source.operation, 'getAphusBassInfoV5');
+    // The proxy's refusals name the tool's arguments too, not the HTTP body's fields (`body/params/kaptCode`).
+    for (const [refused, field, message] of [
+      [{ ...args, params: {} }, 'params.kaptCode', /^params\.kaptCode is required by getAphusBassInfoV5/],
+      [{ ...args, params: { kaptCode: 'B1' } }, 'params.kaptCode', /^params\.kaptCode /],
+      [{ ...args, service: 'nope' }, 'service', /^service `nope` is not in the catalog/],
+      [{ ...args, operation: 'nope' }, 'operation', /^operation `nope` is not an operation of `apartment-complex`/],
+    ] as const) {
+      const body = errorBody(await modern.callTool({ name: 'call_public_data', arguments: { ...refused, agent_token: token } }));
+      assert.equal(body.error.field, field, JSON.stringify(refused));
+      assert.match(body.error.message, message);
+      assert.doesNotMatch(body.error.message, /body\//);
+    }
   });
 
   await t.test('should refuse GET and DELETE on /mcp with 405 and Allow', async () => {

@@ -116,6 +116,17 @@ function agentTokenError(error: unknown): unknown {
 }
 
 /**
+ * The proxy's refusal of a field, in the tool's words: HTTP names the JSON body's fields
+ * (`body/params/kaptCode`, `body/service`), the tool's arguments are `params.kaptCode`
+ * and `service` (the `field` already says so).
+ */
+function proxyArgumentError(error: unknown): unknown {
+  if (!isAppError(error) || !error.message.startsWith('body/')) return error;
+  const message = error.message.slice('body/'.length).replace(/^\S+/, (path) => path.replaceAll('/', '.'));
+  return new AppError(error.code, message, { field: error.field, status: error.status, details: error.details, headers: error.headers, cause: error });
+}
+
+/**
  * A simple endpoint's refusal of a parameter, in the tool's words: HTTP names it
  * `query/nx` (field `nx`), and the tool's argument is `params.nx`.
  */
@@ -406,7 +417,7 @@ function registerCatalogTools(server: McpServer, deps: AgentDeps, caller: Caller
       if (!args.operation) throw new AppError('validation', 'operation is required with endpoint "proxy": an operation id of the entry (see get_catalog)', { field: 'operation' });
       await deps.limits.proxy(caller.client);
       const result = await calls.proxy(args.agent_token ?? caller.agentToken, { service: args.service, operation: args.operation, params: args.params ?? {} }).catch((error: unknown) => {
-        throw agentTokenError(error);
+        throw proxyArgumentError(agentTokenError(error));
       });
       return structured(result as Record<string, unknown>);
     }
