@@ -153,7 +153,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     store = await openOrAway();
   }
   health.clear('store');
-  recordAddress(store, writerUrl({ host: config.host, port: Number(new URL(url).port) }), logger);
+  const address = writerUrl({ host: config.host, port: Number(new URL(url).port) });
+  recordAddress(store, address, logger);
 
   // 2. Catch up: views, the site build (stored comment HTML is used as it is), then the full app.
   // The provider keys of this environment decide which catalog entries the build shows
@@ -186,6 +187,13 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     // The one process that writes dist/ from now on (an `agora build` under way finishes first).
     distLock = await waitForDist(config.distDir, (busy) => logger.warn({ holder_pid: busy.pid }, `${busy.message}; waiting for it to finish before catching up`));
+    // Also where this writer listens: with PostgreSQL no data-folder lock says a writer runs here, and
+    // `agora mcp` in this folder finds it by its dist/ (it cannot take dist/ for a node of its own).
+    try {
+      distLock.record([address]);
+    } catch (error) {
+      logger.warn({ err: error }, 'could not record the writer address in the dist/ lock; agora mcp beside it needs --writer');
+    }
     const migration = (store as { migration?: unknown }).migration;
     if (migration) logger.info({ migration }, 'migrated data/comments.json to one file per post (the old file is kept)');
     views = await ViewCounter.open(store.views, {

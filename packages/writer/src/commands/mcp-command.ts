@@ -6,7 +6,8 @@
  * Two ways to run, chosen by who holds the data folder:
  * - no writer runs on it: this process starts the writer as `agora start` does (build,
  *   store, rebuilds) on an ephemeral loopback port and serves the tools in process;
- * - a writer runs on it (`npm start`, holding `data/.writer.lock`): this process opens
+ * - a writer runs on it (`npm start`, holding `data/.writer.lock`; on PostgreSQL, the
+ *   writer holding this site's `dist/`, which records its address in `.dist.lock`): this process opens
  *   nothing and passes every request to that writer's `POST /mcp` (mcp/bridge.ts), so
  *   the one writer keeps owning the store and `dist/`. Its address is `--writer`, else
  *   the one the writer recorded in the lock file after its pid (`<pid>\n<url>\n`: any
@@ -27,11 +28,12 @@ import { writerUrl } from '../mcp/http.ts';
 import { bridgeServer, connectWriter } from '../mcp/bridge.ts';
 import { openStdioSession } from '../mcp/stdio-session.ts';
 import { runningWriter } from '../store/embedded/index.ts';
+import { distLockPath, distWriter } from '../rebuild/dist-lock.ts';
 
 /** The running writer's address and where it came from (said in the error when it does not answer). */
-function writerAddress(given: string | undefined, recorded: string | null, config: AgoraConfig): { url: string; from: string } {
+function writerAddress(given: string | undefined, recorded: string | null, lock: string, config: AgoraConfig): { url: string; from: string } {
   if (given) return { url: given, from: '--writer' };
-  if (recorded) return { url: recorded, from: `recorded by the writer in ${join(config.dataDir, '.writer.lock')}` };
+  if (recorded) return { url: recorded, from: `recorded by the writer in ${lock}` };
   return { url: writerUrl(config), from: 'the configured HOST and PORT' };
 }
 
@@ -47,14 +49,17 @@ export function mcpCommand(loadConfig: () => AgoraConfig): Command {
     .action(async (opts: { writer?: string }) => {
       const config = loadConfig();
       const logger = pino({ level: logLevel(process.env.LOG_LEVEL, 'warn') }, pino.destination(2));
-      // PostgreSQL nodes share the store: only the embedded store has one writer. (The
-      // lock check needs the folder: on a fresh site it does not exist yet.)
-      const writer = config.store.engine === 'files' ? (await mkdir(config.dataDir, { recursive: true }), await runningWriter(config.dataDir)) : null;
+      // The embedded store has one writer, which holds the data folder. (The lock check
+      // needs the folder: on a fresh site it does not exist yet.) PostgreSQL nodes share the
+      // store, but each writes its own dist/: a writer holding this folder's dist/ (it
+      // records its address there) serves it, and a node of our own would wait for it forever.
+      const held = config.store.engine === 'files' ? (await mkdir(config.dataDir, { recursive: true }), await runningWriter(config.dataDir)) : null;
+      const writer = held ? { ...held, holds: `the data folder \`${config.dataDir}\``, lock: join(config.dataDir, '.writer.lock') } : await distWriter(config.distDir).then((w) => w && { ...w, holds: `the site's \`${config.distDir}\``, lock: distLockPath(config.distDir) });
       if (writer) {
-        const address = writerAddress(opts.writer, writer.url, config);
+        const address = writerAddress(opts.writer, writer.url, writer.lock, config);
         const endpoint = new URL('/mcp', address.url);
         const client = await connectWriter(endpoint).catch((error: unknown) => {
-          throw new Error(`A writer${writer.pid !== null ? ` (pid ${writer.pid})` : ''} holds the data folder \`${config.dataDir}\` but its MCP endpoint ${endpoint.href} (${address.from}) does not answer (${(error as Error).message}); pass its address with \`agora mcp --writer http://host:port\``);
+          throw new Error(`A writer${writer.pid !== null ? ` (pid ${writer.pid})` : ''} holds ${writer.holds} but its MCP endpoint ${endpoint.href} (${address.from}) does not answer (${(error as Error).message}); pass its address with \`agora mcp --writer http://host:port\``);
         });
         logger.info({ writer: endpoint.href }, 'a writer runs on this data folder: serving its MCP endpoint over stdio');
         // Every request read is answered before the session ends (stdio-session.ts).

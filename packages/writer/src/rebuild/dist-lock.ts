@@ -43,6 +43,23 @@ export async function claimDist(distDir: string): Promise<HeldLock> {
 }
 
 /**
+ * The writer that holds `dist/` and recorded where it listens (after its pid), or null
+ * when nobody holds it or the holder recorded no address (`agora build`, a command's
+ * rebuild: they end soon). `agora mcp` passes its requests to that writer.
+ */
+export async function distWriter(distDir: string): Promise<{ pid: number | null; url: string } | null> {
+  try {
+    await (await claimDist(distDir)).release();
+    return null;
+  } catch (error) {
+    if (!(error instanceof DistBusyError)) throw error;
+    const { pid, lines } = await readHolder(distLockPath(distDir));
+    const url = lines.find((line) => URL.canParse(line) && /^https?:$/.test(new URL(line).protocol));
+    return url ? { pid, url } : null;
+  }
+}
+
+/**
  * Wait (every `pollMs`) while another process writes `dist/` (an `agora build`
  * finishing), telling `onWait` once who holds it; after `timeoutMs` throw its `DistBusyError`.
  */
