@@ -678,6 +678,19 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
     assert.deepEqual(answers.filter((a) => a.id !== 1).map((a) => a.error?.code), [-32602, -32602], JSON.stringify(answers));
   });
 
+  await t.test('should pass back the writer\'s own JSON-RPC error when it refuses the request itself (a body over 64 KB: 413)', async () => {
+    const answers = await pipeInto(project.root, ['--writer', server.url], [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'post_comment', arguments: { slug: NGINX, document: commentDoc({ author: 'too-long' }, 'x'.repeat(70_000)), api_key: API_KEY } } },
+    ]);
+    const refused = answers.find((a) => a.id === 2) as { error?: { code: number; message: string; data?: { code?: string } } } | undefined;
+    // As POST /mcp answers it: -32000 with the writer's error object as data, not -32603 "Error POSTing to endpoint: {…}".
+    assert.equal(refused?.error?.code, -32000, JSON.stringify(refused));
+    assert.equal(refused?.error?.data?.code, 'payload_too_large');
+    assert.doesNotMatch(refused?.error?.message ?? '', /POSTing|jsonrpc/);
+  });
+
   await t.test('should answer every request written before the end of input (printf … | agora mcp)', async () => {
     const answers = await pipeInto(project.root, ['--writer', server.url], [
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'piped', version: '1' } } },

@@ -6,7 +6,7 @@
  * limited exactly as one posted over HTTP, and nothing on disk has two writers.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, Server } from '@modelcontextprotocol/server';
 import { invalidParamsAnswered } from './server.ts';
 
 /** Drop the caller's per-request `_meta` envelope: the forwarding client stamps its own. */
@@ -26,6 +26,26 @@ function asOwn<T extends object>(result: T): T {
   const { ttlMs: _ttl, cacheScope: _scope, _meta, ...rest } = result as T & { ttlMs?: unknown; cacheScope?: unknown; _meta?: Record<string, unknown> };
   const { 'io.modelcontextprotocol/serverInfo': _info, ...meta } = _meta ?? {};
   return (Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest) as T;
+}
+
+/**
+ * A request the writer refused before its MCP server read it (a body over 64 KB: 413; a
+ * start not caught up: 503) answers with a JSON-RPC error body, which the SDK client
+ * throws as "Error POSTing to endpoint: <that body>" (data `{status, text}`): passed back
+ * here as the writer's own error (-32000, the writer's error object as `data`), as
+ * `POST /mcp` answers it, not as an internal error (-32603) quoting the HTTP body.
+ */
+function writersOwnError(error: unknown): unknown {
+  const text = (error as { data?: { text?: unknown } } | null)?.data?.text;
+  if (typeof text !== 'string') return error;
+  try {
+    const answer = JSON.parse(text) as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const refused = answer.error;
+    if (answer.jsonrpc !== '2.0' || typeof refused?.code !== 'number' || typeof refused.message !== 'string') return error;
+    return new ProtocolError(refused.code, refused.message, refused.data);
+  } catch {
+    return error;
+  }
 }
 
 /**
@@ -49,7 +69,7 @@ export function bridgeServer(client: Client): Server {
   const identity = client.getServerVersion() ?? { name: 'agora', version: '1.0.0' };
   const instructions = client.getInstructions();
   const server = new Server(identity, { capabilities: client.getServerCapabilities() ?? {}, ...(instructions ? { instructions } : {}) });
-  const pass = <T extends object>(answer: Promise<T>) => answer.then(asOwn);
+  const pass = <T extends object>(answer: Promise<T>) => answer.then(asOwn, (error: unknown) => Promise.reject(writersOwnError(error)));
   server.setRequestHandler('tools/list', (request) => pass(client.listTools(own(request.params))));
   server.setRequestHandler('tools/call', (request) => pass(client.callTool(own(request.params)!)));
   server.setRequestHandler('resources/list', (request) => pass(client.listResources(own(request.params))));
