@@ -702,6 +702,21 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
     assert.equal(answers[2]!.result?.structuredContent?.status, 201);
   });
 
+  await t.test('should name --writer and the form it takes when given an address without a scheme', async () => {
+    const port = new URL(server.url).port;
+    for (const given of [`127.0.0.1:${port}`, `localhost:${port}`, 'ftp://127.0.0.1/']) {
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'mcp', '--writer', given], { env: { ...process.env, LOG_LEVEL: 'silent' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stdin.end();
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.notEqual(code, 0, given);
+      // It said only "agora: Invalid URL" (or tried ftp:// and said "fetch failed").
+      assert.match(stderr, /--writer/, `${given}: ${stderr}`);
+      assert.match(stderr, /http:\/\/127\.0\.0\.1:8080/, `${given}: ${stderr}`);
+    }
+  });
+
   await t.test('should say how to name the writer when it does not answer where configured', async () => {
     const lost = new Client({ name: 'lost', version: '1.0.0' });
     const transport = stdio(project.root, ['--writer', 'http://127.0.0.1:9']);

@@ -47,6 +47,10 @@ export function mcpCommand(loadConfig: () => AgoraConfig): Command {
     .description('serve the site as an MCP server over stdio (search, read, comment, public data)')
     .option('--writer <url>', 'when a writer already runs on this data folder: its address (default: the one it recorded in data/.writer.lock, else the configured HOST and PORT)')
     .action(async (opts: { writer?: string }) => {
+      // Only an http(s) address reaches a writer: `127.0.0.1:8080` said only "Invalid URL", naming no option.
+      if (opts.writer !== undefined && !(URL.canParse(opts.writer) && /^https?:$/.test(new URL(opts.writer).protocol))) {
+        throw new Error(`Unexpected --writer \`${opts.writer}\`, expected the running writer's http(s) address like \`http://127.0.0.1:8080\``);
+      }
       const config = loadConfig();
       const logger = pino({ level: logLevel(process.env.LOG_LEVEL, 'warn') }, pino.destination(2));
       // The embedded store has one writer, which holds the data folder. (The lock check
