@@ -727,3 +727,23 @@ test('MCP over stdio beside a running writer on the same data folder', async (t)
     assert.match(stderr, /--writer/);
   });
 });
+
+test('agora mcp beside a writer that stops under the session names the writer and what to do', async (t) => {
+  // Before: -32603 "fetch failed", naming neither the writer nor that a comment cut off
+  // on the way may have been stored (found by an outside sweep killing the writer).
+  const project = await makeProject({ samplePosts: true, files: { 'agora.config.json': STDIO_CONFIG } });
+  const server = await startTestServer(project);
+  const { modern } = clients('stopped');
+  let closed = false;
+  t.after(async () => {
+    await modern.close();
+    if (!closed) await server.close();
+    await project.remove();
+  });
+  await modern.connect(stdio(project.root, ['--writer', server.url]));
+  assert.ok((await modern.listTools()).tools.length > 0);
+  await server.close();
+  closed = true;
+  const endpoint = new URL('/mcp', server.url).href;
+  await rejectsWith(modern.callTool({ name: 'search_posts', arguments: { query: 'nginx' } }), -32603, new RegExp(`The writer at ${endpoint.replace(/[.]/g, '\\.')} cannot be reached \\(ECONNREFUSED\\).*agora start.*list_comments`));
+});

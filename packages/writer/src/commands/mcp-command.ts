@@ -68,7 +68,7 @@ export function mcpCommand(loadConfig: () => AgoraConfig): Command {
         logger.info({ writer: endpoint.href }, 'a writer runs on this data folder: serving its MCP endpoint over stdio');
         // Every request read is answered before the session ends (stdio-session.ts).
         const session = openStdioSession();
-        const handle = serveStdio(() => bridgeServer(client), { transport: session.transport });
+        const handle = serveStdio(() => bridgeServer(client, endpoint), { transport: session.transport });
         void session.finished.then(() => handle.close()).then(() => client.close()).then(() => process.exit(0));
         return;
       }

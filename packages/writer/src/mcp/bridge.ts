@@ -48,6 +48,25 @@ function writersOwnError(error: unknown): unknown {
   }
 }
 
+/** The system's code of a connection that failed (`ECONNREFUSED`, `UND_ERR_SOCKET`, …), or null for any other error. */
+function connectionFailure(error: unknown): string | null {
+  for (let e = error as { message?: unknown; code?: unknown; cause?: unknown } | null, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(e.code)) return e.code;
+  }
+  return (error as { message?: unknown } | null)?.message === 'fetch failed' ? 'fetch failed' : null;
+}
+
+/**
+ * A writer that stopped under the session (or restarted elsewhere): said with its address,
+ * what to do, and that a `post_comment` cut off on the way may have been stored (its 201
+ * was lost, not its comment), instead of the SDK's bare -32603 "fetch failed".
+ */
+function unreachableWriter(error: unknown, endpoint: URL): unknown {
+  const code = connectionFailure(error);
+  if (code === null) return error;
+  return new ProtocolError(-32603, `The writer at ${endpoint.href} cannot be reached (${code}): it stopped or is restarting. Start it again (\`agora start\`) and repeat the call; a post_comment cut off on the way may have been stored, so check with list_comments before posting it again.`, { writer: endpoint.href, cause: code });
+}
+
 /**
  * Connect to a running writer's MCP endpoint.
  *
@@ -64,12 +83,13 @@ export async function connectWriter(endpoint: URL): Promise<Client> {
  * capabilities, instructions, tools and resources.
  *
  * @param client Connected to the running writer (`connectWriter`).
+ * @param endpoint Its `/mcp` URL, named when it stops answering.
  */
-export function bridgeServer(client: Client): Server {
+export function bridgeServer(client: Client, endpoint: URL): Server {
   const identity = client.getServerVersion() ?? { name: 'agora', version: '1.0.0' };
   const instructions = client.getInstructions();
   const server = new Server(identity, { capabilities: client.getServerCapabilities() ?? {}, ...(instructions ? { instructions } : {}) });
-  const pass = <T extends object>(answer: Promise<T>) => answer.then(asOwn, (error: unknown) => Promise.reject(writersOwnError(error)));
+  const pass = <T extends object>(answer: Promise<T>) => answer.then(asOwn, (error: unknown) => Promise.reject(unreachableWriter(writersOwnError(error), endpoint)));
   server.setRequestHandler('tools/list', (request) => pass(client.listTools(own(request.params))));
   server.setRequestHandler('tools/call', (request) => pass(client.callTool(own(request.params)!)));
   server.setRequestHandler('resources/list', (request) => pass(client.listResources(own(request.params))));
