@@ -357,6 +357,10 @@ test('MCP over Streamable HTTP, both protocol eras', async (t) => {
     // Named as the tool's argument, not as the HTTP query (`query/kaptCode`).
     assert.equal(errorBody(badQuery).error.field, 'params.kaptCode');
     assert.match(errorBody(badQuery).error.message, /^params\.kaptCode /);
+    // A parameter the input schema refuses is named whole, as its message names it. Before: field `params`.
+    const numeric = errorBody(await modern.callTool({ name: 'call_public_data', arguments: { endpoint: 'weather', params: { nx: 60, ny: '127' } } }));
+    assert.equal(numeric.error.field, 'params.nx', JSON.stringify(numeric));
+    assert.match(numeric.error.message, /params\.nx: /);
     const args = { endpoint: 'proxy', service: 'apartment-complex', operation: 'getAphusBassInfoV5', params: { kaptCode: 'A10027875' } };
     const noToken = errorBody(await modern.callTool({ name: 'call_public_data', arguments: args }));
     assert.equal(noToken.error.code, 'unauthorized');

@@ -32,7 +32,8 @@ function writerToolErrors(server: McpServer): void {
   if (typeof sdk.createToolError !== 'function') throw new Error('the MCP SDK no longer has createToolError: update writerToolErrors (mcp/server.ts)');
   sdk.createToolError = (message) => {
     const invalid = /^Input validation error: Invalid arguments for tool [^:]+: (.*)$/s.exec(message);
-    const field = invalid ? /^([A-Za-z_]\w*)[\w.]*: /.exec(invalid[1]!)?.[1] : undefined;
+    // The whole path of the first refused argument (`params.nx`, not `params`), as the message says it.
+    const field = invalid ? /^([A-Za-z_][^:\s]*): /.exec(invalid[1]!)?.[1] : undefined;
     const body = invalid ? { error: { code: 'validation', message: `invalid arguments: ${invalid[1]}`, ...(field ? { field } : {}) } } : { error: { code: 'internal', message } };
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
   };
