@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -143,6 +143,30 @@ if (!server) {
     await t.test('should refuse a copy without its target', async () => {
       await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'postgres']), (e: { stderr: string }) => /needs the target database: pass `--database-url/.test(e.stderr));
       await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'files']), (e: { stderr: string }) => /needs the target folder: pass `--data-dir/.test(e.stderr));
+    });
+
+    await t.test('should refuse --data-dir with --to postgres, and a files source that does not exist, copying nothing', async () => {
+      // `--data-dir` names the target of `--to files`; with `--to postgres` it was ignored, the
+      // site's own (here missing) data folder was made and copied as empty, "0 comments … verified".
+      const empty = await db.createDatabase();
+      const missing = join(back, 'no-such-data');
+      await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'postgres', '--database-url', empty, '--data-dir', project.config.dataDir]), (e: { code: number; stderr: string }) => {
+        assert.equal(e.code, 1);
+        assert.match(e.stderr, /`--data-dir` names the target folder of `--to files`; `--to postgres` copies this site's configured store .*AGORA_DATA_DIR.*nothing was copied/);
+        return true;
+      });
+      await assert.rejects(cli(project.root, ['store', 'copy', '--to', 'postgres', '--database-url', empty], { AGORA_DATA_DIR: missing }), (e: { code: number; stderr: string }) => {
+        assert.equal(e.code, 1);
+        assert.match(e.stderr, /There is no files store to copy: `[^`]*no-such-data` does not exist.*AGORA_DATA_DIR.*nothing was copied/);
+        return true;
+      });
+      await assert.rejects(stat(missing), { code: 'ENOENT' }, 'the missing source folder is not made');
+      const target = await openPostgresStore(empty, 'tool', { onError: () => {} });
+      try {
+        assert.deepEqual((await contents(target)).comments, []);
+      } finally {
+        await target.close();
+      }
     });
 
     await t.test('should refuse to copy beside a running writer, from its store or into it, and change nothing', async () => {

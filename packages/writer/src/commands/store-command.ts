@@ -4,7 +4,8 @@
  * the report; any mismatch left after the copy fails with exit code 1. A files store on
  * either side is held as a writer holds it, so the copy refuses to run beside a writer.
  */
-import { resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import type { AgoraConfig } from '@agora/generator';
 import { openStore } from '../store/open.ts';
@@ -31,6 +32,25 @@ async function openTarget(config: AgoraConfig, options: CopyOptions): Promise<St
   const dir = resolve(options.dataDir);
   if (config.store.engine === 'files' && dir === resolve(config.dataDir)) throw new Error(`\`--data-dir ${options.dataDir}\` is the source store itself: name another folder`);
   return openEmbeddedStore(dir, 'tool');
+}
+
+/**
+ * Refuse what would copy something other than the operator meant, before any folder is
+ * held (holding one makes it). `--data-dir` with `--to postgres` was ignored: the site's
+ * own data folder was copied instead; a files source that does not exist was made empty
+ * and copied as "0 comments … verified".
+ */
+async function checkSource(config: AgoraConfig, options: CopyOptions): Promise<void> {
+  const shown = (dir: string) => relative(process.cwd(), dir) || '.';
+  if (options.to === 'postgres' && options.dataDir !== undefined) {
+    const source = config.store.engine === 'files' ? `the files store in \`${shown(config.dataDir)}\`` : 'PostgreSQL';
+    throw new Error(`\`--data-dir\` names the target folder of \`--to files\`; \`--to postgres\` copies this site's configured store (${source}): to copy another data folder, set \`AGORA_DATA_DIR=${options.dataDir}\` instead (or run the copy in its site with \`-C <site>\`); nothing was copied`);
+  }
+  if (config.store.engine !== 'files') return;
+  const info = await stat(config.dataDir).catch(() => null);
+  if (!info?.isDirectory()) {
+    throw new Error(`There is no files store to copy: \`${shown(config.dataDir)}\` ${info ? 'is not a folder' : 'does not exist'} (this site's data folder by its settings). Run the copy in the site whose writer stored the comments (\`-C <site>\`), or set \`AGORA_DATA_DIR\` to the folder it used; nothing was copied`);
+  }
 }
 
 /**
@@ -73,6 +93,7 @@ export function storeCommand(loadConfig: () => AgoraConfig): Command {
     .option('--data-dir <dir>', 'target folder for --to files')
     .action(async (options: CopyOptions) => {
       const config = loadConfig();
+      await checkSource(config, options);
       const release = await holdFileStores(config, options);
       try {
         await copyInto(config, options);
