@@ -30,3 +30,14 @@ test('a missing database or a refused login names the fix in DATABASE_URL, not a
     assert.doesNotMatch(login.message, /check that the database is running/, code);
   }
 });
+
+test('a missing privilege and a refused TLS request name the setting to change', () => {
+  // Before: the raw `permission denied for schema public` and `The server does not support SSL connections`.
+  const denied = toStoreError(pgError('42501', 'permission denied for table comments'), 'store a comment') as StoreError;
+  assert.equal(denied.code, 'unavailable');
+  assert.match(denied.message, /lacks a privilege \(permission denied for table comments\); the nodes' user needs SELECT, INSERT, UPDATE and DELETE on the tables/);
+  const tls = toStoreError(new Error('The server does not support SSL connections'), 'open the store') as StoreError;
+  assert.equal(tls.code, 'unavailable');
+  assert.match(tls.message, /`DATABASE_URL` asks for TLS \(`sslmode=require` or stricter\)/);
+  assert.doesNotMatch(tls.message, /check that the database is running/);
+});

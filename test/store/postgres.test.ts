@@ -10,6 +10,8 @@ import { dbCommand } from '../../packages/writer/src/commands/db-command.ts';
 import { StoreError, type Store } from '../../packages/writer/src/store/types.ts';
 import { LATEST_VERSION, MIGRATIONS, migrate, openPostgresStore, schemaStatus, type PostgresStoreOptions } from '../../packages/writer/src/store/postgres/index.ts';
 import { createPool } from '../../packages/writer/src/store/postgres/pool.ts';
+import { createRateLimits } from '../../packages/writer/src/http/rate-limit.ts';
+import { DEFAULT_LIMITS } from '../../packages/writer/src/http/limits-config.ts';
 import { POSTGRES_MISSING, sql, startPostgres, type PostgresServer } from '../helpers/postgres.ts';
 import { makeComment, reported, storeContract, whenAvailable } from './contract.ts';
 
@@ -76,6 +78,38 @@ if (!server) {
       assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
       assert.deepEqual(await migrate(url), { from: LATEST_VERSION, to: LATEST_VERSION, applied: [] });
       assert.deepEqual(await schemaStatus(url), { version: LATEST_VERSION, latest: LATEST_VERSION, pending: [] });
+    });
+
+    test('should serve with a node user that may not create tables, once the owner migrated', async () => {
+      // docs/postgres.md's split setup: `agora db migrate` as the owner, the nodes as a user
+      // with SELECT, INSERT, UPDATE, DELETE and USAGE only. Before: every open ran CREATE TABLE
+      // IF NOT EXISTS (PostgreSQL checks CREATE on the schema even when the table exists) and
+      // the writer created the rate-limit table itself: `permission denied for schema public`.
+      const url = await pgServer.createDatabase();
+      const role = `agora_node_${process.pid}`;
+      await sql(url, `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} LOGIN; END IF; END $$`);
+      const asNode = url.replace('postgres://postgres@', `postgres://${role}@`);
+      // Not migrated yet: refused, naming who may migrate and what the nodes need.
+      await assert.rejects(openPostgresStore(asNode, 'server', OPTIONS), (error: unknown) => {
+        assert.ok(error instanceof StoreError, String(error));
+        assert.match(error.message, /may not create tables.*agora db migrate.*owner.*SELECT, INSERT, UPDATE and DELETE/s);
+        return true;
+      });
+      await migrate(url);
+      await sql(url, `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await sql(url, `GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+      const store = await openPostgresStore(asNode, 'server', OPTIONS);
+      try {
+        const comment = makeComment({ slug: 'a-post' });
+        await store.comments.add(comment);
+        assert.equal((await store.comments.forSlug('a-post')).length, 1);
+        // The shared rate-limit counters: the schema's table, written by the node's user.
+        const limits = createRateLimits(DEFAULT_LIMITS, { store: { postgresPool: store.pool } });
+        await limits.guard.comment('203.0.113.9', 'a-post');
+        assert.equal((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_rate_limits'))[0]!.n !== '0', true);
+      } finally {
+        await store.close();
+      }
     });
 
     test('should refuse a database migrated by a newer agora', async () => {

@@ -13,7 +13,8 @@
  *
  * The counters live in memory now (one node). With the PostgreSQL store the engine
  * passes `{ postgresPool }` and the counters go to the `agora_rate_limits` table
- * (RateLimiterPostgres), so several writer nodes share one budget.
+ * (RateLimiterPostgres; the table is the schema's, migration 4), so several writer nodes
+ * share one budget.
  */
 import type { ServerResponse } from 'node:http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
@@ -52,7 +53,7 @@ export interface RateLimitGuard {
   proxy(client: string): Promise<void>;
 }
 
-/** The middleware and when it is ready (PostgreSQL creates its table first). */
+/** The budgets: as middleware for the routes, and as functions for the MCP tools and the signature check. */
 export interface RateLimits {
   /** One router: mount it before the routes it guards. */
   middleware: Router;
@@ -69,7 +70,6 @@ export interface RateLimits {
   directoryFetch(address: string, res: ServerResponse): Promise<void>;
   /** A point of `address`'s signed-request budget, before a signature is read (its nonce claimed): 429 when spent. */
   signedRequest(address: string, res: ServerResponse): Promise<void>;
-  ready: Promise<void>;
 }
 
 /** The six simple public-data endpoints (`public-data/router.ts`); test/writer/limits.test.ts checks each. */
@@ -221,27 +221,15 @@ function commentBudgets(budgets: CommentBudgets, isPost: (slug: string) => boole
  */
 export function createRateLimits(limits: Limits, options: RateLimitOptions = {}): RateLimits {
   const store = options.store ?? 'memory';
-  const pending: Promise<void>[] = [];
-  let tableReady: Promise<void> | null = null;
   const budget = (name: string, quota: number, windowSeconds: number): Budget | null => {
     if (quota === 0) return null;
     const policy: Policy = { name, quota, windowSeconds };
     const common = { keyPrefix: `agora:${name}`, points: quota, duration: windowSeconds };
     if (store === 'memory') return { policy, counter: new RateLimiterMemory(common) };
-    // One limiter creates the table; the others wait for it (concurrent CREATE TABLE races in PostgreSQL).
-    const create = (tableCreated: boolean) =>
-      new Promise<Counter>((resolve, reject) => {
-        // With `tableCreated` the callback runs inside the constructor, before `limiter` is assigned: resolve a tick later.
-        const limiter: RateLimiterPostgres = new RateLimiterPostgres({ ...common, storeClient: store.postgresPool, storeType: 'pool', tableName: TABLE, tableCreated }, (error?: Error) =>
-          queueMicrotask(() => (error ? reject(new StoreError('unavailable', `Cannot create the rate-limit table \`${TABLE}\`: ${error.message}`, { cause: error })) : resolve(limiter))),
-        );
-      });
-    let ready = tableReady ? tableReady.then(() => create(true)) : create(false);
-    tableReady ??= ready.then(() => undefined);
-    pending.push(ready.then(() => undefined));
-    // A creation that failed (database away at start) is tried again by the next request.
-    const counter = async (): Promise<Counter> => ready.catch(() => (ready = create(false)));
-    return { policy, onStoreDown: options.onStoreDown, counter: { consume: async (k, p) => (await counter()).consume(k, p), reward: async (k, p) => (await counter()).reward(k, p) } };
+    // The table is the schema's (migration 4, store/postgres/migrations.ts), applied when the store
+    // that lent the pool opened: nothing is created here, so a node user without CREATE serves.
+    const counter = new RateLimiterPostgres({ ...common, storeClient: store.postgresPool, storeType: 'pool', tableName: TABLE, tableCreated: true });
+    return { policy, onStoreDown: options.onStoreDown, counter };
   };
 
   const budgets = {
@@ -261,14 +249,11 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   // Every signed request claims a nonce, kept until its signature expires (up to 11 min), and
   // the store holds a bounded number: one address sending signed pings without end had filled
   // it, and every agent's signed requests answered 503. Charged before the signature is read.
-  // (Made before `ready` below, which catches a failed table creation of every budget.)
   const signatures = budget('signed-requests', limits.signedRequestsPerIpPerMinute, 60);
   const viewsOver = 'view counts from this address';
   router.put('/api/views/:slug', perClient(views, viewsOver));
   router.get(PUBLIC_DATA_PATHS, perClient(budgets.publicData, 'public-data requests from this address'));
   router.post('/agencatalog/api/call', perClient(budgets.proxy, 'proxy calls from this address'));
-  const ready = Promise.all(pending).then(() => undefined);
-  ready.catch(() => {}); // nobody has to wait for it: a failed creation is retried by the next request
   const view = async (client: string, res: ServerResponse) => {
     if (views) await charge(views, client, res, viewsOver);
   };
@@ -281,7 +266,7 @@ export function createRateLimits(limits: Limits, options: RateLimitOptions = {})
   const signedRequest = async (address: string, res: ServerResponse) => {
     if (signatures) await charge(signatures, address, res, 'signed requests from this address');
   };
-  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, directoryFetch, signedRequest, ready };
+  return { middleware: router, guard: createGuard(budgets, isPost), view, attempt, directoryFetch, signedRequest };
 }
 
 /** A 429 without a response to put headers on (MCP): the message says when to retry. */

@@ -62,6 +62,13 @@ export function toStoreError(error: unknown, doing: string): unknown {
   if (code === '28000' || code === '28P01') {
     return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL refused the login (${message}); check the user and password in \`DATABASE_URL\`, and that the server's pg_hba.conf lets that user in from this host`, { cause: error });
   }
+  // A TLS setting the server does not meet: the raw message named neither the URL nor sslmode.
+  if (/does not support SSL connections/i.test(message)) {
+    return new StoreError('unavailable', `Cannot ${doing}: ${message}; \`DATABASE_URL\` asks for TLS (\`sslmode=require\` or stricter): turn ssl on in the server's postgresql.conf, or drop \`sslmode\` from the URL on a network you trust`, { cause: error });
+  }
+  if (code === '42501') {
+    return new StoreError('unavailable', `Cannot ${doing}: the user in \`DATABASE_URL\` lacks a privilege (${message}); the nodes' user needs SELECT, INSERT, UPDATE and DELETE on the tables and USAGE on the sequences, and \`agora db migrate\` a user that may create tables (docs/postgres.md)`, { cause: error });
+  }
   if (error instanceof AggregateError || (code !== undefined && (NETWORK_CODES.has(code) || isTransientSqlState(code))) || CONNECTION_MESSAGE.test(message)) {
     return new StoreError('unavailable', `Cannot ${doing}: PostgreSQL is unavailable (${message}); check that the database is running and \`DATABASE_URL\` points to it`, { cause: error });
   }

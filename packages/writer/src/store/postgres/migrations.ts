@@ -105,6 +105,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'shared rate-limit counters',
+    sql: `
+      -- rate-limiter-flexible's own table (http/rate-limit.ts), made by the schema's owner: the
+      -- writers created it at start, which a node user without CREATE could not (IF NOT EXISTS:
+      -- a database those writers served has it already).
+      CREATE TABLE IF NOT EXISTS agora_rate_limits (
+        key    varchar(255) PRIMARY KEY,
+        points integer NOT NULL DEFAULT 0,
+        expire bigint
+      );
+    `,
+  },
 ];
 
 export const LATEST_VERSION = MIGRATIONS.reduce((max, m) => Math.max(max, m.version), 0);
@@ -128,6 +142,18 @@ export interface MigrationResult {
   applied: Migration[];
 }
 
+/** PostgreSQL's SQLSTATE for a missing privilege. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/** The user in `DATABASE_URL` may not change the schema: who may, and what the nodes' user then needs. */
+function cannotMigrate(from: number, error: unknown): StoreError {
+  return new StoreError(
+    'version',
+    `Cannot bring the database schema from version ${from} to ${LATEST_VERSION}: the user in \`DATABASE_URL\` may not create tables (${(error as Error).message}). Run \`agora db migrate\` once as a user that may (the database's owner), then give the nodes' user SELECT, INSERT, UPDATE and DELETE on the tables and USAGE on the sequences (docs/postgres.md); nothing was changed`,
+    { cause: error },
+  );
+}
+
 export function newerSchemaError(found: number): StoreError {
   return new StoreError(
     'version',
@@ -144,14 +170,23 @@ export function newerSchemaError(found: number): StoreError {
 export async function applyMigrations(pool: pg.Pool): Promise<MigrationResult> {
   return transaction(pool, 'open the PostgreSQL store (its schema check)', async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query(CREATE_VERSIONS);
     const from = await currentVersion(client);
     if (from > LATEST_VERSION) throw newerSchemaError(from);
+    if (from === LATEST_VERSION) return { from, to: from, applied: [] };
+    // Only a schema to change needs CREATE: PostgreSQL checks it for CREATE TABLE IF NOT EXISTS
+    // even where the table exists, so a node user with only SELECT, INSERT, UPDATE and DELETE
+    // could not open a database its owner had migrated.
+    if (from === 0) {
+      await client.query(CREATE_VERSIONS).catch((error: unknown) => {
+        throw (error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE ? cannotMigrate(from, error) : error;
+      });
+    }
     const applied: Migration[] = [];
     for (const migration of MIGRATIONS.filter((m) => m.version > from).sort((a, b) => a.version - b.version)) {
       try {
         await client.query(migration.sql);
       } catch (error) {
+        if ((error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE) throw cannotMigrate(from, error);
         throw new StoreError('version', `Cannot apply migration ${migration.version} (${migration.name}): ${(error as Error).message}; nothing was changed, fix the database or report this`, { cause: error });
       }
       await client.query('INSERT INTO agora_schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
