@@ -160,6 +160,18 @@ test('upstream error forms', async (t) => {
     const none = await call('economic-statistics', 'StatisticSearch', { stat_code: '999Y999', cycle: 'M', start_dt: '20250101', end_dt: '20251031' });
     assert.deepEqual([none.status, dig(none.data, 'list_total_count')], [200, 0]);
   });
+  // ECOS's ERROR-602 says "too many OpenAPI calls, use restricted; use it again in a while"
+  // (과도한 OpenAPI호출로 이용이 제한되었습니다. 잠시후 이용해주시기 바랍니다.): a throttle, not
+  // the day's quota. Answered as "daily quota is spent" with Retry-After until midnight KST,
+  // a client that obeys waited up to a day for an API that answered again minutes later.
+  await t.test('should answer ECOS ERROR-602 as throttling, not as a spent daily quota', async () => {
+    fake.setMode('ecos', 'limit');
+    const answer = await call('economic-statistics', 'KeyStatisticList', {});
+    fake.setMode('ecos', null);
+    assert.deepEqual([answer.status, answer.error.code, answer.headers.get('retry-after')], [503, 'upstream_unavailable', '1']);
+    assert.match(answer.error.message, /Provider `ecos` is throttling requests \(ERROR-602\)/);
+    assert.doesNotMatch(answer.error.message, /daily quota|midnight/);
+  });
   await t.test('should answer an empty RTMS month as an empty list', async () => {
     const answer = await call('real-estate-trades', 'getRTMSDataSvcAptTrade', { LAWD_CD: '11680', DEAL_YMD: '202610' });
     assert.deepEqual([answer.status, dig(answer.data, 'totalCount'), dig(answer.data, 'items')], [200, 0, []]);

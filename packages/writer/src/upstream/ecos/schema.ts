@@ -21,7 +21,9 @@ const CODES: Record<string, EcosOutcome> = {
   'ERROR-500': 'failed',
   'ERROR-600': 'failed',
   'ERROR-601': 'failed',
-  'ERROR-602': 'quota',
+  // "과도한 OpenAPI호출로 이용이 제한되었습니다. 잠시후 이용해주시기 바랍니다.": a throttle ("again in a
+  // while"), not the day's quota; told as that, a client waited until midnight KST.
+  'ERROR-602': 'rate',
 };
 
 /** The error code in an answer, or null when it is a data answer. */
