@@ -89,6 +89,21 @@ test('proxy call with every operation', async (t) => {
 
 });
 
+test('proxy KMA forecast calls without numOfRows get the whole run, not KMA\'s 10 rows', async (t) => {
+  // fetchKmaPage meant 1000 rows a page, but the proxy's `numOfRows: undefined` overrode that
+  // default and no numOfRows reached KMA, whose own default is 10: getUltraFcst answered 10
+  // of its 60 rows (totalCount 60), getVilageFcst 10 of ~1150, with nothing said.
+  const harness = await startHarness({ catalog: await activeCatalog(), now: () => NOW });
+  t.after(() => harness.stop());
+  const { token } = await createToken(harness.store.tokens, 'rows');
+  const answer = await call(harness, token, { service: 'weather-forecast', operation: 'getUltraFcst', params: { base_date: '20261121', base_time: '1030', nx: 60, ny: 127 } });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.deepEqual([dig(answer.data, 'totalCount'), (dig(answer.data, 'items') as unknown[]).length], [60, 60]);
+  assert.match(harness.fake.log.at(-1)?.url ?? '', /[?&]numOfRows=1000(&|$)/);
+  const asked = await call(harness, token, { service: 'weather-forecast', operation: 'getUltraFcst', params: { base_date: '20261121', base_time: '1030', nx: 60, ny: 127, numOfRows: 6, pageNo: 2 } });
+  assert.deepEqual([dig(asked.data, 'pageNo'), (dig(asked.data, 'items') as unknown[]).length], [2, 6]);
+});
+
 test("proxy answers never carry the server's provider keys", async (t) => {
   // law.go.kr puts the caller's OC in every search hit's detail link (법령상세링크), and
   // the proxy served it: any agent token learned the operator's law.go.kr key.

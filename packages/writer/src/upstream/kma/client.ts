@@ -27,7 +27,10 @@ const MAX_PAGES = 3;
  * @param query Query parameters besides serviceKey and dataType.
  */
 export async function fetchKmaPage(ctx: UpstreamContext, path: string, query: Record<string, string | undefined>): Promise<KmaPage> {
-  const url = buildUrl(ctx.baseUrl, path, { serviceKey: ctx.key, pageNo: '1', numOfRows: '1000', ...query, dataType: 'JSON' });
+  // Only the values given replace the defaults: a proxy call without numOfRows passes it as
+  // undefined, which overrode the 1000 and left KMA's own default of 10 rows.
+  const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
+  const url = buildUrl(ctx.baseUrl, path, { serviceKey: ctx.key, pageNo: '1', numOfRows: '1000', ...given, dataType: 'JSON' });
   const { body, noData } = await getDataGoKr(ctx, url);
   return noData ? { totalCount: 0, pageNo: Number(query.pageNo ?? 1), numOfRows: 0, items: [] } : readKmaPage(body);
 }
