@@ -104,6 +104,31 @@ test('proxy KMA forecast calls without numOfRows get the whole run, not KMA\'s 1
   assert.deepEqual([dig(asked.data, 'pageNo'), (dig(asked.data, 'items') as unknown[]).length], [2, 6]);
 });
 
+test('proxy ECOS calls refuse a numOfRows or pageNo that is not what the catalog states', async (t) => {
+  // The catalog says "rows per page, at most 1000"; the client turned a bad value into
+  // another silently: numOfRows "abc" or 0 asked for 100 rows, 5000 for 1000, pageNo -3 for
+  // page 1, each a 200 (and a quota call) with rows the caller did not ask for.
+  const harness = await startHarness({ catalog: await activeCatalog(), now: () => NOW });
+  t.after(() => harness.stop());
+  const { token } = await createToken(harness.store.tokens, 'ecos rows');
+  const cases: [Record<string, string | number>, string, RegExp][] = [
+    [{ numOfRows: 'abc' }, 'params.numOfRows', /body\/params\/numOfRows must be an integer from 1 to 1000, got "abc"/],
+    [{ numOfRows: 0 }, 'params.numOfRows', /from 1 to 1000/],
+    [{ numOfRows: 5000 }, 'params.numOfRows', /from 1 to 1000, got "5000"/],
+    [{ pageNo: -3 }, 'params.pageNo', /body\/params\/pageNo must be an integer from 1 to 10000/],
+  ];
+  for (const operation of ['KeyStatisticList', 'StatisticTableList']) {
+    for (const [params, field, message] of cases) {
+      const answer = await call(harness, token, { service: 'economic-statistics', operation, params });
+      assert.deepEqual([answer.status, answer.error?.field], [400, field], `${operation} ${JSON.stringify(params)}: ${JSON.stringify(answer.body)}`);
+      assert.match(answer.error.message, message);
+    }
+  }
+  assert.equal(harness.fake.count('ecos'), 0);
+  const fine = await call(harness, token, { service: 'economic-statistics', operation: 'KeyStatisticList', params: { numOfRows: 1000, pageNo: 1 } });
+  assert.equal(fine.status, 200, JSON.stringify(fine.body));
+});
+
 test("proxy answers never carry the server's provider keys", async (t) => {
   // law.go.kr puts the caller's OC in every search hit's detail link (법령상세링크), and
   // the proxy served it: any agent token learned the operator's law.go.kr key.

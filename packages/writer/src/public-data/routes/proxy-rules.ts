@@ -48,6 +48,8 @@ const PROXY_RULES: Readonly<Record<string, Readonly<Record<string, Rule>>>> = {
     fs_div: oneOf(['OFS', 'CFS']),
   },
   'statutes-case-law/lawSearch.do': { display: integer(1, 100) },
+  // "rows per page, at most 1000": the client had turned "abc" or 0 into 100 rows, 5000 into 1000.
+  ...Object.fromEntries(['StatisticSearch', 'StatisticTableList', 'KeyStatisticList'].map((op) => [`economic-statistics/${op}`, { numOfRows: integer(1, 1000), pageNo: integer(1, 10000) }])),
   'statutes-case-law/lawService.do': { MST: pattern(/^\d{1,12}$/, 'a numeric law serial number from lawSearch.do'), efYd: compactDate },
 };
 
