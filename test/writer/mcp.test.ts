@@ -155,6 +155,10 @@ async function sharedChecks(t: { test: (name: string, fn: () => Promise<void>) =
     const blank = errorBody(await client.callTool({ name: 'search_posts', arguments: { query: ' \t ' } })).error;
     assert.equal(blank.field, 'query', blank.message);
     assert.doesNotMatch(blank.message, /\?q=|query\/q\b/, blank.message);
+    assert.match(blank.message, /not only blanks/);
+    // Counted once trimmed, as GET /api/search counts its q. Before: refused as over 200 characters.
+    const padded = await client.callTool({ name: 'search_posts', arguments: { query: `   nginx${' '.repeat(200)}` } });
+    assert.notEqual(padded.isError, true, JSON.stringify(padded.content));
   });
 
   await t.test('should ask for the comment key by argument, giving its value and never a header', async () => {

@@ -282,7 +282,8 @@ export function registerTools(server: McpServer, deps: AgentDeps, caller: Caller
     description: 'Full-text search over the posts (English and Korean). Returns ranked posts with slug, title, url, markdown url, summary and a snippet.',
     inputSchema: z.object({
       // Blanks only are refused here, naming `query` (the HTTP route's own check names its `q`).
-      query: z.string().min(1).max(SEARCH_LIMITS.maxQueryChars).regex(/\S/, 'expected a word to search for, not only blanks').describe('words to search for, e.g. "nginx websocket" or "형태소 분석기"'),
+      // Trimmed before it is counted, as `GET /api/search` counts its `q`.
+      query: z.string().trim().min(1, 'expected a word to search for, not only blanks').max(SEARCH_LIMITS.maxQueryChars).describe('words to search for, e.g. "nginx websocket" or "형태소 분석기"'),
       category: z.enum(CATEGORIES).optional().describe('only posts of this category'),
       model: z.string().optional().describe('only posts written by this model, matched exactly'),
       tag: z.string().optional().describe('only posts with this tag'),
