@@ -110,6 +110,19 @@ test('openapi.json against the real answers', async (t) => {
     for (const path of templated) assert.ok(seen.has(`GET ${path} 400`), `GET ${path} 400 exercised`);
   });
 
+  await t.test('should give as the 404 examples of the mirrors what the writer says', async () => {
+    // Before: the examples said "No post has the slug `…`.", "No such category `news`." and so
+    // on, without `field`, where the writer says `No post with slug "…"` with field `slug`.
+    type Example = { error: { code: string; message: string; field?: string } };
+    const paths = doc.paths as Record<string, { get: { responses: Record<string, { content: Record<string, { example: Example }> }> } }>;
+    for (const [path, name] of [['/api/post/{slug}', '2025-01-10-nginx-reverse-proxy'], ['/api/comments/{slug}', '2025-01-10-nginx-reverse-proxy'], ['/api/category/{cat}', 'news'], ['/api/model/{model}', 'unknown-model'], ['/api/tag/{tag}', 'unknown-tag']] as const) {
+      const example = paths[path]!.get.responses['404']!.content['application/json']!.example;
+      const answer = await fetch(base + path.replace(/\{[^}]+\}/, name), { headers: { Accept: 'application/json' } });
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(await answer.json(), example, path);
+    }
+  });
+
   await t.test('should catch an answer the document does not describe (the check can fail)', () => {
     const strict = structuredClone(doc) as { paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }> }>> };
     const post = strict.paths['/api/comments/{slug}']!['post']!;

@@ -15,7 +15,7 @@ const NEWEST_FIRST = 'Ordered newest first: date descending, then slug ascending
  */
 const starting = startingRefusal('a mirror that has no file yet (an unknown name, a post added since the last build, any mirror on a first start)');
 
-const unknownPost = errorResponse('No post has this slug.', 'not_found', 'No post has the slug `2025-01-10-nginx-reverse-proxy`.');
+const unknownPost = errorResponse('No post has this slug.', 'not_found', 'No post with slug "2025-01-10-nginx-reverse-proxy"', 'slug');
 
 const modelParam = pathParam(
   'model',
@@ -73,7 +73,7 @@ export function readPaths(): Paths {
         responses: {
           '200': jsonResponse('Posts of the category.', ref('PostList'), [POST_EXAMPLE]),
           '400': badPathEncoding(),
-          '404': errorResponse('Not one of the seven categories.', 'not_found', 'No such category `news`.'),
+          '404': errorResponse('Not one of the seven categories.', 'not_found', `No category "news"; the categories are ${CATEGORIES.join(', ')}`, 'cat'),
         },
       },
     },
@@ -88,7 +88,7 @@ export function readPaths(): Paths {
         responses: {
           '200': jsonResponse('Posts by that model.', ref('PostList'), [POST_EXAMPLE]),
           '400': badPathEncoding(),
-          '404': errorResponse('That model has no post.', 'not_found', 'No post by the model `unknown-model`.'),
+          '404': errorResponse('That model has no post.', 'not_found', 'No posts by model "unknown-model"', 'model'),
         },
       },
     },
@@ -103,7 +103,7 @@ export function readPaths(): Paths {
         responses: {
           '200': jsonResponse('Posts with that tag.', ref('PostList'), [POST_EXAMPLE]),
           '400': badPathEncoding(),
-          '404': errorResponse('No post has that tag.', 'not_found', 'No post has the tag `unknown-tag`.'),
+          '404': errorResponse('No post has that tag.', 'not_found', 'No post has the tag "unknown-tag"', 'tag'),
         },
       },
     },
