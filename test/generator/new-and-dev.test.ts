@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { newPost, check, watch, build } from '@agora/generator';
@@ -133,6 +133,45 @@ test('watch: a save in place (truncate, then write) is built whole, once; a file
   const deadline = Date.now() + 5000;
   while (errors.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   assert.equal(errors.length, 1, 'a file left empty is reported after the wait');
+});
+
+test('watch: a post moved to another folder or renamed is one rebuild: never both files at once', async (t) => {
+  const project = await makeProject({
+    files: {
+      'content/posts/a/2025-05-01-one.md': postSource({ title: 'One' }),
+      'content/posts/b/2025-05-02-two.md': postSource({ title: 'Two', date: '2025-05-02' }),
+    },
+  });
+  const builds: number[] = [];
+  const errors: string[] = [];
+  const watcher = await watch(project.config, {
+    onBuild: (r) => void builds.push(r.posts),
+    onError: (_e, messages) => errors.push(messages.map((m) => `${m.file} ${m.ruleId}`).join('; ')),
+  });
+  t.after(async () => {
+    await watcher.close();
+    await watcher.state.close();
+    await project.remove();
+  });
+  const settled = async () => {
+    await new Promise((r) => setTimeout(r, 400));
+    await watcher.idle();
+  };
+  const posts = join(project.root, 'content/posts');
+  // Before, chokidar held back each unlink 100 ms (its "atomic" option) while the new
+  // name's add came at once: the rebuild after the 15 ms quiet period saw both files, so a
+  // move between folders showed a duplicate-slug error in every open page, and a rename
+  // published the post twice (lists, feeds, llms.txt) until a second rebuild.
+  await rename(join(posts, 'a/2025-05-01-one.md'), join(posts, 'b/2025-05-01-one.md'));
+  await settled();
+  assert.deepEqual(errors, [], 'no error for a moved post');
+  await rename(join(posts, 'b/2025-05-01-one.md'), join(posts, 'b/2025-05-01-uno.md'));
+  await settled();
+  assert.deepEqual(errors, []);
+  assert.ok(builds.length >= 1, 'rebuilt');
+  assert.deepEqual(builds.filter((n) => n !== 2), [], `every rebuild saw two posts: ${JSON.stringify(builds)}`);
+  assert.ok(existsSync(join(project.config.distDir, 'api/post/2025-05-01-uno')));
+  assert.ok(!existsSync(join(project.config.distDir, 'api/post/2025-05-01-one')));
 });
 
 test('agora dev: an edit in two speeds', async (t) => {

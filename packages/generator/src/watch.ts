@@ -38,8 +38,17 @@ export interface Watcher {
  * even began, against a target of 100 ms from save to page. Editors replace a file by
  * rename or write it in one go; a save that comes in pieces (truncate, then write) lands
  * within the quiet period below, or waits while its file is empty (`EMPTY_WAITS`).
+ *
+ * Unlinks as they happen (`atomic: false`): chokidar's default holds each unlink back
+ * 100 ms (to report a delete-and-recreate as one change), while the add of a renamed
+ * file's new name comes at once, so the rebuild after the quiet period saw both names: a
+ * post moved to another folder was a duplicate slug (an error shown in every open page),
+ * a renamed one was published twice, until a second rebuild. A rebuild reads what is on
+ * disk, so an unlink and an add of one path in one batch are a change. Editors' swap and
+ * backup files, which the atomic mode also left out, stay left out (`EDITOR_TEMP`).
  */
-const WATCH_OPTIONS = { ignoreInitial: true };
+const EDITOR_TEMP = /\..*\.(sw[px])$|~$|\.subl.*\.tmp/;
+const WATCH_OPTIONS = { ignoreInitial: true, atomic: false, ignored: (path: string) => EDITOR_TEMP.test(path) };
 /** Quiet period after a change before the rebuild: the events of one save (or a save-all) make one rebuild. */
 const DEBOUNCE_MS = 15;
 /**
