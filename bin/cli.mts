@@ -200,7 +200,7 @@ program
   .action(
     guarded(async (opts: { port?: string; host?: string }) => {
       const cfg = siteConfig(listenOverrides(opts));
-      const { watch, nextContentChange, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth, ContentError, postDir } = await generator();
+      const { watch, nextContentChange, describeBuild, describeSearchRun, LiveReload, limitHeapGrowth, ContentError } = await generator();
       limitHeapGrowth();
       const { startServer, createLogger } = await import('@agora/writer');
       // Live reload: only this command serves the script and adds it to pages; dist/ never has it.
@@ -240,12 +240,11 @@ program
         // The edited page reloads as soon as its file is written; the lists when they are.
         onPages: (pages) => live.built([...pages.written, ...pages.removed]),
         onBuild: async (result, changed) => {
-          // A post new to the model (added, or moved away and back) gets the comments and views the store holds for it.
-          if (result.appeared) {
-            await server.postsAppeared(result.appeared);
-            // Their pages reloaded with the first half, before they had their comments: once more.
-            live.built(result.appeared.flatMap((slug) => server.state.site.bySlug.get(slug) ?? []).map((post) => `${postDir(post.category, post.slug)}/index.html`));
-          }
+          // A post new to the model (added, or moved away and back) gets the comments and views
+          // the store holds for it. The pages that rewrites reload through the writer's
+          // `onWritten`; a post with none is written nothing, and its page, which reloaded with
+          // the first half, does not reload again.
+          if (result.appeared) await server.postsAppeared(result.appeared);
           const first = new Set([...(result.pages?.written ?? []), ...(result.pages?.removed ?? [])]);
           live.built([...result.written, ...result.removed].filter((p) => !first.has(p)));
           const page = result.pages ? `; edited pages in dist/ after ${result.pages.ms} ms` : '';

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rename } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeProject, postSource } from '../helpers/project.ts';
 import { startDev } from '../helpers/dev-process.ts';
@@ -62,4 +62,54 @@ test('agora dev: a post moved away and back keeps its comments and views', { tim
   });
   // And the count goes on from there.
   assert.deepEqual(await (await fetch(`${base}/api/views/${SLUG}`, { method: 'PUT' })).json(), { views: 4 });
+});
+
+test('agora dev: a page that a renamed or returning post brings back reloads once', { timeout: 120_000 }, async (t) => {
+  // The open 404 page of a post deleted or renamed away reloads when the post is back.
+  // It reloaded twice: once with the post's files (the first half of the rebuild), then
+  // again after the writer was told of the post as new to the model, even when that
+  // wrote nothing (no comments, no views); what it writes reloads its pages itself.
+  const project = await makeProject({ files: { [FILE]: postSource({ title: 'Returns' }), 'content/posts/2025-05-02-other.md': postSource({ title: 'Other', date: '2025-05-02' }) } });
+  const dev = startDev(project, { AGORA_AGGREGATE_DELAY_MS: '100' });
+  const events = new AbortController();
+  t.after(async () => {
+    events.abort();
+    await dev.stop();
+    await project.remove();
+  });
+  const base = await dev.url();
+  const reloads: string[][] = [];
+  const stream = await fetch(`${base}/__agora/events`, { signal: events.signal });
+  void (async () => {
+    let text = '';
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += value;
+      for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+        const block = text.slice(0, end);
+        text = text.slice(end + 2);
+        const data = /^event: reload\ndata: (.*)$/m.exec(block);
+        if (data) reloads.push((JSON.parse(data[1]!) as { pages: string[] }).pages);
+      }
+    }
+  })().catch(() => {});
+  // Once an edit is seen, the watcher is watching.
+  const other = join(project.root, 'content/posts/2025-05-02-other.md');
+  await until('an edit to be seen', async () => {
+    await writeFile(other, postSource({ title: 'Other, edited', date: '2025-05-02' }));
+    await new Promise((r) => setTimeout(r, 300));
+    return /Other, edited/.test(await (await fetch(`${base}/api/post/2025-05-02-other`)).text()) ? true : undefined;
+  });
+  const page = `guide/${SLUG}/index.html`;
+  const renamed = join(project.root, 'content/posts/2025-05-01-renamed.md');
+  await rename(join(project.root, FILE), renamed);
+  await until('the post to go', async () => ((await fetch(`${base}/api/post/${SLUG}`)).status === 404 ? true : undefined));
+  await rename(renamed, join(project.root, FILE));
+  await until('the post to come back', async () => ((await fetch(`${base}/api/post/${SLUG}`)).status === 200 ? true : undefined));
+  // The lists of this edit, and anything late, have had their time.
+  await new Promise((r) => setTimeout(r, 1500));
+  const times = reloads.filter((pages) => pages.includes(page)).length;
+  assert.equal(times, 2, `the page reloads once as the post goes and once as it comes back: ${JSON.stringify(reloads)}`);
 });
