@@ -210,8 +210,9 @@ program
       let server: Awaited<ReturnType<typeof start>>;
       // Content with errors at the start: say them, show them in the browser on the port
       // meanwhile, and start once an edit fixes them.
+      let tried: number;
       for (;;) {
-        const tried = Date.now();
+        tried = Date.now();
         try {
           server = await start();
           // Built: pages that showed the errors reload when they connect again.
@@ -237,6 +238,8 @@ program
       server.state.onSearchIndexed((result, status, error) => (error ? console.warn : console.log)(describeSearchRun(result, status, error)));
       await watch(cfg, {
         state: server.state,
+        // An edit saved while the site was built, or before the watcher was ready (just after "Agora is serving"), is built now.
+        since: tried,
         // The edited page reloads as soon as its file is written; the lists when they are.
         onPages: (pages) => live.built([...pages.written, ...pages.removed]),
         onBuild: async (result, changed) => {

@@ -129,3 +129,24 @@ test('agora dev: while the content has errors, the last site is served whole (st
   assert.equal(await rawGet(url, '/%2e%2e/secret.txt'), 404);
   assert.equal(await rawGet(url, '/..%2fsecret.txt'), 404);
 });
+
+test('agora dev: an edit saved as it says it serves (before its watcher is ready) is built', { timeout: 120_000 }, async (t) => {
+  // The watcher started after "Agora is serving": a save in between was never seen, and
+  // the site kept the old text, saying nothing, until the next edit.
+  const file = 'content/posts/2025-05-01-early.md';
+  const project = await makeProject({ files: { [file]: postSource({ title: 'Early' }) } });
+  const dev = startDev(project);
+  t.after(async () => {
+    await dev.stop();
+    await project.remove();
+  });
+  const url = await dev.url();
+  await writeFile(join(project.root, file), postSource({ title: 'Early, edited at once' }));
+  const deadline = Date.now() + 15_000;
+  let record = '';
+  while (Date.now() < deadline && !/edited at once/.test(record)) {
+    await new Promise((r) => setTimeout(r, 100));
+    record = await (await fetch(`${url}/api/post/2025-05-01-early`)).text();
+  }
+  assert.match(record, /Early, edited at once/, `the edit was built (stdout: ${dev.stdout()}; stderr: ${dev.stderr()})`);
+});

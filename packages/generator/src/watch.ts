@@ -22,6 +22,12 @@ export interface WatchOptions {
   debounceMs?: number;
   /** A problem of the watching itself, not of the content (default: `console.warn`). */
   onWarning?: (message: string) => void;
+  /**
+   * `Date.now()` before `state` read the content: files modified after it are rebuilt
+   * once the watcher is ready (an edit saved during the start, or just after `agora dev`
+   * said it serves, came before the watcher and was never built).
+   */
+  since?: number;
 }
 
 export interface Watcher {
@@ -181,6 +187,10 @@ export async function watch(config: AgoraConfig, options: WatchOptions = {}): Pr
     changed.add(path);
     schedule();
   }, options.onWarning ?? warnOnConsole);
+  if (options.since !== undefined) {
+    for (const path of await filesChangedSince(config.contentDir, options.since)) changed.add(path);
+    if (changed.size > 0) schedule();
+  }
   return {
     state,
     close: async () => {
@@ -219,11 +229,19 @@ export async function nextContentChange(config: AgoraConfig, sinceMs = Date.now(
 
 /** Whether a file below `dir` was modified after `sinceMs`. */
 async function changedSince(dir: string, sinceMs: number): Promise<boolean> {
+  return (await filesChangedSince(dir, sinceMs, 1)).length > 0;
+}
+
+/** The files below `dir` modified after `sinceMs` (at most `most`). */
+async function filesChangedSince(dir: string, sinceMs: number, most = Infinity): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const found: string[] = [];
   for (const e of entries) {
     if (!e.isFile()) continue;
-    const { mtimeMs } = await stat(join(e.parentPath, e.name)).catch(() => ({ mtimeMs: 0 }));
-    if (mtimeMs > sinceMs) return true;
+    const path = join(e.parentPath, e.name);
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: 0 }));
+    if (mtimeMs > sinceMs) found.push(path);
+    if (found.length >= most) break;
   }
-  return false;
+  return found;
 }
