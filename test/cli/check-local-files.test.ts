@@ -94,3 +94,18 @@ test('agora check: a link to another post file and a reference-style image (loca
   // Reported where the destination is written: the definition.
   assert.match(stdout, /content\/posts\/x\.md:15:1 warning Missing image `\.\/charts\/missing\.png`: there is no `content\/posts\/charts\/missing\.png`/);
 });
+
+test('agora check: a path that leaves the post\'s folder and comes back into it is named as such, with the path to write (local-file)', async (t) => {
+  // `../posts/img/a.png` from content/posts/x.md is content/posts/img/a.png, below the
+  // post's folder; check said that file "is outside the post's folder" and to move it
+  // there, where it already was. The copy follows the path as written, so it is still not
+  // published: the fix is the path.
+  const project = await makeProject({ files: { 'content/posts/x.md': postSource({}, 'The conclusion first.\n\n![a](../posts/img/a.png)\n') } });
+  t.after(() => project.remove());
+  await project.write('content/posts/img/.keep', '');
+  await writeFile(join(project.root, 'content/posts/img/a.png'), PNG);
+  const { code, stdout } = await checkOutput(project.root);
+  assert.equal(code, 0, 'a warning');
+  assert.doesNotMatch(stdout, /is outside the post's folder/);
+  assert.match(stdout, /content\/posts\/x\.md:11:1 warning Unpublished image `\.\.\/posts\/img\/a\.png`: .*`content\/posts\/img\/a\.png`.* \(local-file\)\n  fix: refer to it as `\.\/img\/a\.png`/);
+});

@@ -124,6 +124,12 @@ function judge(ref: LocalRef, postAbs: string, contentDir: string, root: string)
   }
   const normal = posix.normalize(path);
   if (normal === '..' || normal.startsWith('../')) {
+    // Up and back down into the post's own folder (`../posts/img/a.png`): the file is in
+    // place, the path is not (the copy beside the page follows the path as written).
+    const below = relative(postDir, target);
+    if (below !== '' && !below.startsWith('..') && !isAbsolute(below)) {
+      return { kind: 'problem', severity: 'warning', message: `Unpublished ${what} \`${ref.url}\`: the path goes up out of the post's folder before it comes back to \`${name}\`, and only a path that stays in the post's folder is copied next to its page`, fix: `refer to it as \`./${below.split(sep).join('/')}\`` };
+    }
     return { kind: 'problem', severity: 'warning', message: `Unpublished ${what} \`${ref.url}\`: \`${name}\` is outside the post's folder, and only files beside the post or below its folder are copied next to its page`, fix: 'move the file beside the post (or into a folder below it) and refer to it as `./name.ext`' };
   }
   // Every folder on the way and the file itself: a symbolic link is never followed (posts are not read through one either).
