@@ -137,3 +137,37 @@ test('agora serve: no live reload', async (t) => {
     assert.doesNotMatch(html, /__agora/);
   });
 });
+
+test('agora dev: a file copied beside a post (an image saved, replaced or removed) reloads the post\'s open page', async (t) => {
+  // The copy in dist/ changed, but only .html paths reloaded a page: the page kept
+  // showing the old image (or a removed one) until a manual reload.
+  const { LiveReload } = await import('@agora/generator');
+  const { createServer } = await import('node:http');
+  const live = new LiveReload('/nonexistent-dist');
+  const server = createServer((req, res) => live.handler(req, res, () => res.writeHead(404).end()));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const controller = new AbortController();
+  t.after(() => {
+    controller.abort();
+    live.close();
+    server.close();
+  });
+  const res = await fetch(`http://127.0.0.1:${(server.address() as { port: number }).port}/__agora/events`, { signal: controller.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const reloadEvent = async () => {
+    for (;;) {
+      const m = /event: reload\ndata: (.*)\n\n/.exec(text);
+      if (m) {
+        text = text.slice(m.index + m[0].length);
+        return JSON.parse(m[1]!) as { pages: string[] };
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`no reload event in ${text}`);
+      text += value;
+    }
+  };
+  live.built(['guide/2025-05-01-x/diagram.png', 'guide/2025-05-01-x/img/talk.pdf', 'knowhow/2025-05-02-y/a.webp', 'assets/favicon.png', 'tags/a/index.html']);
+  assert.deepEqual((await reloadEvent()).pages.sort(), ['guide/2025-05-01-x/index.html', 'knowhow/2025-05-02-y/index.html', 'tags/a/index.html']);
+});

@@ -17,6 +17,8 @@ import { contentType } from 'mime-types';
 import { formatMessage, type Message } from '../messages.ts';
 import { notFoundPage } from '../render/pages/not-found.ts';
 import { emitAssets } from '../emit/assets.ts';
+import { CATEGORIES } from '../types.ts';
+import { PUBLISHED_TYPES } from '../validate/local-files.ts';
 
 export const LIVE_RELOAD_SCRIPT = '/__agora/live-reload.js';
 export const LIVE_RELOAD_EVENTS = '/__agora/events';
@@ -30,6 +32,8 @@ const VIEW_COUNTER = /<script src="\/assets\/views\.js"[^>]*><\/script>/;
 export const LIVE_RELOAD_TAG = `<script src="${LIVE_RELOAD_SCRIPT}" defer></script>`;
 /** A comment line to each client this often, so idle-socket timeouts never cut the stream. */
 const HEARTBEAT_MS = 15_000;
+/** A file copied beside a post in `dist/` (`guide/<slug>/img/a.png`): its post's page shows it. */
+const BESIDE_POST = new RegExp(`^((?:${CATEGORIES.join('|')})/[^/]+)/.+\\.(?:${PUBLISHED_TYPES.join('|')})$`, 'i');
 /** Most page paths one reload event lists. */
 const MAX_LISTED = 2000;
 
@@ -106,7 +110,12 @@ export class LiveReload {
    * @param changed Paths in `dist/` written or removed.
    */
   rewritten(changed: readonly string[]): void {
-    const pages = changed.filter((p) => p.endsWith('.html'));
+    const pages = [...new Set(changed.flatMap((p) => {
+      if (p.endsWith('.html')) return [p];
+      // An image or PDF beside a post saved, replaced or removed: the page showing it reloads too.
+      const post = BESIDE_POST.exec(p);
+      return post ? [`${post[1]}/index.html`] : [];
+    }))];
     if (pages.length === 0) return;
     // A burst that rewrote thousands of pages (a template change): every page reloads.
     this.send(`event: reload\ndata: ${JSON.stringify(pages.length > MAX_LISTED ? { all: true } : { pages })}\n\n`);
