@@ -212,3 +212,15 @@ test('.env.example lists every variable the code reads (README, "Configuration")
   const missing = [...read].filter((name) => !new RegExp(`\\b${name}=`).test(example));
   assert.deepEqual(missing, [], 'variables the code reads that .env.example does not list');
 });
+
+test('README\'s CLI table has a row for every command `agora --help` lists', async () => {
+  // `agora mcp` was listed by --help but missing from the table a newcomer reads.
+  const { stdout } = await promisify(execFile)(process.execPath, [AGORA, '--help']);
+  const commands = [...stdout.split(/^Commands:$/m)[1]!.matchAll(/^ {2}(\w+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+  assert.ok(commands.length >= 10, stdout);
+  const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## CLI'), readme.indexOf('A build says what it did'));
+  const rows = table.split('\n').filter((line) => line.startsWith('| `agora '));
+  const missing = commands.filter((c) => !rows.some((row) => row.includes(`\`agora ${c}`)));
+  assert.deepEqual(missing, [], 'commands without a row in README\'s CLI table');
+});
