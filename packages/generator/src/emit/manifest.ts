@@ -21,6 +21,12 @@ interface ManifestFile {
   distDir: string;
   /** Inode of dist/: if dist/ was deleted and recreated the manifest is void. */
   distIno: number;
+  /**
+   * Birth time of dist/ (ms; absent in older files, 0 where the file system keeps none): a
+   * dist/ deleted and made again often gets the freed inode back, so the inode alone took a
+   * new, empty dist/ for the old one.
+   */
+  distBorn?: number;
   outputs: Record<string, string>;
   jobs: Record<string, JobRecord>;
 }
@@ -37,12 +43,24 @@ export type ManifestLoss = 'crash marker' | 'no manifest' | 'dist replaced';
 /** Hash recorded for a file written without hashing (large, known to have changed). */
 export const UNHASHED = '-';
 
-async function inodeOf(path: string): Promise<number | null> {
+/** Which dist/ a manifest describes: its inode and birth time (0 where none is kept). */
+interface DistIdentity {
+  ino: number;
+  born: number;
+}
+
+async function identityOf(path: string): Promise<DistIdentity | null> {
   try {
-    return (await stat(path)).ino;
+    const { ino, birthtimeMs } = await stat(path);
+    return { ino, born: birthtimeMs };
   } catch {
     return null;
   }
+}
+
+/** The same folder: same inode and, where both birth times are known, born at the same time. */
+function sameDist(a: DistIdentity | null, b: DistIdentity | null): boolean {
+  return a !== null && b !== null && a.ino === b.ino && (a.born === 0 || b.born === 0 || a.born === b.born);
 }
 
 /**
@@ -81,8 +99,8 @@ export class Manifest {
    * plan as the reason to emit jobs it has no record of; cleared after a full build.
    */
   lost: ManifestLoss | null = null;
-  /** Inode of the dist/ this manifest describes, once known (opened from a file, or after a full build). */
-  private distIno: number | null = null;
+  /** The dist/ this manifest describes, once known (opened from a file, or after a full build). */
+  private dist: DistIdentity | null = null;
 
   constructor(
     readonly path: string | null,
@@ -125,13 +143,13 @@ export class Manifest {
       lost.dirtyOnDisk = true;
       return lost;
     }
-    const [file, ino] = await Promise.all([readJsonFile<ManifestFile>(path).catch(() => null), inodeOf(distDir)]);
+    const [file, dist] = await Promise.all([readJsonFile<ManifestFile>(path).catch(() => null), identityOf(distDir)]);
     if (!file || file.version !== 2) return empty('no manifest');
-    if (file.distDir !== distDir || ino === null || file.distIno !== ino) return empty('dist replaced');
+    if (file.distDir !== distDir || !sameDist(dist, { ino: file.distIno, born: file.distBorn ?? 0 })) return empty('dist replaced');
     const outputs = new Map(Object.entries(file.outputs));
     const named = sameString(outputs);
     const manifest = new Manifest(path, distDir, outputs, new Map(Object.entries(file.jobs).map(([id, job]) => [id, { key: job.key, paths: job.paths.map(named) }])));
-    manifest.distIno = ino;
+    manifest.dist = dist;
     return manifest;
   }
 
@@ -141,18 +159,18 @@ export class Manifest {
    * so the run writes the whole site again instead of calling the missing files unchanged.
    */
   async checkDist(): Promise<void> {
-    if (this.distIno === null) return;
-    if ((await inodeOf(this.distDir)) === this.distIno) return;
+    if (this.dist === null) return;
+    if (sameDist(await identityOf(this.distDir), this.dist)) return;
     this.outputs.clear();
     this.jobs.clear();
     this.knownDirs.clear();
     this.lost = 'dist replaced';
-    this.distIno = null;
+    this.dist = null;
   }
 
   /** After a full run: dist/ as it is now is the one this manifest describes. */
   async matchDist(): Promise<void> {
-    this.distIno = await inodeOf(this.distDir);
+    this.dist = await identityOf(this.distDir);
   }
 
   /**
@@ -160,8 +178,8 @@ export class Manifest {
    * them: at 10,000 posts it is ~19 MB, and one object of every entry stringified at once
    * was ~50 MB at the end of a cold build and held a writer's event loop while it saved.
    */
-  private async fileChunks(distIno: number): Promise<Uint8Array[]> {
-    const chunks = [Buffer.from(`{"version":2,"distDir":${JSON.stringify(this.distDir)},"distIno":${distIno},"outputs":{`)];
+  private async fileChunks(dist: DistIdentity): Promise<Uint8Array[]> {
+    const chunks = [Buffer.from(`{"version":2,"distDir":${JSON.stringify(this.distDir)},"distIno":${dist.ino},"distBorn":${dist.born},"outputs":{`)];
     const members = async (entries: Iterable<[string, unknown]>) => {
       let run: string[] = [];
       let first = true;
@@ -231,8 +249,7 @@ export class Manifest {
   async save(): Promise<void> {
     if (!this.path) return;
     const at = this.changes;
-    const distIno = (await inodeOf(this.distDir)) ?? -1;
-    const chunks = await this.fileChunks(distIno);
+    const chunks = await this.fileChunks((await identityOf(this.distDir)) ?? { ino: -1, born: 0 });
     if (this.changes !== at) return;
     await writeFileAtomic(this.path, chunks, { durable: this.dirtyOnDisk });
     if (this.dirtyOnDisk && this.markerPath && this.changes === at) {
