@@ -62,6 +62,27 @@ test('security headers', async (t) => {
     for (const name of ['content-type', 'content-digest', 'x-api-key', 'signature', 'signature-input', 'signature-agent']) assert.ok(allowed.includes(name), `Allow-Headers lacks ${name}: ${allowed.join(', ')}`);
   });
 
+  await t.test('should let a script on another origin revalidate what it reads: If-None-Match passes the preflight, ETag is readable', async () => {
+    // Before: `ETag` was exposed on /api/ answers but a preflight for If-None-Match did not allow it, and a
+    // static file's preflight (llms.txt, post.md) was a bare 204 with no CORS header: Chromium refused both.
+    const origin = 'https://elsewhere.example';
+    for (const path of [`/api/comments/${SLUG}`, `/api/post/${SLUG}`, '/api/search?q=caddy', '/llms.txt', '/agents.md', `/setups/${SLUG}/post.md`, `/setups/${SLUG}/`, '/index.md', '/feed.json']) {
+      const pre = await fetch(server.url + path, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'if-none-match, if-modified-since' } });
+      assert.equal(pre.status, 204, `OPTIONS ${path}`);
+      assert.equal(pre.headers.get('access-control-allow-origin'), '*', `OPTIONS ${path}: Allow-Origin`);
+      const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      for (const name of ['if-none-match', 'if-modified-since']) assert.ok(allowed.includes(name), `OPTIONS ${path}: Allow-Headers lacks ${name}: ${allowed.join(', ')}`);
+      assert.match(pre.headers.get('access-control-allow-methods') ?? '', /\bGET\b/, `OPTIONS ${path}: Allow-Methods`);
+    }
+    for (const path of [`/api/comments/${SLUG}`, '/llms.txt', '/agents.md', `/setups/${SLUG}/post.md`, '/feed.json']) {
+      const res = await fetch(server.url + path, { headers: { Origin: origin } });
+      const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      assert.ok(exposed.includes('etag') && exposed.includes('last-modified'), `GET ${path}: Expose-Headers ${exposed.join(', ')}`);
+    }
+    const md = await fetch(`${server.url}/setups/${SLUG}/`, { headers: { Origin: origin, Accept: 'text/markdown' } });
+    assert.match(md.headers.get('access-control-expose-headers') ?? '', /ETag/, 'negotiated markdown');
+  });
+
   await t.test('should give pages a strict CSP: scripts and styles from files only, no framing', async () => {
     const csp = (await fetch(`${server.url}/setups/${SLUG}/`)).headers.get('content-security-policy') ?? '';
     // 'wasm-unsafe-eval' lets Pagefind compile its WebAssembly; JavaScript eval stays off.

@@ -90,7 +90,7 @@ function cors(origin: string): RequestHandler {
     setHeaders(res, headers);
     if (req.method !== 'OPTIONS') return next();
     res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, POST, PUT, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Content-Digest, X-API-Key, X-Agent-Token, Signature, Signature-Input, Signature-Agent');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Content-Digest, X-API-Key, X-Agent-Token, Signature, Signature-Input, Signature-Agent, If-None-Match, If-Modified-Since');
     res.setHeader('Access-Control-Max-Age', '86400');
     res.status(204).end();
   };

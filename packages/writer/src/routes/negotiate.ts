@@ -16,6 +16,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import { sendWholeFile, type OpenedFile } from '../http/send-file.ts';
+import { STATIC_EXPOSED } from './static.ts';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { CONTENT_TYPES, contentSignal, countTextTokens, linkHeader, listPageLinks, sitePages, toFileName, type PageLinks, type SiteBuild, type SiteModel } from '@agora/generator';
@@ -67,7 +68,7 @@ const LATER_PAGE = /^(.*\/)page\/\d+\/$/;
 function send(req: Request, res: Response, path: string, type: string, next: (error?: unknown) => void, extra: Record<string, string> = {}, ofFile?: (opened: OpenedFile) => Promise<Record<string, string>>): void {
   const headers = async (r: Response, _path: string, opened: OpenedFile) => {
     const fromFile = ofFile ? await ofFile(opened) : {};
-    for (const [k, v] of Object.entries({ 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', ...extra, ...fromFile })) r.setHeader(k, v);
+    for (const [k, v] of Object.entries({ 'Content-Type': type, 'Cache-Control': 'public, max-age=0, must-revalidate', 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': STATIC_EXPOSED, ...extra, ...fromFile })) r.setHeader(k, v);
   };
   sendWholeFile(req, res, path, headers).then((outcome) => outcome !== 'sent' && next(), next);
 }

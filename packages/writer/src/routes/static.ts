@@ -34,12 +34,19 @@ function contentType(path: string): string | null {
   return null;
 }
 
+/** What a script on another origin needs to revalidate a file it read (If-None-Match, If-Modified-Since). */
+export const STATIC_EXPOSED = 'ETag, Last-Modified';
+
 function setHeaders(res: Response, path: string): void {
   const type = contentType(path);
   if (type) res.setHeader('Content-Type', type);
   res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=3600' : 'public, max-age=0, must-revalidate');
   // What agents and other sites' scripts read: the mirrors, markdown, text and both feed formats.
-  if (/\/api\/|\.md$|\.txt$|\.json$|\.atom$/.test(path.replace(/\\/g, '/'))) res.setHeader('Access-Control-Allow-Origin', '*');
+  if (/\/api\/|\.md$|\.txt$|\.json$|\.atom$/.test(path.replace(/\\/g, '/'))) {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    // The /api/ mirrors have the writer's longer list already (`cors` in app.ts).
+    if (!res.hasHeader('Access-Control-Expose-Headers')) res.setHeader('Access-Control-Expose-Headers', STATIC_EXPOSED);
+  }
 }
 
 const NAMED = ['post', 'model', 'comments', 'tag'] as const;
@@ -122,6 +129,14 @@ async function wrongMethod(method: string, path: string, res: Response, next: (e
   const file = await stat(path).catch(() => null);
   if (!file?.isFile()) return next();
   res.setHeader('Allow', STATIC_METHODS);
-  if (method === 'OPTIONS') return void res.status(204).end();
+  if (method === 'OPTIONS') {
+    // A CORS preflight: what a file answers decides whether a script may read it; the
+    // preflight lets a conditional GET (If-None-Match, If-Modified-Since) through.
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', STATIC_METHODS);
+    res.setHeader('Access-Control-Allow-Headers', 'Accept, If-None-Match, If-Modified-Since');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    return void res.status(204).end();
+  }
   next(new AppError('method_not_allowed', `${method} is not allowed here; allowed: ${STATIC_METHODS} (this is a file of the static site)`, { headers: { Allow: STATIC_METHODS } }));
 }
