@@ -57,6 +57,24 @@ test('content negotiation, discovery links and search', async (t) => {
     assert.match(preferred.headers.get('content-type') ?? '', /^text\/markdown/);
   });
 
+  await t.test('should read a media range with parameters (charset, variant) as its type', async () => {
+    // Before: `text/markdown; charset=utf-8` and RFC 7763's `text/markdown; variant=GFM` got HTML (an offer
+    // without parameters never matched a range with them), and `text/html; charset=utf-8, text/markdown` markdown.
+    const cases: [string, string, RegExp][] = [
+      [NGINX_URL, 'text/markdown; charset=utf-8', /^text\/markdown/],
+      [NGINX_URL, 'text/markdown;variant=GFM', /^text\/markdown/],
+      ['/', 'text/markdown; variant=CommonMark; charset=UTF-8', /^text\/markdown/],
+      [NGINX_URL, 'application/json; charset=utf-8', /^application\/json/],
+      [NGINX_URL, 'text/html; charset=utf-8, text/markdown;q=0.9', /^text\/html/],
+      [NGINX_URL, 'text/html;level=1;q=0.1, text/markdown; charset=utf-8;q=0.2', /^text\/markdown/],
+    ];
+    for (const [path, accept, type] of cases) {
+      const res = await get(path, accept);
+      assert.equal(res.status, 200, `Accept: ${accept}`);
+      assert.match(res.headers.get('content-type') ?? '', type, `${path} Accept: ${accept}`);
+    }
+  });
+
   await t.test('should answer list pages with markdown linking each post.md', async () => {
     for (const path of ['/', '/troubleshooting/', '/reviews/', '/comments/', '/debates/', '/agencatalog/', '/agencatalog/weather-forecast/']) {
       const res = await get(path, 'text/markdown');

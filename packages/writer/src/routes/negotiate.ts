@@ -6,7 +6,8 @@
  * post, `index.md` of a list page; a later page `…/page/N/` its list's) and
  * `Accept: application/json` on a post page gets its `/api/post/{slug}` record. HTML
  * stays the default: browsers and `*` / `*` get it, and q-values decide between the
- * three (Express `req.accepts`).
+ * three (Express `req.accepts`; a range's other parameters, `charset` or `variant`, are
+ * not read).
  *
  * A markdown answer — negotiated or a `.md` file asked for by name — carries its size
  * as `x-markdown-tokens` (o200k_base, as Cloudflare's Markdown for Agents does), the
@@ -61,6 +62,34 @@ function markdownTokens(): (path: string, opened: OpenedFile) => Promise<number>
 }
 
 const OFFERED = ['text/html', 'text/markdown', 'application/json'];
+
+/**
+ * The Accept header with each range's parameters dropped but `q`: every answer here is
+ * UTF-8 and the markdown is the source as authored, so `text/markdown; charset=utf-8`
+ * or RFC 7763's `text/markdown; variant=GFM` asks for the markdown. Negotiated as sent,
+ * a range with parameters never matched an offer without them (HTML came back instead).
+ */
+function withoutParameters(accept: string): string {
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type = '', ...params] = range.split(';');
+      return [type, ...params.filter((p) => /^\s*q\s*=/i.test(p))].join(';');
+    })
+    .join(',');
+}
+
+/** Which of OFFERED the request prefers, its media ranges read without their parameters. */
+function preferred(req: Request): string | false {
+  const accept = req.headers.accept;
+  if (accept === undefined || !accept.includes(';')) return req.accepts(OFFERED);
+  req.headers.accept = withoutParameters(accept);
+  try {
+    return req.accepts(OFFERED);
+  } finally {
+    req.headers.accept = accept;
+  }
+}
 
 /** A later page of a list: `/tags/nginx/page/2/` → `/tags/nginx/`. */
 const LATER_PAGE = /^(.*\/)page\/\d+\/$/;
@@ -128,7 +157,7 @@ export function negotiateRoutes(state: SiteBuild, distDir: string): Router {
     const page = pages(state.site).get(decoded) ?? (existsSync(join(twinDir, 'index.md')) ? { path: req.path, markdown: `${listPath ?? req.path}index.md` } : null);
     res.setHeader('Link', linkHeader(state.site.config, page));
     res.vary('Accept');
-    const wanted = req.accepts(OFFERED);
+    const wanted = preferred(req);
     if (wanted === 'text/markdown' && page) {
       const file = page.slug === undefined ? join(twinDir, 'index.md') : join(dir, 'post.md');
       if (existsSync(file)) return sendMarkdown(req, res, file, page, next);
