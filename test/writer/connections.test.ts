@@ -213,6 +213,23 @@ test('connection limits on a real server', async (t) => {
     assert.equal(body.error.code, 'validation');
   });
 
+  await t.test('should answer a kept-alive request whose body breaks its framing as a first request gets it', async () => {
+    // Before: a second request on the connection whose chunked body was no chunked encoding
+    // got nothing (the bytes of the 200 before it made answerRaw keep quiet), where the same
+    // request first on its connection got 400 field body.
+    const raw = await open(server.url);
+    raw.socket.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const deadline = Date.now() + 5000;
+    while (!/\r\n\r\n\{[\s\S]*\}$/.test(raw.received()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    raw.socket.write(`POST /api/comments/${SLUG} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${API_KEY}\r\nContent-Type: text/plain; charset=utf-8\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\nabc\r\n`);
+    await raw.closed;
+    const answers = raw.received().split(/(?=HTTP\/1\.1 \d{3} )/);
+    assert.deepEqual(answers.map((a) => a.slice(0, 12)), ['HTTP/1.1 200', 'HTTP/1.1 400'], raw.received().slice(0, 600));
+    const body = JSON.parse(answers[1]!.split('\r\n\r\n')[1]!) as { error: { code: string; field?: string } };
+    assert.equal(body.error.code, 'validation');
+    assert.equal(body.error.field, 'body');
+  });
+
   await t.test('should serve the requests pipelined on one connection one at a time, not all at once', async () => {
     // Node hands over every request of a read together: a client pipelining GETs of a big
     // file without reading the answers had each one open its file and buffer it (20 such

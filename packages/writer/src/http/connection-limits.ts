@@ -132,7 +132,8 @@ function answerClientErrors(server: Server, headers: HeaderList, shapeFor: Shape
       return;
     }
     // A body that stopped or broke off: its request's route shapes the error (`/mcp` answers JSON-RPC).
-    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path));
+    // Its answer not begun, the answers before it on a kept-alive connection are complete: the refusal follows them.
+    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path), current !== undefined && !current.res.headersSent);
     socket.destroy(error);
   });
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
@@ -164,8 +165,8 @@ function answerRaw(socket: Socket, headers: HeaderList, answer: AppError, shape:
 
 /** The requests of each connection that wait for the one being answered (pipelined behind it). */
 const waiting = new WeakMap<Socket, (() => void)[]>();
-/** The request each connection is being answered for, and its path (its body may still be arriving). */
-const inProgress = new WeakMap<Socket, { req: IncomingMessage; path: string }>();
+/** The request each connection is being answered for, its answer and its path (its body may still be arriving). */
+const inProgress = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse; path: string }>();
 
 /**
  * Serve the requests of one connection one at a time: a request pipelined behind
@@ -188,7 +189,7 @@ export function inTurn(req: IncomingMessage, res: ServerResponse, serve: () => v
 
 function start(req: IncomingMessage, res: ServerResponse, serve: () => void): void {
   const socket = req.socket;
-  inProgress.set(socket, { req, path: (req.url ?? '/').split('?', 1)[0]! });
+  inProgress.set(socket, { req, res, path: (req.url ?? '/').split('?', 1)[0]! });
   // 'close' follows every answer, finished or cut off, once.
   res.once('close', () => {
     inProgress.delete(socket);
