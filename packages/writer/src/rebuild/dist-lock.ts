@@ -53,8 +53,7 @@ export async function distWriter(distDir: string): Promise<{ pid: number | null;
     return null;
   } catch (error) {
     if (!(error instanceof DistBusyError)) throw error;
-    const { pid, lines } = await readHolder(distLockPath(distDir));
-    const url = lines.find((line) => URL.canParse(line) && /^https?:$/.test(new URL(line).protocol));
+    const { pid, url } = await readHolder(distLockPath(distDir));
     return url ? { pid, url } : null;
   }
 }

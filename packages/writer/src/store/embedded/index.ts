@@ -83,8 +83,7 @@ export async function writerIsRunning(dataDir: string): Promise<boolean> {
  */
 export async function runningWriter(dataDir: string): Promise<RunningWriter | null> {
   if (!(await writerIsRunning(dataDir))) return null;
-  const { pid, lines } = await readHolder(join(dataDir, LOCK_FILE));
-  const url = lines.find((line) => URL.canParse(line) && /^https?:$/.test(new URL(line).protocol)) ?? null;
+  const { pid, url } = await readHolder(join(dataDir, LOCK_FILE));
   return { pid, url };
 }
 

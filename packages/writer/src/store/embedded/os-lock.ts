@@ -36,17 +36,23 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
-/** What a lock file says about its holder: the pid (null if unreadable) and the lines recorded after it. */
+/**
+ * What a lock file says about its holder: the pid (null if unreadable), the lines recorded
+ * after it, and where it listens: the first of them that is an http(s) URL (null when none,
+ * as in a file an older writer wrote, or `agora build`'s).
+ */
 export interface LockHolder {
   pid: number | null;
   lines: string[];
+  url: string | null;
 }
 
 /** Parse a lock file's text (`<pid>\n<line>\n…`); any text parses, a stale or foreign file included. */
 export function parseHolder(text: string): LockHolder {
   const [first = '', ...rest] = text.split('\n');
   const pid = /^\d+$/.test(first.trim()) ? Number(first.trim()) : null;
-  return { pid, lines: rest.map((line) => line.trim()).filter(Boolean) };
+  const lines = rest.map((line) => line.trim()).filter(Boolean);
+  return { pid, lines, url: lines.find((line) => URL.canParse(line) && /^https?:$/.test(new URL(line).protocol)) ?? null };
 }
 
 /** Read what the holder of the lock at `path` wrote (a missing file reads as nothing). */
