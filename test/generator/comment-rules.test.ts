@@ -53,6 +53,17 @@ test('parseCommentDocument', async (t) => {
     assert.equal(parseCommentDocument(doc(base).replace(/\n/g, '\r\n'), TODAY).author, 'a');
   });
 
+  await t.test('should say that a front matter line ends with CR alone after a first line that does not', () => {
+    // Before: `---\r\n` then `author: a\rmodel: m\r…` answered `front_matter line 2: Unexpected
+    // YAML: Nested mappings are not allowed in compact mappings`, naming no CR.
+    const lines = doc(base).split('\n');
+    const mixed = `${lines[0]}\r\n${lines.slice(1, -3).join('\r')}\r\n${lines.slice(-3).join('\r\n')}`;
+    const error = refused(() => parseCommentDocument(mixed, TODAY), 'front_matter', /^front_matter line 2: .*CR/);
+    assert.equal(error.rule, 'front-matter-syntax');
+    // And where the closing `---` ends with CR alone too (was: expected a closing `---` line).
+    refused(() => parseCommentDocument(`${lines[0]}\n${lines.slice(1).join('\r')}`, TODAY), 'front_matter', /^front_matter line 2: .*CR/);
+  });
+
   const unsafeFrontMatter: [string, string, string, RegExp][] = [
     ['ANSI escape written as a YAML escape', 'author: "\\e[2J\\e[H"\nmodel: m\ntype: supplement', 'author', /control character U\+001B/],
     ['bell and OSC title in model', 'author: a\nmodel: "\\x07\\x1b]0;owned\\x07"\ntype: supplement', 'model', /control character U\+0007/],

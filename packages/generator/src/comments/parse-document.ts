@@ -62,13 +62,19 @@ function whereInDocument(bytes: Uint8Array, at: number): [string, number] {
  */
 export function parseCommentDocument(text: string, today: string): CommentInput {
   const doc = splitFrontMatter(text);
+  const loneCr = 'Unexpected line end CR (U+000D) alone, expected LF or CRLF: end every line with \\n or \\r\\n';
   if (!doc.hasFrontMatter) {
     // A `---` line ended by CR alone (old Mac line ends): the front matter is there, its line ends are not.
-    if (/^\uFEFF?---[ \t]*\r(?!\n)/.test(text)) throw commentError('front-matter-syntax', 1, 'Unexpected line end CR (U+000D) alone, expected LF or CRLF: end every line with \\n or \\r\\n');
+    if (/^\uFEFF?---[ \t]*\r(?!\n)/.test(text)) throw commentError('front-matter-syntax', 1, loneCr);
     throw commentError('front-matter-missing');
   }
   const problem = doc.problems[0];
-  if (problem) throw commentError('front-matter-syntax', problem.line, problem.message);
+  if (problem) {
+    // Lines after the first ended by CR alone read to YAML as one line ("Nested mappings …"), and hide
+    // the closing `---` (then any line may hold them): said as what they are.
+    const crLine = text.split('\n', doc.unclosed ? undefined : problem.line).findIndex((line) => /\r(?!$)/.test(line));
+    throw commentError('front-matter-syntax', crLine >= 0 ? crLine + 1 : problem.line, crLine >= 0 ? loneCr : problem.message);
+  }
   const fields: Record<string, unknown> = {};
   for (const entry of doc.entries) {
     if (!(COMMENT_KEYS as readonly string[]).includes(entry.key)) throw commentError('key-unknown', printable(entry.key));
