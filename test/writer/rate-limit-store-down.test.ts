@@ -28,3 +28,23 @@ test('a budget whose database is away answers 503 store_unavailable and reports 
   });
   assert.ok(down.length >= 1, 'reported');
 });
+
+test('a budget the database refuses for a missing privilege says so, not that the database cannot be reached', async () => {
+  // Before: a node user without rights on agora_rate_limits (the schema's table since
+  // migration 4) got 503 "the database cannot be reached" on every comment, /api/health
+  // said the same, and the log named no cause, though the database answered
+  // "permission denied for table agora_rate_limits".
+  const refused = Object.assign(new Error('permission denied for table agora_rate_limits'), { code: '42501' });
+  const pool = { query: async () => Promise.reject(refused) } as unknown as pg.Pool;
+  const down: unknown[] = [];
+  const limits = createRateLimits(DEFAULT_LIMITS, { store: { postgresPool: pool }, onStoreDown: (error) => down.push(error) });
+  await assert.rejects(limits.guard.comment('203.0.113.7', 'a-post'), (error: unknown) => {
+    assert.ok(error instanceof AppError);
+    assert.equal(error.status, 503);
+    assert.doesNotMatch(error.message, /cannot be reached/);
+    // The operator's words (logged as the cause, and /api/health's reason): the privilege and the table.
+    assert.match((error.cause as Error).message, /lacks a privilege \(permission denied for table agora_rate_limits\)/);
+    return true;
+  });
+  assert.match((down[0] as Error).message, /agora_rate_limits.*lacks a privilege/);
+});

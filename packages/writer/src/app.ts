@@ -11,7 +11,7 @@ import proxyAddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import type { SiteBuild } from '@agora/generator';
 import { AppError, sendError } from './errors.ts';
-import type { Store } from './store/types.ts';
+import { StoreError, type Store } from './store/types.ts';
 import type { ViewCounter } from './views/view-counter.ts';
 import type { Publisher } from './rebuild/publisher.ts';
 import type { CommentRenderer } from './comments/comment-renderer.ts';
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): Writer {
     store: deps.rateLimitStore,
     isPost: (slug) => deps.state.hasPost(slug),
     // The budgets are in the database too: a POST refused there never reaches the store, but the store is away all the same.
-    onStoreDown: () => deps.health.set('store', 'the rate-limit counters are unavailable (the database cannot be reached)'),
+    onStoreDown: (error) => deps.health.set('store', error instanceof StoreError ? error.message : 'the rate-limit counters are unavailable'),
   });
   // The hosts this writer answers for (the base URL's and writer URL's, the listen address, loopback, AGORA_MCP_HOSTS).
   const mcpHosts = mcpHostNames(deps.state.config, deps.mcpHosts);

@@ -22,7 +22,7 @@ import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-lim
 import type { Pool } from 'pg';
 import { AppError } from '../errors.ts';
 import { resolvePostSlug } from '../post-slug.ts';
-import { StoreError } from '../store/types.ts';
+import { toStoreError } from '../store/postgres/errors.ts';
 import type { Limits } from './limits-config.ts';
 import { AGENT_KEY_PREFIX, addressOf, clientKey } from './client-key.ts';
 import onHeaders from 'on-headers';
@@ -107,10 +107,12 @@ async function take(budget: Budget, key: string): Promise<Taken> {
   try {
     res = await budget.counter.consume(key);
   } catch (error) {
-    // The counter store failed, not the budget: with PostgreSQL that is the database being away.
+    // The counter store failed, not the budget: with PostgreSQL the database is away, or refused
+    // (a node user without rights on the table); its words, as the store's, are the operator's.
     if (!(error instanceof RateLimiterRes)) {
-      budget.onStoreDown?.(error);
-      throw new AppError('store_unavailable', 'The rate-limit counters are unavailable (the database cannot be reached); nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause: error });
+      const cause = toStoreError(error, `count a request in the rate-limit table \`${TABLE}\``);
+      budget.onStoreDown?.(cause);
+      throw new AppError('store_unavailable', 'The rate-limit counters are unavailable; nothing was stored. Try again shortly.', { headers: { 'Retry-After': '5' }, cause });
     }
     res = error;
     exceeded = true;
