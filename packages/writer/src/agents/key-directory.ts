@@ -348,9 +348,22 @@ export class KeyDirectories {
       const pairs = eachSignature(String(input ?? ''), String(signature ?? ''));
       if (pairs === null) throw new DirectoryError('directory_signature', 'the key directory carries a malformed Signature or Signature-Input');
       for (const pair of pairs) {
+        // Every response field as served (trimmed, a repeated one joined with ", ", RFC 9421 2.1):
+        // a signature may cover more than `"@authority";req` (`content-type`, `content-digest` …),
+        // and given only its own two fields, every other covered one was signed as empty.
+        const given: Record<string, string> = { 'signature-input': pair.input, signature: pair.signature };
+        const headers = {
+          get(name: string): string | null {
+            const key = name.toLowerCase();
+            if (Object.hasOwn(given, key)) return given[key]!;
+            const value = res.headers[key];
+            return value === undefined ? null : (Array.isArray(value) ? value : [value]).map((v) => v.trim()).join(', ');
+          },
+          set() {},
+        };
         const message = {
           request: { method: 'GET', url: new URL(HTTP_MESSAGE_SIGNATURES_DIRECTORY, origin).href, headers: { host: origin.host } },
-          response: { status: res.statusCode ?? 200, headers: { 'signature-input': pair.input, signature: pair.signature } },
+          response: { status: res.statusCode ?? 200, headers },
         };
         try {
           await verifyMessage(message, async (data, sig, params) => {
