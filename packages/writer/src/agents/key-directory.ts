@@ -76,6 +76,8 @@ interface Entry {
   at: number;
   until: number;
   keys?: Map<string, DirectoryKey>;
+  /** Keys the directory lists past the `MAX_KEYS` read. */
+  unread?: number;
   error?: DirectoryError;
 }
 
@@ -84,6 +86,8 @@ const DEFAULT_TTL_S = 300;
 const MAX_TTL_S = 86_400;
 /** A key missing from a cached directory is looked for again at most this often (key rotation). */
 const REFETCH_MISSING_KEY_MS = 30_000;
+/** Keys of a directory read (and thumbprinted); the rest are not. */
+export const MAX_DIRECTORY_KEYS = 100;
 
 const defaultResolve: Resolve = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -199,7 +203,10 @@ export class KeyDirectories {
     let entry = await this.entry(origin.origin, false, beforeFetch);
     if (entry.keys && !entry.keys.has(keyid) && this.now() - entry.at > REFETCH_MISSING_KEY_MS) entry = await this.entry(origin.origin, true, beforeFetch);
     if (entry.error) throw entry.error;
-    return entry.keys?.get(keyid) ?? null;
+    const key = entry.keys?.get(keyid) ?? null;
+    // "Lists no key" would be untrue of a key past the ones read.
+    if (!key && entry.unread) throw new DirectoryError('directory_invalid', `the key directory of ${origin.origin} lists ${MAX_DIRECTORY_KEYS + entry.unread} keys; only the first ${MAX_DIRECTORY_KEYS} are read and none has thumbprint ${keyid}: list the keys that sign among the first ${MAX_DIRECTORY_KEYS}`);
+    return key;
   }
 
   /**
@@ -225,8 +232,8 @@ export class KeyDirectories {
     const at = this.now();
     let entry: Entry;
     try {
-      const { keys, ttlS } = await this.fetchDirectory(new URL(origin));
-      entry = { at, until: at + ttlS * 1000, keys };
+      const { keys, unread, ttlS } = await this.fetchDirectory(new URL(origin));
+      entry = { at, until: at + ttlS * 1000, keys, unread };
     } catch (error) {
       const e = error instanceof DirectoryError ? error : new DirectoryError('directory_unreachable', `the key directory of ${origin} could not be fetched: ${(error as Error).message}`);
       // A failure of this server's own resolver is not the agent's: not remembered.
@@ -263,7 +270,7 @@ export class KeyDirectories {
     return found;
   }
 
-  private async fetchDirectory(origin: URL): Promise<{ keys: Map<string, DirectoryKey>; ttlS: number }> {
+  private async fetchDirectory(origin: URL): Promise<{ keys: Map<string, DirectoryKey>; unread: number; ttlS: number }> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     try {
@@ -271,7 +278,7 @@ export class KeyDirectories {
       timedOut.catch(() => {});
       const addresses = await Promise.race([this.addresses(origin), timedOut]);
       const { res, body } = await Promise.race([this.get(origin, addresses, controller.signal), timedOut]);
-      return { keys: await this.parse(origin, res, body), ttlS: freshness(res, this.now()) };
+      return { ...(await this.parse(origin, res, body)), ttlS: freshness(res, this.now()) };
     } finally {
       clearTimeout(timer);
     }
@@ -323,7 +330,7 @@ export class KeyDirectories {
   }
 
   /** The keys of a directory body, by thumbprint; its own signatures checked where present. */
-  private async parse(origin: URL, res: IncomingMessage, body: Buffer): Promise<Map<string, DirectoryKey>> {
+  private async parse(origin: URL, res: IncomingMessage, body: Buffer): Promise<{ keys: Map<string, DirectoryKey>; unread: number }> {
     let value: unknown;
     try {
       value = JSON.parse(body.toString('utf8'));
@@ -333,7 +340,7 @@ export class KeyDirectories {
     const list = (value as { keys?: unknown })?.keys;
     if (!Array.isArray(list)) throw new DirectoryError('directory_invalid', 'the key directory is not {"keys": [JWK…]}');
     const keys = new Map<string, DirectoryKey>();
-    for (const jwk of list.slice(0, 100)) {
+    for (const jwk of list.slice(0, MAX_DIRECTORY_KEYS)) {
       if (typeof jwk !== 'object' || jwk === null || typeof (jwk as JsonWebKey).kty !== 'string') continue;
       try {
         const keyid = await jwkToKeyID(jwk as JsonWebKey, helpers.WEBCRYPTO_SHA256, helpers.BASE64URL_DECODE);
@@ -377,6 +384,6 @@ export class KeyDirectories {
         }
       }
     }
-    return keys;
+    return { keys, unread: Math.max(0, list.length - MAX_DIRECTORY_KEYS) };
   }
 }
