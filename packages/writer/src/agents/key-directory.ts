@@ -222,13 +222,14 @@ export class KeyDirectories {
       pending = this.inflight.get(origin);
     }
     if (!pending) {
-      pending = this.load(origin).finally(() => this.inflight.delete(origin));
+      pending = this.load(origin, refresh ? cached : undefined).finally(() => this.inflight.delete(origin));
       this.inflight.set(origin, pending);
     }
     return pending;
   }
 
-  private async load(origin: string): Promise<Entry> {
+  /** Fetch `origin`'s directory; `previous` is the cached copy a lookup of a missing key refreshes. */
+  private async load(origin: string, previous?: Entry): Promise<Entry> {
     const at = this.now();
     let entry: Entry;
     try {
@@ -239,8 +240,11 @@ export class KeyDirectories {
       // A failure of this server's own resolver is not the agent's: not remembered.
       entry = { at, until: e.check === 'name_resolution' ? 0 : at + this.failureTtlMs, error: e };
     }
+    // A lookup of a key the fresh cached copy lacks that fails is this caller's answer only: the
+    // copy stays for its freshness (its keys kept verifying), counted as looked up now (30 s).
+    const kept = entry.error && previous?.keys && previous.until > at ? { ...previous, at } : entry;
     this.cache.delete(origin);
-    if (entry.until > at) this.cache.set(origin, entry);
+    if (kept.until > at) this.cache.set(origin, kept);
     while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
     return entry;
   }
