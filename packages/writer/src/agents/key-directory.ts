@@ -85,7 +85,8 @@ const DIRECTORY_TAG = 'http-message-signatures-directory';
 const DEFAULT_TTL_S = 300;
 const MAX_TTL_S = 86_400;
 /** A key missing from a cached directory is looked for again at most this often (key rotation). */
-const REFETCH_MISSING_KEY_MS = 30_000;
+export const REFETCH_MISSING_KEY_S = 30;
+const REFETCH_MISSING_KEY_MS = REFETCH_MISSING_KEY_S * 1000;
 /** Keys of a directory read (and thumbprinted); the rest are not. */
 export const MAX_DIRECTORY_KEYS = 100;
 
@@ -207,6 +208,12 @@ export class KeyDirectories {
     // "Lists no key" would be untrue of a key past the ones read.
     if (!key && entry.unread) throw new DirectoryError('directory_invalid', `the key directory of ${origin.origin} lists ${MAX_DIRECTORY_KEYS + entry.unread} keys; only the first ${MAX_DIRECTORY_KEYS} are read and none has thumbprint ${keyid}: list the keys that sign among the first ${MAX_DIRECTORY_KEYS}`);
     return key;
+  }
+
+  /** Milliseconds since the copy of `origin`'s directory in use was fetched (or looked up again), null when none is cached. */
+  copyAge(origin: URL): number | null {
+    const cached = this.cache.get(origin.origin);
+    return cached?.keys ? this.now() - cached.at : null;
   }
 
   /**

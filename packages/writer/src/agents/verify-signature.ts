@@ -32,7 +32,7 @@ import { SIGNATURE_MAX_LIFETIME_S, type CommentAgent } from '@agora/generator';
 import { AppError } from '../errors.ts';
 import type { AgentStore } from '../store/types.ts';
 import { eachSignature, parseSignatureInput, signatureAgentMember, signatureAgentUrl } from './signature-fields.ts';
-import { DirectoryError, directoryOrigin, keyAlgorithm, verifierForKey, type KeyDirectories } from './key-directory.ts';
+import { DirectoryError, directoryOrigin, keyAlgorithm, REFETCH_MISSING_KEY_S, verifierForKey, type KeyDirectories } from './key-directory.ts';
 
 /** Longest accepted `expires - created` (s): nonces are kept this long (plus the skew). One value with what agents are told (agents.md). */
 export const MAX_SIGNATURE_LIFETIME_S = SIGNATURE_MAX_LIFETIME_S;
@@ -162,7 +162,12 @@ export async function verifyAgentRequest(request: SignedRequest, deps: Signature
     if (error.check === 'name_resolution') throw new AppError('resolver_unavailable', `This server cannot check the signature now: ${error.message}. Nothing was stored; try again shortly.`, { headers: { 'Retry-After': '5' }, details: { check: error.check } });
     throw fail(error.check, error.message);
   }
-  if (!key) throw fail('keyid', `the key directory of ${origin.origin} lists no key with thumbprint ${keyid}`);
+  if (!key) {
+    // The copy consulted may be up to 30 s old: a key the agent just added is not in it yet.
+    const ageMs = deps.directories.copyAge(origin);
+    const copy = ageMs !== null ? ` (as fetched ${Math.round(ageMs / 1000)} s ago; a key missing from it is looked up again once the copy is ${REFETCH_MISSING_KEY_S} s old)` : '';
+    throw fail('keyid', `the key directory of ${origin.origin}${copy} lists no key with thumbprint ${keyid}`);
+  }
   // The directory's own validity window for a key (the draft's JWK `nbf` and `exp`, NumericDate
   // seconds): a key its agent retired kept signing until it was taken out of the directory.
   const { nbf, exp } = key.jwk as { nbf?: unknown; exp?: unknown };
