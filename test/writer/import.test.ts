@@ -180,3 +180,30 @@ test('agora comments export to a full disk leaves no partial backup behind and s
   assert.equal((await readFile(out, 'utf8')).trim().split('\n').length, 300);
   assert.deepEqual(await readdir(outDir), ['backup.jsonl']);
 });
+
+test('agora comments import refuses a line that is not valid UTF-8, as POST refuses such a body, instead of storing U+FFFD', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const file = join(project.root, 'export.jsonl');
+  const [before, after] = line('bad-bytes', 'A comment whose body has XX two bytes that are no UTF-8.').split('XX');
+  await writeFile(file, Buffer.concat([
+    Buffer.from(`${line('good-1', 'A good comment before the bad line.')}\n`),
+    Buffer.from(before!), Buffer.from([0xff, 0xfe]), Buffer.from(`${after}\n`),
+    Buffer.from(`${line('good-2', 'A good comment with é, 한국어 and 🙂 after it.')}\n`),
+  ]));
+  const result = await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]).then(
+    (r) => ({ code: 0, ...r }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+  assert.equal(result.code, 1, result.stdout);
+  assert.match(result.stderr, /export\.jsonl:2: not valid UTF-8: byte 0xFF at byte \d+ of the line/);
+  assert.match(result.stderr, /1 line refused; nothing was imported/);
+  assert.deepEqual(await storedComments(project.config.dataDir), []);
+
+  const skipped = await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file, '--skip-refused']);
+  assert.match(skipped.stdout, /imported 2 comments on 1 post; 0 already stored; 1 refused/);
+  const stored = await storedComments(project.config.dataDir);
+  assert.deepEqual(stored.map((c) => c.id).sort(), ['good-1', 'good-2']);
+  assert.equal(stored.find((c) => c.id === 'good-2')!.body, 'A good comment with é, 한국어 and 🙂 after it.');
+  assert.ok(!stored.some((c) => c.body.includes('\uFFFD')));
+});

@@ -12,6 +12,7 @@ export { limitHeapGrowth, HEAP_GROWING_PERCENT, WRITER_HEAP_GROWING_PERCENT } fr
 export { watch, nextContentChange, type WatchOptions } from './watch.ts';
 export { formatMessage, sortMessages, ContentError, type Message, type Severity } from './messages.ts';
 export { splitFrontMatter, frontMatterLine, type SplitDocument, type FrontMatterEntry } from './load/front-matter.ts';
+export { firstInvalidUtf8 } from './load/utf8.ts';
 export { writeFileAtomic, syncDir, isDiskFull } from './atomic-write.ts';
 export { readTextIfExists } from './json-file.ts';
 export { compareComments } from './model/site.ts';

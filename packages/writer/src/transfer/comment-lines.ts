@@ -14,7 +14,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { CommentRenderPool, commentHtmlKey, frontMatterLine, toCommentRecord, type Comment } from '@agora/generator';
+import { CommentRenderPool, commentHtmlKey, firstInvalidUtf8, frontMatterLine, toCommentRecord, type Comment } from '@agora/generator';
 import { checkRenderedBody, COMMENT_LIMITS, validateCommentFields } from '../validate/comment-document.ts';
 import { isAppError } from '../errors.ts';
 import type { CommentStore } from '../store/types.ts';
@@ -117,17 +117,34 @@ export interface CheckedLines {
   refused: ImportLineError[];
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A line's bytes as text; refused, naming the first bad byte, when they are not UTF-8. */
+function decodeLine(bytes: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    const at = Math.max(0, firstInvalidUtf8(bytes));
+    throw new Error(`not valid UTF-8: byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')} at byte ${at + 1} of the line is not (a POST of such a body is refused); save the export as UTF-8`);
+  }
+}
+
 /** Read and check every line of `file`; every bad line is in `refused`, with its reason. */
 export async function readCommentLines(file: string, knownPost: (slug: string) => boolean): Promise<CheckedLines> {
   const comments: Comment[] = [];
   const refused: ImportLineError[] = [];
   const lineOf = new Map<string, number>();
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  // Read as latin1 (one character per byte) and decoded strictly per line: a stream read as
+  // utf8 turns bytes that are no UTF-8 into U+FFFD, so such a body was stored with
+  // characters nobody wrote where POST refuses it (400 `body must be valid UTF-8 text`).
+  // Line ends are ASCII bytes, never inside a UTF-8 sequence, so the lines are the same.
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'latin1' }), crlfDelay: Infinity });
   let n = 0;
-  for await (const text of lines) {
+  for await (const raw of lines) {
     n++;
-    if (text.trim() === '') continue;
     try {
+      const text = decodeLine(Buffer.from(raw, 'latin1'));
+      if (text.trim() === '') continue;
       let value: unknown;
       try {
         value = JSON.parse(text);
