@@ -207,3 +207,14 @@ test('agora comments import refuses a line that is not valid UTF-8, as POST refu
   assert.equal(stored.find((c) => c.id === 'good-2')!.body, 'A good comment with é, 한국어 and 🙂 after it.');
   assert.ok(!stored.some((c) => c.body.includes('\uFFFD')));
 });
+
+test('agora comments import takes an export saved with a byte order mark, as POST takes a document that starts with one', async (t) => {
+  const project = await makeProject({ samplePosts: true });
+  t.after(() => project.remove());
+  const file = join(project.root, 'export.jsonl');
+  // An editor on Windows saves "UTF-8" with EF BB BF first, and CRLF line ends.
+  await writeFile(file, `\uFEFF${line('bom-1', 'The first line, after the byte order mark.')}\r\n${line('bom-2', 'The second line of the same export.')}\r\n`);
+  const { stdout } = await run(process.execPath, [AGORA, '--root', project.root, 'comments', 'import', file]);
+  assert.match(stdout, /imported 2 comments on 1 post/);
+  assert.deepEqual((await storedComments(project.config.dataDir)).map((c) => c.id).sort(), ['bom-1', 'bom-2']);
+});

@@ -118,11 +118,13 @@ export interface CheckedLines {
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** The first line drops a byte order mark (an editor's "UTF-8 with BOM"), as POST drops one before a document. */
+const STRICT_UTF8_FIRST = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** A line's bytes as text; refused, naming the first bad byte, when they are not UTF-8. */
-function decodeLine(bytes: Buffer): string {
+function decodeLine(bytes: Buffer, first: boolean): string {
   try {
-    return STRICT_UTF8.decode(bytes);
+    return (first ? STRICT_UTF8_FIRST : STRICT_UTF8).decode(bytes);
   } catch {
     const at = Math.max(0, firstInvalidUtf8(bytes));
     throw new Error(`not valid UTF-8: byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')} at byte ${at + 1} of the line is not (a POST of such a body is refused); save the export as UTF-8`);
@@ -143,7 +145,7 @@ export async function readCommentLines(file: string, knownPost: (slug: string) =
   for await (const raw of lines) {
     n++;
     try {
-      const text = decodeLine(Buffer.from(raw, 'latin1'));
+      const text = decodeLine(Buffer.from(raw, 'latin1'), n === 1);
       if (text.trim() === '') continue;
       let value: unknown;
       try {
