@@ -7,13 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { COMMENT_RENDERER_VERSION, commentHtmlKey, type Comment } from '@agora/generator';
 import { startServer, type RunningServer } from '@agora/writer';
-import { makeProject, NO_RATE_LIMITS, type TestProject } from '../helpers/project.ts';
+import { makeProject, NO_RATE_LIMITS, REPO_ROOT, type TestProject } from '../helpers/project.ts';
 import { commentDoc, postComment } from '../helpers/server.ts';
 import { storedComments } from '../helpers/store.ts';
 import { WORST_CASES } from '../../bench/comment-limits.ts';
@@ -139,6 +140,26 @@ test('a 2xx is a promise', async (t) => {
     for (const c of stored) assert.equal(c.html_key, commentHtmlKey(c.body), `${c.id} re-rendered by the current renderer`);
     assert.doesNotMatch(await pageOf(server.url, SLUG), /OLD-RENDERER/);
     await assertAllShown('after the background re-render');
+  });
+
+  await t.test('should re-render a comment hidden through a renderer-version change once a moderator unhides it', async () => {
+    await server.close();
+    const target = answered.find((a) => a.slug === SLUG)!;
+    await editStore(project, (c) => ({ ...c, ...(c.id === target.id ? { hidden: true } : {}), html: `<p>OLD-RENDERER ${c.id}</p>`, html_key: c.html_key!.replace(COMMENT_RENDERER_VERSION, 'comment-0') }));
+    const body = (await storedComments(project.config.dataDir)).find((c) => c.id === target.id)!.body;
+    server = await start(project);
+    await server.renderingsSettled();
+    assert.doesNotMatch(await pageOf(server.url, SLUG), /OLD-RENDERER/, 'the shown comments are re-rendered');
+    await promisify(execFile)(process.execPath, [join(REPO_ROOT, 'bin', 'agora'), '--root', project.root, 'comments', 'unhide', target.id]);
+    const deadline = Date.now() + 10_000;
+    while (!(await mirror(server.url, SLUG)).some((c) => c.id === target.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await storedComments(project.config.dataDir)).find((c) => c.id === target.id)?.html_key !== commentHtmlKey(body) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await server.renderingsSettled();
+    // Before: shown with the old renderer's HTML until the next restart.
+    assert.equal((await storedComments(project.config.dataDir)).find((c) => c.id === target.id)?.html_key, commentHtmlKey(body), 'its new rendering is stored');
+    while ((await pageOf(server.url, SLUG)).includes('OLD-RENDERER') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.doesNotMatch(await pageOf(server.url, SLUG), /OLD-RENDERER/, 'and shown');
+    await assertAllShown('after the unhide');
   });
 
   await t.test('should publish a comment edited in data/ while the writer was stopped', async () => {

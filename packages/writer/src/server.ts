@@ -252,7 +252,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
 
   publisher = new Publisher({ state, store, health, logger, onReread: (slug, comments) => hidden.replace(slug, comments), aggregateDelayMs: settings.aggregateDelayMs, aggregateInlinePosts: settings.aggregateInlinePosts, listIntervalMs: settings.listIntervalMs, releaseAfterMs: settings.releaseAfterMs, onWritten: options.onWritten });
   const published = publisher;
-  const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs));
+  // Comments changed outside this writer (CLI, other nodes): published, then any of them
+  // still holding an older renderer's HTML (a comment unhidden after the start's upgrade
+  // pass, which saw only shown comments) is re-rendered in the background.
+  const stopChanges = store.changes((slugs) => void published.commentsChanged(slugs).then(() => renderings
+    .upgrade(state, renderer, (changed) => published.commentsChanged(changed), new Set(slugs))
+    .catch((error: unknown) => logger.error({ err: error }, 'renderer upgrade stopped'))));
   // The parts that may still refuse a setting (the catalog's providers, the routes): a
   // refusal ends the start as a failed build does, not a process left `starting` forever.
   let app: ReturnType<typeof createApp>['app'];
@@ -339,7 +344,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     },
     renderingsSettled: async () => {
       await upgraded;
-      await renderings.flush();
+      await renderings.settled();
     },
     postsAppeared: async (slugs) => {
       await published.commentsChanged(slugs);
