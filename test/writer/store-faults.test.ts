@@ -84,6 +84,20 @@ test('store files of the wrong shape stop the start, naming the file, and are ne
     [{ created_at: 'now' }, /comment `edited`: `created_at` is no ISO 8601 time/],
   ];
   for (const [edit, pattern] of edits) cases.push([`comments/${SLUG}.json`, JSON.stringify({ slug: SLUG, comments: [{ ...stored, ...edit }] }), pattern]);
+  await t.test(`comments/${SLUG}.json: a byte that is not UTF-8 in a body`, async (t) => {
+    // Before: read as text, the byte became U+FFFD, was published, and the file was written
+    // back with it, the original bytes gone (found editing a file by hand while stopped).
+    const project = await withProject(t);
+    const path = join(project.config.dataDir, 'comments', `${SLUG}.json`);
+    await mkdir(join(project.config.dataDir, 'comments'), { recursive: true });
+    const json = Buffer.from(JSON.stringify({ slug: SLUG, comments: [{ ...stored, body: 'A body written by hand.' }] }));
+    const at = json.indexOf('hand');
+    const bytes = Buffer.concat([json.subarray(0, at + 1), Buffer.from([0xff]), json.subarray(at + 2)]);
+    await writeFile(path, bytes);
+    // A server that starts anyway is closed, so the assertion fails instead of the file hanging.
+    await assert.rejects(startTestServer(project).then((server) => server.close()), (e: Error) => new RegExp(`Cannot read .*${SLUG}\\.json.*not valid UTF-8 \\(byte 0xFF at byte ${at + 1}\\)`).test(e.message));
+    assert.deepEqual(await readFile(path), bytes);
+  });
   for (const [file, text, pattern] of cases) {
     await t.test(`${file}: ${text.slice(0, 200)}`, async (t) => {
       const project = await withProject(t);

@@ -2,11 +2,13 @@
  * Reading and writing the embedded store's JSON files. A file that is not JSON, or is
  * JSON of the wrong shape (`[]`, `{}`, `null`, `{"comments": {}}`), is never taken
  * as empty: it stops the caller with the file, the problem and the fix, and it is
- * never overwritten. Writes are durable (temp file, fsync, rename, fsync folder), and
+ * never overwritten; so is a file that is not UTF-8 (read leniently, its bytes had become
+ * U+FFFD, been published, and been written back over the original). Writes are durable (temp file, fsync, rename, fsync folder), and
  * a full disk becomes `StoreError('disk_full')`.
  */
 import { readFileSync } from 'node:fs';
-import { readTextIfExists, writeFileAtomic, writeFileAtomicSync } from '@agora/generator/files';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic, writeFileAtomicSync } from '@agora/generator/files';
 import { StoreError } from '../types.ts';
 
 /** Bytes of a data file written back to disk at a time (see `syncEvery`). */
@@ -50,20 +52,42 @@ function corrupt(path: string, problem: string, fix: string): StoreError {
  * @param fix What the operator should do when the file is broken (restore a backup, …).
  */
 export async function readDataFile<T>(path: string, check: ShapeCheck, fix: string): Promise<T | null> {
-  const text = await readTextIfExists(path);
-  return text === null ? null : parseDataFile<T>(path, text, check, fix);
-}
-
-/** `readDataFile`, synchronously (the store's file threads). */
-export function readDataFileSync<T>(path: string, check: ShapeCheck, fix: string): T | null {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return parseDataFile<T>(path, text, check, fix);
+  return parseDataFile<T>(path, utf8Text(path, bytes, fix), check, fix);
+}
+
+/** `readDataFile`, synchronously (the store's file threads). */
+export function readDataFileSync<T>(path: string, check: ShapeCheck, fix: string): T | null {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return parseDataFile<T>(path, utf8Text(path, bytes, fix), check, fix);
+}
+
+/** Refuses what is not UTF-8; a byte order mark is kept, as before, for JSON.parse to refuse. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A data file's bytes as text, or the `corrupt` error naming the first byte that is not UTF-8. */
+function utf8Text(path: string, bytes: Uint8Array, fix: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    // Where: the valid part re-encodes to the same bytes, so the first difference is the first bad byte.
+    const again = Buffer.from(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
+    let at = 0;
+    while (at < bytes.length && bytes[at] === again[at]) at++;
+    throw corrupt(path, `not valid UTF-8 (byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')} at byte ${at})`, fix);
+  }
 }
 
 /** A data file's text as its value, or the `corrupt` error naming the file, the problem and the fix. */
