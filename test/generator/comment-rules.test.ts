@@ -171,7 +171,7 @@ test('measureBody: the rendering-work counts', async (t) => {
   await t.test('should count lines, block lines, list items, headings, brackets, code spans and table cells', () => {
     const shape = measureBody('# Title\n\nText with [a](b) and `code`, <!-- a comment --> and <?pi?> but not a<b.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
     assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
-      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6, markupOpeners: 2,
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6, markupOpeners: 2, labelChars: 1,
     });
   });
 
@@ -207,6 +207,13 @@ test('measureBody: the rendering-work counts', async (t) => {
     for (const body of [`\`\`\`js\n${tail}\`\`\`\n`, `- a\n\n~~~ info\`ok\n${tail}~~~\n`]) assert.equal(measureBody(body).brackets, 0, body.slice(0, 20));
   });
 
+  await t.test('should sum the reach of each `]` back to the latest `[` still open (a tab as 4), outside fenced code', () => {
+    assert.equal(measureBody('[xxx] and [a](b), a [\tb] task').labelChars, 3 + 1 + 5);
+    assert.equal(measureBody('[[a]\nb]').labelChars, 1 + 5, 'nested, across a line break');
+    assert.equal(measureBody('] a stray bracket [a').labelChars, 0);
+    assert.equal(measureBody('[a\n```\n]]]]\n```\n').labelChars, 0);
+  });
+
   await t.test('should give the same counts for the same text, every time', () => {
     const body = 'a\n=\n'.repeat(300) + '- x [y](z) `w`\n'.repeat(300);
     assert.deepEqual(measureBody(body), measureBody(body));
@@ -227,7 +234,14 @@ test('rendering-work limits', async (t) => {
   };
   // Bodies of `n` units of the construct a limit counts, plus a line of text.
   const UNITS: Record<string, string> = { maxListItems: '- a\n', maxHeadings: '# a\n', maxBrackets: '[ ', maxCodeSpans: '` ', maxTableCells: '| ', maxBlockLines: 'a\n', maxMarkupOpeners: '<? ' };
-  const bodyOf = (limit: string, n: number) => (limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : `${UNITS[limit]!.repeat(n)}long enough body`);
+  // maxLabelChars: 400 nested `[` around L characters (the i-th pair from inside reaches L + 2(i - 1)), then one pair reaching the rest.
+  const labelsOf = (n: number) => {
+    const k = 400;
+    const reach = Math.floor((n - k * (k - 1)) / k) - 1;
+    return `${'['.repeat(k)}${'x'.repeat(reach)}${']'.repeat(k)} [${'x'.repeat(n - k * reach - k * (k - 1))}] `;
+  };
+  const bodyOf = (limit: string, n: number) =>
+    limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : limit === 'maxLabelChars' ? `${labelsOf(n)}long enough body` : `${UNITS[limit]!.repeat(n)}long enough body`;
   // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
   const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);
   await t.test('should accept the limits together up to 200 % and refuse 201 % (maxWork), naming each share', () => {
@@ -242,6 +256,10 @@ test('rendering-work limits', async (t) => {
       assert.deepEqual(error.work, { limit: 'maxWork', value: 201, max: 200 });
       assert.match(error.message, /^body uses 201 % of the rendering-work limits together \(`\[` characters outside fenced code 100 %, runs of `\*`\/`_`\/`~~` 51 %, runs of backticks outside fenced code 50 %\); at most 200 %/);
     }
+  });
+  await t.test('should refuse 499 `[`, 15,000 tabs and 499 `]` (0.7 s to render, within every other limit) naming maxLabelChars', () => {
+    // An outside sweep's body: each `]` copies and normalizes the text back to its `[`.
+    refusedWork(`${'['.repeat(499)}${'\t'.repeat(15_000)}${']'.repeat(499)}`, 'maxLabelChars', 499 * 60_000 + 499 * 498, 1_000_000);
   });
   for (const rule of COMMENT_WORK_LIMITS) {
     await t.test(`should accept ${rule.max} and refuse ${rule.max + 1} ${rule.what}`, () => {

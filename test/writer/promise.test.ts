@@ -72,6 +72,8 @@ test('a 2xx is a promise', async (t) => {
       [`|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + `|${'a|'.repeat(20)}\n`.repeat(370), 'maxTableCells', 21 * 372, 2000],
       // A sweep's body: 8,100 `<?` (each scans the rest of the body for `?>`) rendered in 1.8 s after a 201.
       [`x ${'<?'.repeat(8100)}`, 'maxMarkupOpeners', 8100, 100],
+      // A sweep's body: 499 `[`, 15,000 tabs, 499 `]` (each `]` copies and normalizes the text back to its `[`) rendered in 0.7 s after a 201.
+      [`${'['.repeat(499)}${'\t'.repeat(15_000)}${']'.repeat(499)}`, 'maxLabelChars', 499 * 60_000 + 499 * 498, 1_000_000],
     ];
     const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: unknown } }> }> }> } }> };
     const documented = openapi.paths['/api/comments/{slug}']!.post.responses['400']!.content['application/json']!.examples['too_complex']!.value.error;
