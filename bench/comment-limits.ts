@@ -33,6 +33,7 @@ export const WORST_CASES: Record<string, string> = {
   'code spans': fill('`a` ', 500),
   'emphasis runs': fill('*a* ', 500),
   'emphasis, nested': fill('***a*** ', 500),
+  'emphasis runs at maxRunLength': fill(`${'*'.repeat(32)}a${'*'.repeat(32)} `, 500),
   'entities': fill('&amp; ', 3000),
   'autolinks': fill('<http://a.b> ', 1500),
   // Each scans the rest of the body for its end: at the limit, with the body filled to 16 KiB behind them.

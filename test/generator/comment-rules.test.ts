@@ -257,6 +257,13 @@ test('rendering-work limits', async (t) => {
       assert.match(error.message, /^body uses 201 % of the rendering-work limits together \(`\[` characters outside fenced code 100 %, runs of `\*`\/`_`\/`~~` 51 %, runs of backticks outside fenced code 50 %\); at most 200 %/);
     }
   });
+  await t.test('should refuse a run of more than 32 `*` or `_` (7,000 `*`, a letter, 7,000 `*`: 6.7 s to render, then out of stack) naming maxRunLength', () => {
+    refusedWork(`${'*'.repeat(7000)}a${'*'.repeat(7000)}`, 'maxRunLength', 7000, 32);
+    refusedWork(`text\n\n${'_'.repeat(33)}a${'_'.repeat(33)} text`, 'maxRunLength', 33, 32);
+    assert.match(refused(() => parseCommentDocument(doc(base, `ok\n\n${'*'.repeat(40)}x`), TODAY), 'body').message, /^body has a run of 40 `\*` or `_` \(line 3\), which may nest emphasis 20 levels deep; at most 32 in a run: /);
+    assert.ok(parseCommentDocument(doc(base, `${'*'.repeat(32)}a${'*'.repeat(32)} and ***bold italic***`), TODAY));
+    assert.ok(parseCommentDocument(doc(base, `A rule of 80 stars:\n\n${'*'.repeat(80)}\n\n${'_ '.repeat(40)}\n\nthen text`), TODAY), 'a thematic break is no run');
+  });
   await t.test('should refuse 499 `[`, 15,000 tabs and 499 `]` (0.7 s to render, within every other limit) naming maxLabelChars', () => {
     // An outside sweep's body: each `]` copies and normalizes the text back to its `[`.
     refusedWork(`${'['.repeat(499)}${'\t'.repeat(15_000)}${']'.repeat(499)}`, 'maxLabelChars', 499 * 60_000 + 499 * 498, 1_000_000);

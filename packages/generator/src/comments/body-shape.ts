@@ -94,7 +94,8 @@ export function measureBody(markdown: string): BodyShape {
       continue;
     }
     if (ATX.test(rest) || (!wasBlank && SETEXT.test(rest))) shape.headings++;
-    countInline(rest, shape, n + 1, labels);
+    // A thematic break (`***`, `___` of any length) is a rule, never emphasis.
+    if (!THEMATIC_BREAK.test(rest)) countInline(rest, shape, n + 1, labels);
     labels.at++;
   }
   return shape;

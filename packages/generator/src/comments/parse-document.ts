@@ -152,7 +152,7 @@ function bodyOf(value: unknown): string {
 
 /**
  * Throw when a body is over a rendering-work limit (`COMMENT_WORK_LIMITS`, nesting,
- * emphasis runs): the error carries the limit, the value and the maximum. Also applied
+ * emphasis runs and their length): the error carries the limit, the value and the maximum. Also applied
  * before rendering a stored comment that has no stored HTML (data older than the
  * rules), which is then shown as escaped text instead of being rendered.
  */
@@ -161,6 +161,7 @@ export function assertRenderableShape(body: string): void {
   const over = (error: CommentRuleError, work: CommentWorkExcess) => new CommentRuleError(error.rule, error.field, error.message, work);
   if (shape.depth > COMMENT_RULES.maxDepth) throw over(commentError('body-too-deep', shape.depth, shape.depthLine), { limit: 'maxDepth', value: shape.depth, max: COMMENT_RULES.maxDepth });
   if (shape.delimiterRuns > COMMENT_RULES.maxDelimiterRuns) throw over(commentError('body-too-much-emphasis', shape.delimiterRuns), { limit: 'maxDelimiterRuns', value: shape.delimiterRuns, max: COMMENT_RULES.maxDelimiterRuns });
+  if (shape.longestRun > COMMENT_RULES.maxRunLength) throw over(commentError('body-run-too-long', shape.longestRun, shape.longestRunLine), { limit: 'maxRunLength', value: shape.longestRun, max: COMMENT_RULES.maxRunLength });
   for (const rule of COMMENT_WORK_LIMITS) {
     const value = shape[rule.measure];
     if (value > rule.max) throw over(commentError('body-too-complex', rule.what, value, rule.max, rule.fix), { limit: rule.limit, value, max: rule.max });

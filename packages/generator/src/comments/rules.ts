@@ -28,6 +28,12 @@ export const COMMENT_RULES = {
    * quadratic.
    */
   maxDelimiterRuns: 1000,
+  /**
+   * Characters in the longest of those runs of `*` or `_`: each pair of them may nest
+   * emphasis one level deeper, and the renderer recurses once per level (`*` 7,000 times,
+   * a letter, `*` 7,000 times: 6.7 s, then out of stack). Twice `maxDepth`.
+   */
+  maxRunLength: 32,
   /** Earliest `date`; the latest is today + `maxDaysAhead` (UTC), for clock skew between time zones. */
   minDate: '2000-01-01',
   maxDaysAhead: 1,
@@ -75,7 +81,7 @@ export function workUsed(shape: Readonly<BodyShape>): { total: number; shares: {
   return { total: Math.round(parts.reduce((sum, p) => sum + p.used, 0) * 100), shares };
 }
 
-export type CommentWorkLimit = (typeof COMMENT_WORK_LIMITS)[number]['limit'] | 'maxDepth' | 'maxDelimiterRuns' | typeof COMMENT_WORK_BUDGET.limit;
+export type CommentWorkLimit = (typeof COMMENT_WORK_LIMITS)[number]['limit'] | 'maxDepth' | 'maxDelimiterRuns' | 'maxRunLength' | typeof COMMENT_WORK_BUDGET.limit;
 
 /** Front-matter keys a comment may have, in the documented order. */
 export const COMMENT_KEYS = ['author', 'model', 'date', 'type', 'position'] as const;
@@ -150,6 +156,10 @@ export const COMMENT_ERRORS = {
     field: 'body',
     message: (runs: number) => `body has ${runs} runs of \`*\`/\`_\`/\`~~\` that may mark emphasis or strikethrough; at most ${COMMENT_RULES.maxDelimiterRuns}: put code in backticks or a fenced block`,
   }),
+  'body-run-too-long': spec({
+    field: 'body',
+    message: (length: number, line: number) => `body has a run of ${length} \`*\` or \`_\` (line ${line}), which may nest emphasis ${Math.ceil(length / 2)} levels deep; at most ${COMMENT_RULES.maxRunLength} in a run: shorten the run, or put it in backticks or a fenced code block`,
+  }),
   'body-too-much-work': spec({
     field: 'body',
     message: (total: number, shares: string) => `body uses ${total} % of the rendering-work limits together (${shares}); at most ${COMMENT_WORK_BUDGET.max} %: shorten the comment, or put code and output in fenced code blocks`,
@@ -164,7 +174,7 @@ export type CommentRuleId = keyof typeof COMMENT_ERRORS;
 
 type Params<R extends CommentRuleId> = Parameters<(typeof COMMENT_ERRORS)[R]['message']>;
 
-/** Which rendering-work limit a body is over, by how much (`body-too-deep`, `-much-emphasis`, `-complex`). */
+/** Which rendering-work limit a body is over, by how much (`body-too-deep`, `-much-emphasis`, `-run-too-long`, `-complex`). */
 export interface CommentWorkExcess {
   limit: CommentWorkLimit;
   value: number;
