@@ -264,6 +264,11 @@ test('rendering-work limits', async (t) => {
     assert.ok(parseCommentDocument(doc(base, `${'*'.repeat(32)}a${'*'.repeat(32)} and ***bold italic***`), TODAY));
     assert.ok(parseCommentDocument(doc(base, `A rule of 80 stars:\n\n${'*'.repeat(80)}\n\n${'_ '.repeat(40)}\n\nthen text`), TODAY), 'a thematic break is no run');
   });
+  await t.test('should count every column of a table for each of its rows, also rows without `|` (999 columns over 397 such rows: 1.4 s) naming maxTableCells', () => {
+    refusedWork(`${'a|'.repeat(999)}\n${'-|'.repeat(999)}\n${'x\n'.repeat(397)}`, 'maxTableCells', 999 + 999 + 397 * 999, 2000);
+    assert.equal(measureBody('|a|b|c|\n|-|-|-|\nx\ny\n\nafter a blank line | no table').tableCells, 8 + 3 + 3 + 1);
+    assert.equal(measureBody('a | b\n--|--\n|1|2|3|\n').tableCells, 1 + 1 + 4, 'a row with more cells counts its `|`');
+  });
   await t.test('should refuse 499 `[`, 15,000 tabs and 499 `]` (0.7 s to render, within every other limit) naming maxLabelChars', () => {
     // An outside sweep's body: each `]` copies and normalizes the text back to its `[`.
     refusedWork(`${'['.repeat(499)}${'\t'.repeat(15_000)}${']'.repeat(499)}`, 'maxLabelChars', 499 * 60_000 + 499 * 498, 1_000_000);

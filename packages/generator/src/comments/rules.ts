@@ -51,7 +51,7 @@ export const COMMENT_RULES = {
 export const COMMENT_WORK_LIMITS = [
   // The most specific first: a body over several limits is told about the one that names its construct.
   { limit: 'maxListItems', measure: 'listItems', max: 200, what: 'list items', fix: 'shorten the lists' },
-  { limit: 'maxTableCells', measure: 'tableCells', max: 2000, what: '`|` characters outside fenced code (table cells)', fix: 'shorten the table, or put it in a fenced code block' },
+  { limit: 'maxTableCells', measure: 'tableCells', max: 2000, what: '`|` characters outside fenced code (table cells; a row under a table\'s delimiter row counts at least its columns)', fix: 'shorten the table, or put it in a fenced code block' },
   { limit: 'maxHeadings', measure: 'headings', max: 100, what: 'headings (`#` lines and `===`/`---` underlines)', fix: 'use fewer headings' },
   { limit: 'maxMarkupOpeners', measure: 'markupOpeners', max: 100, what: '`<?` and `<!` outside fenced code (raw HTML comments, declarations, CDATA)', fix: 'raw HTML is not shown anyway: remove them, or put them in a fenced code block' },
   { limit: 'maxBrackets', measure: 'brackets', max: 500, what: '`[` characters outside fenced code (links)', fix: 'use fewer links, or put the text in a fenced code block' },
