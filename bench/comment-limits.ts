@@ -28,6 +28,8 @@ export const WORST_CASES: Record<string, string> = {
   'table cells (20 columns)': `|${'h|'.repeat(20)}\n|${'-|'.repeat(20)}\n` + fill(`|${'a|'.repeat(20)}\n`, Math.floor(2000 / 21) - 2),
   'links': fill('[a](b) ', 500),
   'reference links': fill('[a][r] ', 249) + '\n\n[r]: http://x',
+  // At maxReferenceChars: 250 `[` times a 1,000-character definition.
+  'one reference definition repeated': `[a]: http://x/${'y'.repeat(985)}\n\n` + '[a] '.repeat(249),
   // At maxLabelChars: 250 nested `[` around 3,751 characters (` İ` costs the most to normalize), then 250 `]`.
   'link labels reaching far': '['.repeat(250) + ' İ'.repeat(1875) + 'x' + ']'.repeat(250),
   'code spans': fill('`a` ', 500),

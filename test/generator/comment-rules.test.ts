@@ -171,7 +171,7 @@ test('measureBody: the rendering-work counts', async (t) => {
   await t.test('should count lines, block lines, list items, headings, brackets, code spans and table cells', () => {
     const shape = measureBody('# Title\n\nText with [a](b) and `code`, <!-- a comment --> and <?pi?> but not a<b.\n\n- one\n- two\n  1. three\n\nSetext\n===\n\n|a|b|\n|-|-|\n');
     assert.deepEqual({ ...shape, depth: undefined, depthLine: undefined }, {
-      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6, markupOpeners: 2, labelChars: 1,
+      depth: undefined, depthLine: undefined, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: 14, blockLines: 9, listItems: 3, headings: 2, brackets: 1, codeSpans: 2, tableCells: 6, markupOpeners: 2, labelChars: 1, referenceChars: 0,
     });
   });
 
@@ -240,8 +240,19 @@ test('rendering-work limits', async (t) => {
     const reach = Math.floor((n - k * (k - 1)) / k) - 1;
     return `${'['.repeat(k)}${'x'.repeat(reach)}${']'.repeat(k)} [${'x'.repeat(n - k * reach - k * (k - 1))}] `;
   };
+  // maxReferenceChars: b `[` in all, one of them a definition line of L - 1 characters, with b * L = n.
+  const referencesOf = (n: number) => {
+    const b = Array.from({ length: 450 }, (_, i) => i + 2).find((k) => n % k === 0 && n / k <= 15_000 && n / k >= 20)!;
+    return `[a]: http://x/${'y'.repeat(n / b - 15)}\n\n${'[a] '.repeat(b - 1)}`;
+  };
   const bodyOf = (limit: string, n: number) =>
-    limit === 'maxLines' ? `start${'\n'.repeat(n)}end` : limit === 'maxLabelChars' ? `${labelsOf(n)}long enough body` : `${UNITS[limit]!.repeat(n)}long enough body`;
+    limit === 'maxLines'
+      ? `start${'\n'.repeat(n)}end`
+      : limit === 'maxLabelChars'
+        ? `${labelsOf(n)}long enough body`
+        : limit === 'maxReferenceChars'
+          ? `${referencesOf(n)}long enough body`
+          : `${UNITS[limit]!.repeat(n)}long enough body`;
   // What the limit counts in `bodyOf(limit, n)`: the text line is one more block line, n line breaks make n + 1 lines.
   const counted = (limit: string, n: number) => (limit === 'maxLines' || limit === 'maxBlockLines' ? n + 1 : n);
   await t.test('should accept the limits together up to 200 % and refuse 201 % (maxWork), naming each share', () => {
@@ -268,6 +279,11 @@ test('rendering-work limits', async (t) => {
     refusedWork(`${'a|'.repeat(999)}\n${'-|'.repeat(999)}\n${'x\n'.repeat(397)}`, 'maxTableCells', 999 + 999 + 397 * 999, 2000);
     assert.equal(measureBody('|a|b|c|\n|-|-|-|\nx\ny\n\nafter a blank line | no table').tableCells, 8 + 3 + 3 + 1);
     assert.equal(measureBody('a | b\n--|--\n|1|2|3|\n').tableCells, 1 + 1 + 4, 'a row with more cells counts its `|`');
+  });
+  await t.test('should refuse one long reference definition used 498 times (7 MB of HTML from 16 KiB) naming maxReferenceChars', () => {
+    refusedWork(`[a]: http://x/${'y'.repeat(14_000)}\n\n${'[a] '.repeat(498)}`, 'maxReferenceChars', 499 * 14_015, 250_000);
+    assert.equal(measureBody('[1]: http://a.example "A"\n[2]: http://b\n\nSee [1] and [2], [x](y).').referenceChars, 5 * 26, 'the longest definition times the brackets');
+    assert.equal(measureBody('[a](http://x/' + 'y'.repeat(5000) + ') [b] [c]').referenceChars, 0, 'no definition');
   });
   await t.test('should refuse 499 `[`, 15,000 tabs and 499 `]` (0.7 s to render, within every other limit) naming maxLabelChars', () => {
     // An outside sweep's body: each `]` copies and normalizes the text back to its `[`.

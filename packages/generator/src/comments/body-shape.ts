@@ -56,25 +56,41 @@ export interface BodyShape {
    * 499 `]` (within every other limit) took 0.7 s to render.
    */
   labelChars: number;
+  /**
+   * `[` characters times the longest link reference definition (`[a]: url "title"`, with the
+   * lines after it up to a blank line or the next definition): each `[a]` may repeat that
+   * definition's address and title in the HTML, so 498 `[a]` and one 14,000-character
+   * address rendered 7 MB of HTML from a 16 KiB comment.
+   */
+  referenceChars: number;
 }
 
 const THEMATIC_BREAK = /^([-*_])[ \t]*(?:\1[ \t]*){2,}$/;
 const FENCE = /^(`{3,}|~{3,})/;
 const ATX = /^#{1,6}(?:[ \t]|$)/;
 const SETEXT = /^(?:=+|-+)[ \t]*$/;
+/** The start of a link reference definition: `[label]:`. */
+const DEFINITION = /^\[(?:[^\]\\]|\\.)+\]:/;
 /** A table's delimiter row (`|---|:-:|`), with at least one `|`. */
 const TABLE_DELIMITER = /^\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 
 /** Measure the rendering work of a body: nesting, blocks, list items, headings and inline markers. */
 export function measureBody(markdown: string): BodyShape {
   const lines = markdown.split(/\r\n|\r|\n/);
-  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0, markupOpeners: 0, labelChars: 0 };
+  const shape: BodyShape = { depth: 0, depthLine: 0, delimiterRuns: 0, longestRun: 0, longestRunLine: 0, lines: lines.length, blockLines: 0, listItems: 0, headings: 0, brackets: 0, codeSpans: 0, tableCells: 0, markupOpeners: 0, labelChars: 0, referenceChars: 0 };
   const labels: Labels = { open: [], at: 0 };
   let previous = 0;
   let previousBlank = true;
   let fence: string | null = null;
   // The columns of the table whose rows these lines may be (0: none); it ends, at the latest, at a blank line.
   let tableColumns = 0;
+  // The length of the reference definition these lines may belong to (-1: none), and the longest.
+  let definition = -1;
+  let longestDefinition = 0;
+  const endDefinition = () => {
+    longestDefinition = Math.max(longestDefinition, definition);
+    definition = -1;
+  };
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;
     const { explicit, listMarkers, columns, rest } = containerPrefix(line);
@@ -83,6 +99,7 @@ export function measureBody(markdown: string): BodyShape {
     previousBlank = blank;
     if (blank) {
       tableColumns = 0;
+      endDefinition();
       continue;
     }
     const before = previous;
@@ -102,10 +119,16 @@ export function measureBody(markdown: string): BodyShape {
     if (open && opensFence(open[1]!, rest, explicit, columns, before)) {
       fence = open[1]!;
       tableColumns = 0;
+      endDefinition();
       continue;
     }
     if (ATX.test(rest) || (!wasBlank && SETEXT.test(rest))) shape.headings++;
     // A thematic break (`***`, `___` of any length) is a rule, never emphasis.
+    if (DEFINITION.test(rest)) {
+      endDefinition();
+      definition = 0;
+    }
+    if (definition >= 0) definition += rest.length + 1;
     const pipes = shape.tableCells;
     if (!THEMATIC_BREAK.test(rest)) countInline(rest, shape, n + 1, labels);
     // A table row has as many cells as the table has columns, whatever its own `|` count: one without
@@ -114,6 +137,8 @@ export function measureBody(markdown: string): BodyShape {
     else if (!wasBlank && rest.includes('|') && TABLE_DELIMITER.test(rest)) tableColumns = rest.match(/:?-+:?/g)!.length;
     labels.at++;
   }
+  endDefinition();
+  shape.referenceChars = shape.brackets * longestDefinition;
   return shape;
 }
 

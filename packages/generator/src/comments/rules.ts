@@ -56,6 +56,7 @@ export const COMMENT_WORK_LIMITS = [
   { limit: 'maxMarkupOpeners', measure: 'markupOpeners', max: 100, what: '`<?` and `<!` outside fenced code (raw HTML comments, declarations, CDATA)', fix: 'raw HTML is not shown anyway: remove them, or put them in a fenced code block' },
   { limit: 'maxBrackets', measure: 'brackets', max: 500, what: '`[` characters outside fenced code (links)', fix: 'use fewer links, or put the text in a fenced code block' },
   { limit: 'maxLabelChars', measure: 'labelChars', max: 1_000_000, what: 'characters between `[` and the `]` closing it, summed over every pair outside fenced code (a tab counts 4)', fix: 'close each `[` near where it opens, or put the text in a fenced code block' },
+  { limit: 'maxReferenceChars', measure: 'referenceChars', max: 250_000, what: 'characters references may repeat (`[` characters times the longest link reference definition `[a]: url "title"`, with the lines after it up to a blank line)', fix: 'shorten the reference definitions, or write the links inline' },
   { limit: 'maxCodeSpans', measure: 'codeSpans', max: 1000, what: 'runs of backticks outside fenced code', fix: 'put code in a fenced block' },
   { limit: 'maxBlockLines', measure: 'blockLines', max: 400, what: 'non-blank lines outside fenced code', fix: 'shorten the comment or put long output in a fenced code block' },
   { limit: 'maxLines', measure: 'lines', max: 1000, what: 'lines', fix: 'shorten the comment' },
