@@ -107,33 +107,29 @@ function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
  */
 function answerClientErrors(server: Server, headers: HeaderList, shapeFor: ShapeFor): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // A connection the client reset gets nothing: there is no one to read it.
+    if (error.code === 'ECONNRESET') return void socket.destroy(error);
     const current = inProgress.get(socket);
     const queue = waiting.get(socket);
+    // After every answer before it on the connection; ended, not destroyed: those answers
+    // may still be in the socket's buffer.
+    const refuseAfterAnswers = () => {
+      answerRaw(socket, headers, clientErrorAnswer(error), undefined, true);
+      socket.end();
+      socket.setTimeout(1000, () => socket.destroy());
+    };
     // The request being answered arrived whole, so the error is in the bytes after it (a
     // Content-Length shorter than the body sent, text after the body). That request is
     // answered first, and the requests parsed behind it, then this refusal: written at
     // once, it was taken for the answer to a comment that was stored all the same, and
     // the connection closed before its 201 went out.
-    if (current?.req.complete && queue && error.code !== 'ECONNRESET') {
-      queue.push(() => {
-        answerRaw(socket, headers, clientErrorAnswer(error), undefined, true);
-        // Ended, not destroyed: the answers before this one may still be in the socket's buffer.
-        socket.end();
-        socket.setTimeout(1000, () => socket.destroy());
-      });
-      return;
-    }
+    if (current?.req.complete && queue) return void queue.push(refuseAfterAnswers);
     // No request in progress on a connection that was answered before (kept alive): every
     // answer on it is complete, so the refusal follows them, then the connection ends.
-    if (current === undefined && !queue && socket.bytesWritten !== 0 && error.code !== 'ECONNRESET') {
-      answerRaw(socket, headers, clientErrorAnswer(error), undefined, true);
-      socket.end();
-      socket.setTimeout(1000, () => socket.destroy());
-      return;
-    }
+    if (current === undefined && !queue && socket.bytesWritten !== 0) return refuseAfterAnswers();
     // A body that stopped or broke off: its request's route shapes the error (`/mcp` answers JSON-RPC).
     // Its answer not begun, the answers before it on a kept-alive connection are complete: the refusal follows them.
-    if (error.code !== 'ECONNRESET') answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path), current !== undefined && !current.res.headersSent);
+    answerRaw(socket, headers, clientErrorAnswer(error), current === undefined ? undefined : shapeFor(current.path), current !== undefined && !current.res.headersSent);
     socket.destroy(error);
   });
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
