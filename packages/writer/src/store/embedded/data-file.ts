@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic, writeFileAtomicSync } from '@agora/generator/files';
+import { firstInvalidUtf8 } from '@agora/generator/utf8';
 import { StoreError } from '../types.ts';
 
 /** Bytes of a data file written back to disk at a time (see `syncEvery`). */
@@ -82,10 +83,7 @@ function utf8Text(path: string, bytes: Uint8Array, fix: string): string {
   try {
     return STRICT_UTF8.decode(bytes);
   } catch {
-    // Where: the valid part re-encodes to the same bytes, so the first difference is the first bad byte.
-    const again = Buffer.from(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes));
-    let at = 0;
-    while (at < bytes.length && bytes[at] === again[at]) at++;
+    const at = firstInvalidUtf8(bytes);
     throw corrupt(path, `not valid UTF-8 (byte 0x${(bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, '0')} at byte ${at})`, fix);
   }
 }
