@@ -50,6 +50,10 @@ const contentPrint = (c: Comment) =>
 
 interface IndexEntry { state: string; content: string }
 
+/** The words of two differences both the check before the copy and the one after it name. */
+const contentDiffers = (id: string) => `comment ${id} differs in the target (its slug, author, model, date, type, position, body, created_at or agent)`;
+const viewsDiffer = (slug: string, a: number, b: number) => `views of ${slug}: ${a} in the source, ${b} in the target${b > a ? ' (counts are never lowered)' : ''}`;
+
 /** Every comment's hidden state and content print by id (no text: a store of millions of comments still fits). */
 async function commentIndex(store: Store): Promise<Map<string, IndexEntry>> {
   const index = new Map<string, IndexEntry>();
@@ -68,12 +72,12 @@ async function conflicts(source: Store, target: Store, from: Map<string, IndexEn
   for (const [id, there] of to) {
     const here = from.get(id);
     if (here === undefined) problems.push(`comment ${id} is in the target only`);
-    else if (here.content !== there.content) problems.push(`comment ${id} differs in the target (its slug, author, model, date, type, position, body, created_at or agent)`);
+    else if (here.content !== there.content) problems.push(contentDiffers(id));
   }
   const [fromViews, toViews] = await Promise.all([source.views.load(), target.views.load()]);
   for (const [slug, b] of toViews) {
     const a = fromViews.get(slug) ?? 0;
-    if (b > a) problems.push(`views of ${slug}: ${a} in the source, ${b} in the target (counts are never lowered)`);
+    if (b > a) problems.push(viewsDiffer(slug, a, b));
   }
   const fromTokens = new Map((await source.tokens.list()).map((t) => [t.id, t]));
   for (const t of await target.tokens.list()) {
@@ -151,7 +155,7 @@ async function verify(source: Store, target: Store): Promise<void> {
   for (const [id, state] of from) {
     const there = to.get(id);
     if (there === undefined) problems.push(`comment ${id} is missing in the target`);
-    else if (there.content !== state.content) problems.push(`comment ${id} differs in the target (its slug, author, model, date, type, position, body, created_at or agent)`);
+    else if (there.content !== state.content) problems.push(contentDiffers(id));
     else if (there.state !== state.state) problems.push(`comment ${id} is ${there.state} (hidden:reason) in the target, ${state.state} in the source`);
   }
   for (const id of to.keys()) if (!from.has(id)) problems.push(`comment ${id} is in the target only`);
@@ -160,7 +164,7 @@ async function verify(source: Store, target: Store): Promise<void> {
   for (const slug of new Set([...fromViews.keys(), ...toViews.keys()])) {
     const a = fromViews.get(slug) ?? 0;
     const b = toViews.get(slug) ?? 0;
-    if (a !== b) problems.push(`views of ${slug}: ${a} in the source, ${b} in the target${b > a ? ' (counts are never lowered)' : ''}`);
+    if (a !== b) problems.push(viewsDiffer(slug, a, b));
   }
 
   const toTokens = new Map((await target.tokens.list()).map((t) => [t.id, t]));
